@@ -1,0 +1,150 @@
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Every SVC_* (and related) variable the platform reads, with defaults. */
+const envSchema = z.object({
+  DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/svc"),
+  REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+  SVC_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("svc"),
+  SVC_DAGS_DIR: z.string().default("dags"),
+  SVC_DOCS_DIR: z.string().default("docs"),
+  SVC_PLAYBOOKS_DIR: z.string().default("playbooks"),
+  SVC_WORKER_CONCURRENCY: int(1, 256).default(4),
+  SVC_WORKER_HEARTBEAT_MS: int(100, 60000).default(1000),
+  SVC_ZOMBIE_AFTER_MS: int(500, 600000).default(10000),
+  SVC_RECONCILE_INTERVAL_MS: int(200, 600000).default(5000),
+  SVC_DOMAIN: z.string().default("lab.example.com"),
+  SVC_ADMIN_USER: z.string().optional(),
+  SVC_ADMIN_PASSWORD: z.string().optional(),
+  SVC_API_TOKEN: z.string().optional(),
+  SVC_CLUSTER_NAME: z.string().default("ocp"),
+  SVC_DEPLOYMENT_MODE: z.enum(["development", "production"]).default("development"),
+  SVC_ENABLE_AI_ASSISTANT: bool.default(true),
+  SVC_ENABLE_WORKFLOWS: bool.default(true),
+  SVC_WORKFLOW_UI_URL: z.string().default("http://localhost:8888"),
+  SVC_ASSISTANT_PORT: int(0, 65535).default(8080),
+  SVC_WEB_UI_PORT: int(0, 65535).default(8888),
+  SVC_BIND_HOST: z.string().optional(),
+  SVC_MAX_PAGE_LIMIT: int(1, 10000).default(100),
+  MODEL_PROVIDER_API_KEY: z.string().optional(),
+  SVC_MODEL_NAME: z.string().default("gpt-4o-mini"),
+  SVC_MODEL_BASE_URL: z.string().url().optional(),
+  SVC_MODEL_TIMEOUT_MS: int(100, 120000).default(8000),
+  USE_LOCAL_MODEL: bool.default(false),
+  SVC_LOCAL_MODEL_URL: z.string().url().optional(),
+  SVC_SSH_HOST: z.string().default("127.0.0.1"),
+  SVC_SSH_PORT: int(1, 65535).default(22),
+  SVC_SSH_USER: z.string().optional(),
+  USER: z.string().optional(),
+  SVC_SSH_KEY_PATH: z.string().optional(),
+  SVC_SSH_KNOWN_HOSTS: z.string().optional(),
+  SVC_INVENTORY_DIR: z.string().default("/var/lib/svc/inventory"),
+  SVC_VAULT_PASSWORD_FILE: z.string().optional(),
+  SVC_VM_IMAGES_DIR: z.string().default("/var/lib/svc/images"),
+  SVC_VM_DRIVER: z.enum(["auto", "libvirt", "kcli"]).default("auto"),
+  SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type SvcEnv = z.infer<typeof envSchema>;
+
+export interface SvcConfig {
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly redisPrefix: string;
+  readonly dagsDir: string;
+  readonly docsDir: string;
+  readonly playbooksDir: string;
+  readonly worker: { readonly concurrency: number; readonly heartbeatMs: number; readonly zombieAfterMs: number };
+  readonly reconcileIntervalMs: number;
+  readonly domain: string;
+  readonly clusterName: string;
+  readonly deploymentMode: "development" | "production";
+  readonly enableAiAssistant: boolean;
+  readonly enableWorkflows: boolean;
+  readonly workflowUiUrl: string;
+  readonly http: { readonly assistantPort: number; readonly webUiPort: number; readonly bindHost: string | undefined; readonly maxPageLimit: number };
+  readonly auth: { readonly adminUser?: string; readonly adminPassword?: string; readonly apiToken?: string };
+  readonly model: {
+    readonly apiKey?: string;
+    readonly name: string;
+    readonly baseUrl?: string;
+    readonly timeoutMs: number;
+    readonly useLocalModel: boolean;
+    readonly localModelUrl?: string;
+  };
+  readonly ssh: {
+    readonly host: string;
+    readonly port: number;
+    readonly user: string;
+    readonly keyPath?: string;
+    readonly knownHostsPath?: string;
+  };
+  readonly inventoryDir: string;
+  readonly vaultPasswordFile?: string;
+  readonly vm: { readonly imagesDir: string; readonly driver: "auto" | "libvirt" | "kcli" };
+  readonly logLevel: SvcEnv["SVC_LOG_LEVEL"];
+}
+
+/** Thrown by loadConfig; lists every bad variable at once. Never includes values. */
+export class ConfigError extends Error {
+  readonly code = "config_invalid";
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parse the environment once at boot; returns a frozen, typed config. */
+export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env): SvcConfig {
+  // Empty strings mean "unset": compose files often pass VAR= for optional values.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const cfg: SvcConfig = {
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.SVC_REDIS_PREFIX,
+    dagsDir: e.SVC_DAGS_DIR,
+    docsDir: e.SVC_DOCS_DIR,
+    playbooksDir: e.SVC_PLAYBOOKS_DIR,
+    worker: { concurrency: e.SVC_WORKER_CONCURRENCY, heartbeatMs: e.SVC_WORKER_HEARTBEAT_MS, zombieAfterMs: e.SVC_ZOMBIE_AFTER_MS },
+    reconcileIntervalMs: e.SVC_RECONCILE_INTERVAL_MS,
+    domain: e.SVC_DOMAIN,
+    clusterName: e.SVC_CLUSTER_NAME,
+    deploymentMode: e.SVC_DEPLOYMENT_MODE,
+    enableAiAssistant: e.SVC_ENABLE_AI_ASSISTANT,
+    enableWorkflows: e.SVC_ENABLE_WORKFLOWS,
+    workflowUiUrl: e.SVC_WORKFLOW_UI_URL.replace(/\/+$/, ""),
+    http: { assistantPort: e.SVC_ASSISTANT_PORT, webUiPort: e.SVC_WEB_UI_PORT, bindHost: e.SVC_BIND_HOST, maxPageLimit: e.SVC_MAX_PAGE_LIMIT },
+    auth: { adminUser: e.SVC_ADMIN_USER, adminPassword: e.SVC_ADMIN_PASSWORD, apiToken: e.SVC_API_TOKEN },
+    model: {
+      apiKey: e.MODEL_PROVIDER_API_KEY,
+      name: e.SVC_MODEL_NAME,
+      baseUrl: e.SVC_MODEL_BASE_URL,
+      timeoutMs: e.SVC_MODEL_TIMEOUT_MS,
+      useLocalModel: e.USE_LOCAL_MODEL,
+      localModelUrl: e.SVC_LOCAL_MODEL_URL,
+    },
+    ssh: { host: e.SVC_SSH_HOST, port: e.SVC_SSH_PORT, user: e.SVC_SSH_USER ?? e.USER ?? "root", keyPath: e.SVC_SSH_KEY_PATH, knownHostsPath: e.SVC_SSH_KNOWN_HOSTS },
+    inventoryDir: e.SVC_INVENTORY_DIR,
+    vaultPasswordFile: e.SVC_VAULT_PASSWORD_FILE,
+    vm: { imagesDir: e.SVC_VM_IMAGES_DIR, driver: e.SVC_VM_DRIVER },
+    logLevel: e.SVC_LOG_LEVEL,
+  };
+  return deepFreeze(cfg);
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === "object") {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

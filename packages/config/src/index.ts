@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError } from "./config";
+export type { SvcConfig, SvcEnv } from "./config";

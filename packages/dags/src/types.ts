@@ -1,0 +1,75 @@
+/** Airflow 2 trigger rules. */
+export const TRIGGER_RULES = [
+  "all_success", "all_failed", "all_done", "one_success", "one_failed",
+  "none_failed", "none_failed_min_one_success", "none_skipped", "always",
+] as const;
+export type TriggerRule = (typeof TRIGGER_RULES)[number];
+
+/** A task after parsing and normalisation (durations in milliseconds, defaults applied). */
+export interface TaskDefinition {
+  task_id: string;
+  operator: string;
+  /** Raw args; string values may hold `{{ ... }}` templates rendered at run time. */
+  args: Record<string, unknown>;
+  depends_on: string[];
+  trigger_rule: TriggerRule;
+  /** Condition template on params; false makes the task `skipped`. Absent means always run. */
+  when: string | null;
+  retries: number;
+  retry_delay_ms: number;
+  retry_exponential_backoff: boolean;
+  /** Upper bound for exponential backoff. */
+  max_retry_delay_ms: number;
+  execution_timeout_ms: number | null;
+  doc: string | null;
+}
+
+/** A DAG after parsing and validation: what is stored in `dag.definition` and snapshotted in `dag_run.definition`. */
+export interface DagDefinition {
+  dag_id: string;
+  description: string | null;
+  tags: string[];
+  owners: string[];
+  /** null, a 5-field cron expression, or a preset such as @daily / @hourly. */
+  schedule: string | null;
+  max_active_runs: number;
+  /** JSON Schema properties; each may carry a default. */
+  params: Record<string, ParamSchema>;
+  /** Names of params a run must supply (no default). */
+  required_params: string[];
+  /** Sentences a user might type, for the intent router. */
+  examples: string[];
+  doc_md: string | null;
+  tasks: TaskDefinition[];
+}
+
+/** A JSON Schema property (subset we document; ajv checks the rest). */
+export interface ParamSchema {
+  type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  items?: ParamSchema;
+  [k: string]: unknown;
+}
+
+/** One problem found while loading a DAG file. */
+export interface DagFileProblem {
+  message: string;
+  line?: number;
+}
+
+/** Result of parsing one file: a DAG, or the problems that stopped it. */
+export type DagFileResult =
+  | { ok: true; fileloc: string; dag: DagDefinition; hash: string }
+  | { ok: false; fileloc: string; problems: DagFileProblem[] };
+
+/** What the DAG validator needs to know about operators (name → args check). */
+export interface OperatorCatalog {
+  has(name: string): boolean;
+  /** Checks literal (non-templated) args; returns human-readable problems. */
+  checkArgs(name: string, args: Record<string, unknown>): string[];
+}

@@ -1,0 +1,53 @@
+import { Kysely, Migrator, PostgresDialect, type MigrationResultSet, type Migration } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema";
+import * as m001 from "./migrations/001-engine";
+import * as m002 from "./migrations/002-platform";
+
+// Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export type Db = Kysely<Database>;
+
+export interface DbOptions {
+  /** Pool size; services use the default, tests and CLIs use small pools. */
+  max?: number;
+  applicationName?: string;
+}
+
+/** Open a pooled Kysely connection to the metadata database. */
+export function createDb(url: string, opts: DbOptions = {}): Db {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.applicationName ?? "svc" });
+  // An idle client error (server restart) must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+const MIGRATIONS: Record<string, Migration> = { "001-engine": m001, "002-platform": m002 };
+
+/** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */
+export async function migrateToLatest(db: Kysely<any>): Promise<{ error?: unknown; results: MigrationResultSet["results"] }> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results } = await migrator.migrateToLatest();
+  return { error, results };
+}
+
+/** Create the database named in `url` when it does not exist (connects to the `postgres` database). */
+export async function ensureDatabase(url: string): Promise<boolean> {
+  const u = new URL(url);
+  const name = decodeURIComponent(u.pathname.replace(/^\//, ""));
+  if (!/^[A-Za-z_][A-Za-z0-9_-]{0,62}$/.test(name)) throw new Error(`invalid database name in DATABASE_URL`);
+  u.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    const r = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (r.rowCount) return false;
+    await client.query(`create database "${name}"`).catch((e: { code?: string }) => {
+      if (e.code !== "42P04") throw e; // created concurrently by another process
+    });
+    return true;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,170 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** jsonb columns: written as JSON text or objects, read as parsed values. */
+export type Json<T = unknown> = ColumnType<T, T | string, T | string>;
+type Ts = ColumnType<Date, Date | string, Date | string>;
+type TsNull = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export const DAG_RUN_STATES = ["queued", "running", "success", "failed"] as const;
+export type DagRunState = (typeof DAG_RUN_STATES)[number];
+
+/** Airflow 2 task-instance states; SQL NULL is Airflow's "none" (no status yet). */
+export const TASK_STATES = [
+  "scheduled", "queued", "running", "success", "failed", "up_for_retry", "upstream_failed", "skipped",
+] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+export interface DagTable {
+  dag_id: string;
+  fileloc: string;
+  file_token: string;
+  is_paused: Generated<boolean>;
+  is_active: Generated<boolean>;
+  description: string | null;
+  tags: Json<string[]>;
+  owners: Json<string[]>;
+  schedule: string | null;
+  max_active_runs: Generated<number>;
+  params: Json<Record<string, unknown>>;
+  /** The validated DAG definition (packages/dags DagDefinition). */
+  definition: Json<unknown>;
+  hash: string;
+  last_parsed_at: Ts;
+  created_at: Generated<Date>;
+}
+
+export interface ImportErrorTable {
+  import_error_id: Generated<number>;
+  filename: string;
+  stacktrace: string;
+  timestamp: Ts;
+}
+
+export interface DagRunTable {
+  id: Generated<number>;
+  dag_id: string;
+  run_id: string;
+  state: DagRunState;
+  run_type: "manual" | "scheduled" | "backfill" | "dataset_triggered";
+  conf: Json<Record<string, unknown>>;
+  /** Snapshot of the DAG definition this run executes; file edits do not change running runs. */
+  definition: Json<unknown>;
+  dag_hash: string;
+  logical_date: Ts;
+  data_interval_start: TsNull;
+  data_interval_end: TsNull;
+  queued_at: Generated<Date>;
+  start_date: TsNull;
+  end_date: TsNull;
+  last_scheduling_decision: TsNull;
+  note: string | null;
+  external_trigger: Generated<boolean>;
+  /** Bumped with every task state change; the scheduler evaluates each version once. */
+  version: Generated<number>;
+  evaluated_version: Generated<number>;
+  updated_at: Generated<Date>;
+}
+
+export interface TaskInstanceTable {
+  dag_id: string;
+  run_id: string;
+  task_id: string;
+  map_index: Generated<number>;
+  state: TaskState | null;
+  try_number: Generated<number>;
+  max_tries: Generated<number>;
+  operator: string;
+  queued_at: TsNull;
+  start_date: TsNull;
+  end_date: TsNull;
+  duration: number | null;
+  hostname: Generated<string>;
+  /** Worker instance that claimed the current try; zombie detection joins it with heartbeats. */
+  worker_id: string | null;
+  pid: number | null;
+  next_retry_at: TsNull;
+  timeout_at: TsNull;
+  /** Extra tries granted after worker loss; does not consume the task's retries. */
+  zombie_count: Generated<number>;
+  output: Json<unknown> | null;
+  error: string | null;
+  note: string | null;
+  updated_at: Generated<Date>;
+}
+
+export interface TaskLogTable {
+  id: Generated<string>;
+  dag_id: string;
+  run_id: string;
+  task_id: string;
+  try_number: number;
+  stream: "stdout" | "stderr" | "system";
+  line: string;
+  ts: Generated<Date>;
+}
+
+export interface FlowTable {
+  flow_id: string;
+  execution_id: string;
+  intent: string;
+  params: Json<Record<string, unknown>>;
+  status: string;
+  dag_id: string | null;
+  run_id: string | null;
+  phases_completed: Json<string[]>;
+  phases_skipped: Json<string[]>;
+  auto_approve: boolean;
+  auto_execute: boolean;
+  summary: string | null;
+  next_steps: Json<string[]>;
+  missing_params: Json<string[]>;
+  error_message: string | null;
+  router: Json<Record<string, unknown>>;
+  approval: Json<Record<string, unknown> | null> | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ComponentHeartbeatTable {
+  component: string;
+  instance_id: string;
+  hostname: string;
+  pid: number;
+  started_at: Ts;
+  last_seen: Ts;
+  info: Json<Record<string, unknown>>;
+}
+
+export interface AuditEventTable {
+  id: Generated<string>;
+  at: Generated<Date>;
+  actor: string;
+  action: string;
+  target: string;
+  detail: Json<Record<string, unknown>>;
+}
+
+export interface Database {
+  dag: DagTable;
+  import_error: ImportErrorTable;
+  dag_run: DagRunTable;
+  task_instance: TaskInstanceTable;
+  task_log: TaskLogTable;
+  flow: FlowTable;
+  component_heartbeat: ComponentHeartbeatTable;
+  audit_event: AuditEventTable;
+}
+
+export type DagRow = Selectable<DagTable>;
+export type NewDag = Insertable<DagTable>;
+export type DagRunRow = Selectable<DagRunTable>;
+export type NewDagRun = Insertable<DagRunTable>;
+export type DagRunUpdate = Updateable<DagRunTable>;
+export type TaskInstanceRow = Selectable<TaskInstanceTable>;
+export type NewTaskInstance = Insertable<TaskInstanceTable>;
+export type TaskInstanceUpdate = Updateable<TaskInstanceTable>;
+export type ImportErrorRow = Selectable<ImportErrorTable>;
+export type TaskLogRow = Selectable<TaskLogTable>;
+export type FlowRow = Selectable<FlowTable>;
+export type NewFlow = Insertable<FlowTable>;
+export type HeartbeatRow = Selectable<ComponentHeartbeatTable>;

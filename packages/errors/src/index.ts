@@ -1,0 +1,8 @@
+export {
+  SvcError, BadRequestError, ParamsInvalidError, NotFoundError, DagNotFoundError, DagRunNotFoundError,
+  AlreadyExistsError, DagHasImportErrorsError, ConflictError, UnavailableError, HostUnreachableError,
+  NonRetryableError, isSvcError,
+} from "./errors";
+export type { ErrorCode } from "./errors";
+export { toProblem, statusOf } from "./problem";
+export type { Problem } from "./problem";

@@ -1,0 +1,5 @@
+export type { Operator, OperatorContext, LogStream } from "./types";
+export { createOperatorRegistry, checkLiteralArgs } from "./registry";
+export type { OperatorRegistry } from "./registry";
+export { noopOperator, sleepOperator, failOperator, shellOperator, BASIC_OPERATORS } from "./basic";
+export { defaultOperators } from "./all";

@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/** The three BullMQ queues; services talk only through these and Postgres. */
+export const QUEUE_NAMES = { intents: "intents", scheduler: "scheduler", tasks: "tasks" } as const;
+export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+
+/** `scheduler` queue jobs. `run`: evaluate one run at a version; `dag`: start queued runs; `cron`: scheduled trigger. */
+export const schedulerJobSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("run"), dagId: z.string(), runId: z.string(), version: z.number().int() }),
+  z.object({ kind: z.literal("dag"), dagId: z.string() }),
+  z.object({ kind: z.literal("cron"), dagId: z.string() }),
+]);
+export type SchedulerJob = z.infer<typeof schedulerJobSchema>;
+
+/** `tasks` queue job: one task-instance try. */
+export const taskJobSchema = z.object({
+  dagId: z.string(),
+  runId: z.string(),
+  taskId: z.string(),
+  tryNumber: z.number().int().min(1),
+});
+export type TaskJob = z.infer<typeof taskJobSchema>;
+
+/** `intents` queue job: process one flow (the assistant-api waits for the result). */
+export const intentJobSchema = z.object({
+  flowId: z.string(),
+  action: z.enum(["plan", "approve", "cancel"]),
+});
+export type IntentJob = z.infer<typeof intentJobSchema>;
+
+// BullMQ job ids must not contain ':' (its key separator); '|' never occurs in our ids' parts' validation.
+const sep = "|";
+const enc = (s: string) => s.replace(/[|:]/g, (c) => (c === "|" ? "%7C" : "%3A"));
+
+/** Deterministic id for a task try: a duplicate enqueue of the same try is a no-op. */
+export function taskJobId(j: TaskJob): string {
+  return ["ti", enc(j.dagId), enc(j.runId), enc(j.taskId), String(j.tryNumber)].join(sep);
+}
+
+/** Id for "evaluate run at version": duplicates of the same version coalesce. */
+export function runEvalJobId(dagId: string, runId: string, version: number): string {
+  return ["run", enc(dagId), enc(runId), String(version)].join(sep);
+}
