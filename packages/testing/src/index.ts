@@ -5,3 +5,6 @@ export type { TestRedis } from "./test-redis";
 export { freePort, waitFor } from "./ports";
 export { startRedisServer } from "./redis-server";
 export type { OwnRedis } from "./redis-server";
+export { startSshd } from "./host/sshd";
+export type { TestSshd, StartSshdOptions } from "./host/sshd";
+export { HOSTILE_STRINGS, NUL_STRINGS } from "./host/hostile-strings";

@@ -1,0 +1,90 @@
+// Engine latency and throughput vs raw BullMQ, measured in one run on this machine.
+// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 2000] [--workers 4]
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig, type SvcConfig } from "@svc/config";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder } from "@svc/engine";
+import { silentLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
+import { createQueues } from "@svc/queue";
+import { createTestDb, createTestRedis, waitFor } from "@svc/testing";
+import { rawBullmqThroughput } from "./raw-bullmq";
+import { percentile } from "./stats";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "2000" }, workers: { type: "string", default: "4" } } });
+const RUNS = Number(values.runs), CHAIN = Number(values.chain), TASKS = Number(values.tasks), WORKERS = Number(values.workers);
+
+async function main(): Promise<void> {
+  const tdb = await createTestDb("bench");
+  const redis = createTestRedis("bench");
+  const dagsDir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-"));
+  writeFileSync(path.join(dagsDir, "one.yaml"), "dag_id: one\ntasks:\n  - {task_id: t, operator: noop}\n");
+  writeFileSync(path.join(dagsDir, "chain.yaml"), `dag_id: chain\ntasks:\n${Array.from({ length: CHAIN }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`);
+  writeFileSync(path.join(dagsDir, "wide.yaml"), `dag_id: wide\ntasks:\n${Array.from({ length: TASKS }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
+  const config: SvcConfig = { ...loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent" }), worker: { concurrency: 4, heartbeatMs: 1000, zombieAfterMs: 30000 } };
+  const queues = createQueues({ url: redis.url, prefix: redis.prefix });
+  const notifier = createQueueNotifier(queues);
+  const catalog = defaultOperators();
+  const api = createEngineApi({ db: tdb.db, notifier, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
+  await syncDagFolder({ db: tdb.db, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
+  for (const d of ["one", "chain", "wide"]) await api.setPaused(d, false);
+  const runtimes = [startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), worker: false })];
+  for (let i = 0; i < WORKERS; i++) runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), scheduler: false }));
+  await waitFor(() => runtimes[0]!.scheduler!.isLeader(), { what: "scheduler leadership" });
+
+  const runDone = (dagId: string, runId: string) =>
+    waitFor(async () => {
+      const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
+      return r && (r.state === "success" || r.state === "failed") ? r : undefined;
+    }, { timeoutMs: 600000, intervalMs: 5 });
+
+  // 1. trigger → first task start (client-side trigger time to the worker's claim time).
+  const firstStart: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = Date.now();
+    const run = await api.triggerDagRun("one", { runId: `lat-${i}` });
+    await runDone("one", run.run_id);
+    const ti = await tdb.db.selectFrom("task_instance").select("start_date").where("run_id", "=", run.run_id).executeTakeFirstOrThrow();
+    firstStart.push(new Date(ti.start_date!).getTime() - t0);
+  }
+
+  // 2. dependency hop: end of t(i) → start of t(i+1) in a chain.
+  const hops: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const run = await api.triggerDagRun("chain", { runId: `chain-${r}` });
+    await runDone("chain", run.run_id);
+    const tis = await tdb.db.selectFrom("task_instance").select(["task_id", "start_date", "end_date"]).where("run_id", "=", run.run_id).execute();
+    const by = new Map(tis.map((t) => [t.task_id, t]));
+    for (let i = 1; i < CHAIN; i++) hops.push(new Date(by.get(`t${i}`)!.start_date!).getTime() - new Date(by.get(`t${i - 1}`)!.end_date!).getTime());
+  }
+
+  // 3. throughput: one run with TASKS independent no-op tasks.
+  const t0 = Date.now();
+  const wide = await api.triggerDagRun("wide", { runId: "wide-1" });
+  await runDone("wide", wide.run_id);
+  const engineTput = TASKS / ((Date.now() - t0) / 1000);
+
+  for (const rt of runtimes) await rt.stop();
+  const rawTput = await rawBullmqThroughput(redis.url, `${redis.prefix}-raw`, TASKS, WORKERS, config.worker.concurrency);
+
+  const fmt = (n: number) => n.toFixed(1);
+  console.log(`machine: ${os.cpus().length} cores, node ${process.version}`);
+  console.log(`trigger → first task start: p50 ${fmt(percentile(firstStart, 50))} ms, p99 ${fmt(percentile(firstStart, 99))} ms (${RUNS} runs)`);
+  console.log(`dependency hop: p50 ${fmt(percentile(hops, 50))} ms, p99 ${fmt(percentile(hops, 99))} ms (${hops.length} hops)`);
+  console.log(`no-op throughput, ${WORKERS} workers × ${config.worker.concurrency}: engine ${fmt(engineTput)} tasks/s, raw BullMQ ${fmt(rawTput)} jobs/s, ratio ${(engineTput / rawTput).toFixed(2)}`);
+
+  await queues.close();
+  await redis.cleanup();
+  await tdb.drop();
+  rmSync(dagsDir, { recursive: true, force: true });
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,21 @@
+import type { SvcConfig } from "@svc/config";
+import type { Db } from "@svc/db";
+import type { Logger } from "@svc/logger";
+import type { OperatorRegistry } from "@svc/operators";
+import type { Queues } from "@svc/queue";
+import type { Notifier } from "../notifier";
+
+/** What the scheduler and worker runtimes need; passed in, never global. */
+export interface RuntimeDeps {
+  db: Db;
+  queues: Queues;
+  notifier: Notifier;
+  logger: Logger;
+  config: SvcConfig;
+  operators: OperatorRegistry;
+  /** Identifies this process in heartbeats and task claims. */
+  instanceId: string;
+  clock?: () => Date;
+}
+
+export const nowOf = (deps: Pick<RuntimeDeps, "clock">): Date => (deps.clock ? deps.clock() : new Date());

@@ -1,0 +1,92 @@
+import { renderArgs, type DagDefinition } from "@svc/dags";
+import { NonRetryableError } from "@svc/errors";
+import type { TaskJob } from "@svc/queue";
+import { canRetry, retryDelayMs } from "../core/retry";
+import { claimTry, commitTry, type TryOutcome } from "./task-claim";
+import { createLogWriter } from "./log-writer";
+import { nowOf, type RuntimeDeps } from "./deps";
+import { templateContext } from "./template-context";
+
+export type TryResult = "dropped" | "lost" | TryOutcome["state"];
+
+class TaskTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`execution_timeout of ${ms / 1000}s exceeded; task killed`);
+  }
+}
+
+/**
+ * Run one try end to end: claim, render args, run the operator with streamed logs and the
+ * execution timeout, commit the outcome (guarded), signal the scheduler.
+ */
+export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal): Promise<TryResult> {
+  const log = deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber });
+  const run = await deps.db.selectFrom("dag_run").select(["dag_id", "run_id", "conf", "logical_date", "definition", "state"]).where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).executeTakeFirst();
+  const task = run && (run.definition as DagDefinition).tasks.find((t) => t.task_id === job.taskId);
+  if (!run || !task) return "dropped";
+
+  const claimed = await claimTry(deps.db, job, deps.instanceId, nowOf(deps), task.execution_timeout_ms);
+  if (!claimed) {
+    log.debug("try not claimable (duplicate delivery or already handled)");
+    return "dropped";
+  }
+  const writer = createLogWriter(deps.db, job, (e) => log.error({ err: String(e) }, "log write failed"));
+  writer.write(`try ${job.tryNumber} of ${claimed.max_tries + 1} started on ${claimed.hostname} (worker ${deps.instanceId}, operator ${task.operator})`, "system");
+
+  const ac = new AbortController();
+  const onCancel = () => ac.abort(new Error("cancelled"));
+  cancel?.addEventListener("abort", onCancel, { once: true });
+  const timer = task.execution_timeout_ms ? setTimeout(() => ac.abort(new TaskTimeoutError(task.execution_timeout_ms!)), task.execution_timeout_ms) : null;
+
+  let outcome: TryOutcome;
+  try {
+    const op = deps.operators.get(task.operator);
+    if (!op) throw new NonRetryableError(`unknown operator '${task.operator}'`);
+    const upstream = await deps.db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).where("state", "=", "success").execute();
+    let args: unknown;
+    try {
+      args = renderArgs(task.args, templateContext(run, Object.fromEntries(upstream.map((u) => [u.task_id, u.output]))));
+    } catch (e) {
+      throw new NonRetryableError(`cannot render args: ${(e as Error).message}`);
+    }
+    const parsed = op.args.safeParse(args);
+    if (!parsed.success) throw new NonRetryableError(`invalid args: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    const result = await abortable(op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: (run.conf ?? {}) as Record<string, unknown>, config: deps.config, log: (l, s) => writer.write(l, s), signal: ac.signal }), ac.signal);
+    outcome = { state: "success", output: result ?? {} };
+    writer.write("task succeeded", "system");
+  } catch (e) {
+    const err = ac.signal.aborted && ac.signal.reason instanceof Error ? ac.signal.reason : (e as Error);
+    const retryable = !(err instanceof NonRetryableError) && canRetry(job.tryNumber, claimed.max_tries);
+    const msg = err?.message ?? String(err);
+    writer.write(`task failed: ${msg}`, "system");
+    if (retryable) {
+      const delay = retryDelayMs(task, job.tryNumber);
+      outcome = { state: "up_for_retry", error: msg, nextRetryAt: new Date(nowOf(deps).getTime() + delay) };
+      writer.write(`will retry in ${delay / 1000}s (try ${job.tryNumber + 1} of ${claimed.max_tries + 1})`, "system");
+    } else {
+      outcome = { state: "failed", error: msg };
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    cancel?.removeEventListener("abort", onCancel);
+  }
+  await writer.close();
+  const version = await commitTry(deps.db, job, deps.instanceId, nowOf(deps), outcome);
+  if (version === undefined) {
+    log.warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
+    return "lost";
+  }
+  log.info({ state: outcome.state }, "try finished");
+  await deps.notifier.runChanged(job.dagId, job.runId, version);
+  return outcome.state;
+}
+
+/** Resolve/reject with the operator, but reject as soon as the signal aborts (timeouts must not wait on a stuck operator). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

@@ -1,0 +1,18 @@
+export type { RuntimeDeps } from "./deps";
+export { evaluateRun } from "./evaluate-run";
+export { startQueuedRuns } from "./start-runs";
+export { executeTry } from "./execute-try";
+export { claimTry, commitTry } from "./task-claim";
+export { reconcile } from "./reconcile";
+export type { ReconcileReport } from "./reconcile";
+export { reapZombies } from "./zombies";
+export { startWorker } from "./worker";
+export type { EngineWorker } from "./worker";
+export { startScheduler } from "./scheduler";
+export type { EngineScheduler, SchedulerOptions } from "./scheduler";
+export { startEngineRuntime, newInstanceId } from "./start-runtime";
+export type { EngineRuntime, EngineRuntimeOptions } from "./start-runtime";
+export { syncCronSchedulers } from "./cron";
+export { dagSettingsFromConfig } from "./settings";
+export { beat, startHeartbeat } from "./heartbeat";
+export { bootDatabase, onShutdown } from "./boot";

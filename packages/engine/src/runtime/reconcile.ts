@@ -1,0 +1,71 @@
+import { QUEUE_NAMES, taskJobId } from "@svc/queue";
+import type { RuntimeDeps } from "./deps";
+import { nowOf } from "./deps";
+import { enqueueTasks } from "./enqueue";
+import { evaluateRun } from "./evaluate-run";
+import { startQueuedRuns } from "./start-runs";
+import { reapZombies } from "./zombies";
+
+export interface ReconcileReport {
+  zombies: number;
+  reenqueued: number;
+  evaluated: number;
+  startedRuns: number;
+}
+
+/** Queued tries younger than this may have their enqueue still in flight. */
+const QUEUED_GRACE_MS = 1000;
+
+/**
+ * Rebuild what Redis may have lost from Postgres, the source of truth: re-enqueue queued tries
+ * with no live job, re-evaluate runs with unevaluated changes or due retries, start runs that can
+ * start, reap zombie tries. Safe to run at any time and from any scheduler.
+ */
+export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
+  const now = nowOf(deps);
+  const report: ReconcileReport = { zombies: 0, reenqueued: 0, evaluated: 0, startedRuns: 0 };
+  report.zombies = await reapZombies(deps);
+
+  const queued = await deps.db
+    .selectFrom("task_instance")
+    .select(["dag_id", "run_id", "task_id", "try_number"])
+    .where("state", "=", "queued")
+    .where("queued_at", "<", new Date(now.getTime() - QUEUED_GRACE_MS))
+    .execute();
+  const jobs = queued.map((ti) => ({ dagId: ti.dag_id, runId: ti.run_id, taskId: ti.task_id, tryNumber: ti.try_number }));
+  // One pipelined EXISTS per job hash: cheap even with thousands of queued tries.
+  const pipe = deps.queues.connection.pipeline();
+  for (const j of jobs) pipe.exists(`${deps.queues.prefix}:${QUEUE_NAMES.tasks}:${taskJobId(j)}`);
+  const exists = jobs.length ? ((await pipe.exec()) ?? []) : [];
+  const missing = jobs.filter((_, i) => exists[i]?.[1] !== 1);
+  if (missing.length) {
+    await enqueueTasks(deps.queues, missing);
+    deps.logger.warn({ count: missing.length }, "re-enqueued queued tries that had no job");
+  }
+  report.reenqueued = missing.length;
+
+  const runs = await deps.db
+    .selectFrom("dag_run as r")
+    .select(["r.dag_id", "r.run_id"])
+    .where("r.state", "=", "running")
+    .where((eb) =>
+      eb.or([
+        eb("r.evaluated_version", "<", eb.ref("r.version")),
+        eb.exists(
+          eb.selectFrom("task_instance as ti").select("ti.task_id")
+            .whereRef("ti.dag_id", "=", "r.dag_id").whereRef("ti.run_id", "=", "r.run_id")
+            .where("ti.state", "=", "up_for_retry").where("ti.next_retry_at", "<=", now),
+        ),
+      ]),
+    )
+    .execute();
+  for (const r of runs) if ((await evaluateRun(deps, r.dag_id, r.run_id)).evaluated) report.evaluated++;
+
+  const dagsWithQueued = await deps.db
+    .selectFrom("dag_run as r").innerJoin("dag as d", "d.dag_id", "r.dag_id")
+    .select("r.dag_id").distinct()
+    .where("r.state", "=", "queued").where("d.is_paused", "=", false)
+    .execute();
+  for (const d of dagsWithQueued) report.startedRuns += (await startQueuedRuns(deps, d.dag_id)).length;
+  return report;
+}

@@ -1,0 +1,115 @@
+import { Worker, type ConnectionOptions, type Job } from "bullmq";
+import { createRedis, QUEUE_NAMES, schedulerJobSchema } from "@svc/queue";
+import { syncDagFolder, watchDagFolder } from "../processor";
+import { scheduledTimeOf, syncCronSchedulers } from "./cron";
+import type { RuntimeDeps } from "./deps";
+import { evaluateRun } from "./evaluate-run";
+import { startHeartbeat } from "./heartbeat";
+import { startLeadership } from "./leader";
+import { reconcile } from "./reconcile";
+import { dagSettingsFromConfig } from "./settings";
+import { startQueuedRuns } from "./start-runs";
+
+export interface SchedulerOptions {
+  /** Creates a scheduled run (the engine API's triggerDagRun); an existing run id is not an error. */
+  triggerScheduled(dagId: string, runId: string, logicalDate: Date): Promise<void>;
+  /** Parse the DAG folder and watch it (the leader only). Default true. */
+  processDags?: boolean;
+}
+
+export interface EngineScheduler {
+  isLeader(): boolean;
+  /** Run one reconciliation pass now (tests, `reserialize`). */
+  reconcileNow(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The scheduler: consumes `scheduler` events (evaluate run, start queued runs, cron ticks) on every
+ * instance; the elected leader also runs the DAG processor, reconciliation and cron sync.
+ */
+export function startScheduler(deps: RuntimeDeps, opts: SchedulerOptions): EngineScheduler {
+  const log = deps.logger;
+  const connection = createRedis(deps.config.redisUrl);
+  const settings = dagSettingsFromConfig(deps.config);
+  let leaderTimers: (() => void)[] = [];
+  let reconciling: Promise<void> | null = null;
+
+  const handle = async (job: Job) => {
+    const ev = schedulerJobSchema.parse(job.data);
+    switch (ev.kind) {
+      case "run":
+        await evaluateRun(deps, ev.dagId, ev.runId, ev.version);
+        return;
+      case "dag":
+        await startQueuedRuns(deps, ev.dagId);
+        await syncCronSchedulers(deps.db, deps.queues.scheduler, log, ev.dagId);
+        return;
+      case "cron": {
+        const at = scheduledTimeOf(job);
+        await opts.triggerScheduled(ev.dagId, `scheduled__${at.toISOString()}`, at);
+        return;
+      }
+    }
+  };
+  const worker = new Worker(QUEUE_NAMES.scheduler, handle, { connection: connection as ConnectionOptions, prefix: deps.config.redisPrefix, concurrency: 8 });
+  worker.on("error", (e) => log.warn({ err: String(e) }, "scheduler queue error"));
+  worker.on("failed", (job, e) => log.error({ jobId: job?.id, err: String(e) }, "scheduler event failed"));
+
+  const reconcileNow = async () => {
+    if (reconciling) return reconciling;
+    reconciling = (async () => {
+      try {
+        const r = await reconcile(deps);
+        await syncCronSchedulers(deps.db, deps.queues.scheduler, log);
+        if (r.reenqueued || r.zombies || r.startedRuns) log.info(r, "reconciled");
+      } catch (e) {
+        log.error({ err: String(e) }, "reconciliation failed");
+      } finally {
+        reconciling = null;
+      }
+    })();
+    return reconciling;
+  };
+
+  const processDags = async () => {
+    try {
+      const report = await syncDagFolder({ db: deps.db, dagsDir: deps.config.dagsDir, catalog: deps.operators, settings, logger: log, notifier: deps.notifier });
+      log.info({ added: report.added.length, updated: report.updated.length, errors: report.errors.length }, "DAG folder processed");
+    } catch (e) {
+      log.error({ err: String(e), dagsDir: deps.config.dagsDir }, "DAG folder processing failed");
+    }
+  };
+
+  const onLeader = (leader: boolean) => {
+    leaderTimers.forEach((stop) => stop());
+    leaderTimers = [];
+    if (!leader) return log.warn("lost scheduler leadership");
+    log.info("became scheduler leader");
+    if (opts.processDags !== false) {
+      void processDags().then(reconcileNow);
+      const stopWatch = watchDagFolder(deps.config.dagsDir, () => void processDags(), { debounceMs: 200 });
+      leaderTimers.push(stopWatch);
+    } else {
+      void reconcileNow();
+    }
+    const t = setInterval(() => void reconcileNow(), deps.config.reconcileIntervalMs);
+    leaderTimers.push(() => clearInterval(t));
+  };
+  const leadership = startLeadership(deps.config.databaseUrl, Math.min(2000, deps.config.reconcileIntervalMs), onLeader, (e) => log.warn({ err: String(e) }, "leadership connection error"));
+  const hb = startHeartbeat(deps.db, "scheduler", deps.instanceId, Math.max(1000, deps.config.worker.heartbeatMs), (e) => log.warn({ err: String(e) }, "heartbeat failed"), () => ({ leader: leadership.isLeader() }));
+  log.info({ instanceId: deps.instanceId }, "scheduler started");
+
+  return {
+    isLeader: () => leadership.isLeader(),
+    reconcileNow,
+    async close() {
+      leaderTimers.forEach((stop) => stop());
+      await leadership.stop();
+      await worker.close();
+      await reconciling;
+      await hb.stop();
+      connection.disconnect();
+    },
+  };
+}

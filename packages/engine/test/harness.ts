@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig, type SvcConfig } from "@svc/config";
+import type { DagRunRow, Db, TaskInstanceRow } from "@svc/db";
+import { silentLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
+import { createQueues, type Queues } from "@svc/queue";
+import { createTestDb, createTestRedis, waitFor, type TestDb } from "@svc/testing";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime, type EngineScheduler } from "../src";
+
+export interface Harness {
+  db: Db;
+  tdb: TestDb;
+  dagsDir: string;
+  config: SvcConfig;
+  queues: Queues;
+  api: ReturnType<typeof createEngineApi>;
+  writeDag(file: string, yaml: string): void;
+  sync(): Promise<unknown>;
+  startRuntime(extra?: { worker?: boolean; scheduler?: boolean }): EngineRuntime;
+  /** The first in-process scheduler started by startRuntime. */
+  scheduler(): EngineScheduler;
+  waitRun(dagId: string, runId: string, states?: string[], timeoutMs?: number): Promise<DagRunRow>;
+  tis(dagId: string, runId: string): Promise<Record<string, TaskInstanceRow>>;
+  logs(dagId: string, runId: string, taskId: string, tryNumber?: number): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** An isolated engine for one test file: own database, Redis prefix, DAG folder; fast timings. */
+export async function createHarness(label: string, opts: { redisUrl?: string } = {}): Promise<Harness> {
+  const tdb = await createTestDb(label);
+  const redis = createTestRedis(label);
+  const redisUrl = opts.redisUrl ?? redis.url;
+  const dagsDir = mkdtempSync(path.join(os.tmpdir(), `svc-dags-${label}-`));
+  const config: SvcConfig = {
+    ...loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redisUrl, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent" }),
+    reconcileIntervalMs: 500,
+    worker: { concurrency: 4, heartbeatMs: 200, zombieAfterMs: 1500 },
+  };
+  const queues = createQueues({ url: redisUrl, prefix: redis.prefix });
+  const notifier = createQueueNotifier(queues);
+  const catalog = defaultOperators();
+  const api = createEngineApi({ db: tdb.db, notifier, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
+  const runtimes: EngineRuntime[] = [];
+  const h: Harness = {
+    db: tdb.db,
+    tdb,
+    dagsDir,
+    config,
+    queues,
+    api,
+    writeDag: (file, yaml) => writeFileSync(path.join(dagsDir, file), yaml),
+    sync: () => syncDagFolder({ db: tdb.db, dagsDir, catalog, settings: dagSettingsFromConfig(config), notifier }),
+    startRuntime(extra = {}) {
+      const rt = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), ...extra });
+      runtimes.push(rt);
+      return rt;
+    },
+    scheduler() {
+      const s = runtimes.find((r) => r.scheduler)?.scheduler;
+      if (!s) throw new Error("no scheduler started");
+      return s;
+    },
+    async waitRun(dagId, runId, states = ["success", "failed"], timeoutMs = 30000) {
+      return waitFor(
+        async () => {
+          const r = await tdb.db.selectFrom("dag_run").selectAll().where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
+          return r && states.includes(r.state) ? r : undefined;
+        },
+        { timeoutMs, what: `run ${dagId}/${runId} in ${states.join("|")}` },
+      );
+    },
+    async tis(dagId, runId) {
+      const rows = await tdb.db.selectFrom("task_instance").selectAll().where("dag_id", "=", dagId).where("run_id", "=", runId).execute();
+      return Object.fromEntries(rows.map((r) => [r.task_id, r]));
+    },
+    async logs(dagId, runId, taskId, tryNumber) {
+      let q = tdb.db.selectFrom("task_log").select("line").where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "=", taskId);
+      if (tryNumber !== undefined) q = q.where("try_number", "=", tryNumber);
+      return (await q.orderBy("id").execute()).map((r) => r.line);
+    },
+    async close() {
+      for (const rt of runtimes) await rt.stop().catch(() => undefined);
+      await queues.close();
+      await redis.cleanup();
+      await tdb.drop();
+      rmSync(dagsDir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}

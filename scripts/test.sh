@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Set up everything the test suite needs on a fresh Debian machine, then run it.
+# Installs only what is missing: Debian packages, pnpm, node modules; starts Postgres, Redis and
+# libvirtd when they are not running; builds the cached VM test image; applies migrations.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+
+log() { printf '==> %s\n' "$*"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
+
+# Debian packages: test tools, hypervisor, Ansible, the test image's kernel.
+PKGS=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils virtinst ansible-core debootstrap
+  openssh-server openssh-client sudo linux-image-cloud-amd64 busybox-static cpio genisoimage nginx
+  shellcheck bats docker-compose chromium postgresql redis-server curl ca-certificates)
+missing=()
+for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# pnpm: corepack first; where corepack cannot verify the registry copy, npm installs it.
+if ! have pnpm; then
+  log "installing pnpm"
+  if ! { corepack enable >/dev/null 2>&1 && corepack prepare pnpm@10 --activate >/dev/null 2>&1 && pnpm --version >/dev/null 2>&1; }; then
+    npm install -g pnpm@10 >/dev/null 2>&1
+  fi
+fi
+
+# Postgres and Redis, started when not reachable.
+if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
+  log "starting PostgreSQL"
+  for v in /etc/postgresql/*; do as_root pg_ctlcluster --skip-systemctl-redirect "$(basename "$v")" main start || true; done
+  for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+fi
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  log "starting Redis"
+  as_root redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+  for _ in $(seq 1 30); do redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 && break; sleep 1; done
+fi
+
+# libvirt for the VM tests (no systemd on CI machines).
+if ! virsh -c qemu:///system version >/dev/null 2>&1; then
+  log "starting libvirtd"
+  if [ -e /dev/kvm ]; then as_root chgrp kvm /dev/kvm 2>/dev/null || true; as_root chmod 660 /dev/kvm 2>/dev/null || true; fi
+  pgrep -x virtlogd >/dev/null || as_root virtlogd -d
+  pgrep -x libvirtd >/dev/null || as_root libvirtd -d
+  for _ in $(seq 1 30); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 1; done
+fi
+
+log "installing node modules"
+pnpm install --frozen-lockfile --reporter=silent
+
+if [ -x scripts/development/build-test-image.sh ]; then
+  log "building the VM test image (cached)"
+  scripts/development/build-test-image.sh
+fi
+
+log "applying database migrations"
+pnpm --silent exec svc-engine db migrate
+
+spec="../shared/reference/airflow-2.10-rest-api-v1.yaml"
+if [ -z "${AIRFLOW_OPENAPI_SPEC:-}" ] && [ -f "$spec" ]; then export AIRFLOW_OPENAPI_SPEC="$PWD/$spec"; fi
+
+log "type-checking"
+pnpm --silent typecheck
+
+log "shellcheck"
+find . -name "*.sh" -not -path "./node_modules/*" -print0 | xargs -0 -r shellcheck
+
+log "running the test suite"
+report=$(mktemp)
+set +e
+pnpm exec jest --ci --json --outputFile="$report" "$@"
+rc=$?
+set -e
+# shellcheck disable=SC2016 # JavaScript template literal, not shell
+node -e 'const r=require(process.argv[1]);console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$report" || true
+exit $rc

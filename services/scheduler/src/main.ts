@@ -1,0 +1,20 @@
+import { loadConfig } from "@svc/config";
+import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine";
+import { createLogger } from "@svc/logger";
+
+/** Scheduler service: DAG processor, run scheduling, retries, cron, reconciliation, heartbeats. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger("scheduler", config.logLevel);
+  const db = await bootDatabase(config.databaseUrl, logger, "svc-scheduler");
+  const rt = startEngineRuntime({ db, config, logger, worker: false });
+  onShutdown(logger, async () => {
+    await rt.stop();
+    await db.destroy();
+  });
+}
+
+main().catch((e) => {
+  process.stderr.write(`scheduler failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

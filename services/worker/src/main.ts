@@ -1,0 +1,20 @@
+import { loadConfig } from "@svc/config";
+import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine";
+import { createLogger } from "@svc/logger";
+
+/** Worker service: runs task tries from the `tasks` queue (SVC_WORKER_CONCURRENCY at a time). */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger("worker", config.logLevel);
+  const db = await bootDatabase(config.databaseUrl, logger, "svc-worker");
+  const rt = startEngineRuntime({ db, config, logger, scheduler: false });
+  onShutdown(logger, async () => {
+    await rt.stop();
+    await db.destroy();
+  });
+}
+
+main().catch((e) => {
+  process.stderr.write(`worker failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});
