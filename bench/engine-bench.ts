@@ -45,8 +45,8 @@ async function main(): Promise<void> {
   for (let i = 0; i < RUNS; i++) {
     const t0 = Date.now();
     const run = await api.triggerDagRun("one", { runId: `lat-${i}` });
-    await runDone("one", run.run_id);
-    const ti = await tdb.db.selectFrom("task_instance").select("start_date").where("run_id", "=", run.run_id).executeTakeFirstOrThrow();
+    await runDone("one", run.dag_run_id);
+    const ti = await tdb.db.selectFrom("task_instance").select("start_date").where("run_id", "=", run.dag_run_id).executeTakeFirstOrThrow();
     firstStart.push(new Date(ti.start_date!).getTime() - t0);
   }
 
@@ -54,8 +54,8 @@ async function main(): Promise<void> {
   const hops: number[] = [];
   for (let r = 0; r < 5; r++) {
     const run = await api.triggerDagRun("chain", { runId: `chain-${r}` });
-    await runDone("chain", run.run_id);
-    const tis = await tdb.db.selectFrom("task_instance").select(["task_id", "start_date", "end_date"]).where("run_id", "=", run.run_id).execute();
+    await runDone("chain", run.dag_run_id);
+    const tis = await tdb.db.selectFrom("task_instance").select(["task_id", "start_date", "end_date"]).where("run_id", "=", run.dag_run_id).execute();
     const by = new Map(tis.map((t) => [t.task_id, t]));
     for (let i = 1; i < CHAIN; i++) hops.push(new Date(by.get(`t${i}`)!.start_date!).getTime() - new Date(by.get(`t${i - 1}`)!.end_date!).getTime());
   }
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   // 3. throughput: one run with TASKS independent no-op tasks.
   const t0 = Date.now();
   const wide = await api.triggerDagRun("wide", { runId: "wide-1" });
-  await runDone("wide", wide.run_id);
+  await runDone("wide", wide.dag_run_id);
   const engineTput = TASKS / ((Date.now() - t0) / 1000);
 
   for (const rt of runtimes) await rt.stop();

@@ -16,12 +16,13 @@ async function main(): Promise<void> {
     .filter((s) => existsSync(path.join(root, "services", s, "src", "main.ts")))
     .filter((s) => !s.startsWith("mcp-") || process.env.SVC_START_MCP === "true")
     .sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
-  const tsx = require.resolve("tsx/cli");
+  // tsx registered in-process (its CLI would fork a second process per service).
+  const tsx = require.resolve("tsx/cjs");
   const children = new Map<string, ChildProcess>();
   let stopping = false;
   const width = Math.max(...services.map((s) => s.length));
   for (const s of services) {
-    const child = spawn(process.execPath, [tsx, path.join(root, "services", s, "src", "main.ts")], { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--require", tsx, path.join(root, "services", s, "src", "main.ts")], { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
     const prefix = `${s.padEnd(width)} | `;
     for (const stream of [child.stdout!, child.stderr!]) {
       let buf = "";

@@ -1,2 +1,18 @@
 export { TRIGGER_RULES } from "./types";
 export type { TriggerRule, TaskDefinition, DagDefinition, ParamSchema, DagFileProblem, DagFileResult, OperatorCatalog } from "./types";
+export { parseDagFile } from "./parse-dag-file";
+export type { ParseDagOptions } from "./parse-dag-file";
+export { parseDagFolder, listDagFiles } from "./parse-dag-folder";
+export { formatProblems } from "./problems";
+export { DAG_FILE_SCHEMA } from "./schema-check";
+export { dagHash, canonicalJson } from "./hash";
+export { parseDuration, formatDuration, MAX_DURATION_MS } from "./duration";
+export { isValidSchedule, nextRunAfter, scheduleToCron, SCHEDULE_PRESETS } from "./schedule";
+export { fileToken, resolveFileToken } from "./file-token";
+export { validateParams, paramsInvalidError, assertValidParams, paramsObjectSchema } from "./params";
+export type { ParamError, ParamsValidation } from "./params";
+export { TemplateError } from "./template/errors";
+export { renderTemplate, renderArgs, evaluateCondition, createTemplateContext } from "./template/render";
+export type { TemplateContext, TemplateContextInput } from "./template/render";
+export { templateReferences } from "./template/references";
+export type { TemplateReference } from "./template/references";

@@ -72,4 +72,6 @@ export interface OperatorCatalog {
   has(name: string): boolean;
   /** Checks literal (non-templated) args; returns human-readable problems. */
   checkArgs(name: string, args: Record<string, unknown>): string[];
+  /** Known operator names, used for "did you mean" hints when present. */
+  names?(): string[];
 }

@@ -2,11 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
 const FIXTURE = path.join(__dirname, "fixtures", "engine-process.ts");
-const TSX = require.resolve("tsx/cli");
+// tsx registered in-process (not its CLI, which forks): SIGKILL must hit the engine process itself.
+const TSX_CJS = require.resolve("tsx/cjs");
 
 /** Start a scheduler or worker in a child process with the given environment; resolves when ready. */
 export async function spawnEngine(role: "scheduler" | "worker", env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [TSX, FIXTURE], { env: { ...process.env, ...env, ENGINE_ROLE: role }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--require", TSX_CJS, FIXTURE], { env: { ...process.env, ...env, ENGINE_ROLE: role }, stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   child.stderr!.on("data", (d) => (err += String(d)));
   await new Promise<void>((resolve, reject) => {

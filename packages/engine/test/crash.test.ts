@@ -61,13 +61,13 @@ test("kill -9 of a worker mid-task: another worker retries the try and the run c
   await waitFor(async () => (await h.tis("long", "kill-worker")).first?.state === "running", { what: "first running" });
   await killHard(w1);
   await spawn("worker");
-  const done = await h.waitRun("long", run.run_id, ["success", "failed"], 60000);
+  const done = await h.waitRun("long", run.dag_run_id, ["success", "failed"], 60000);
   expect(done.state).toBe("success");
-  const first = (await h.tis("long", run.run_id)).first!;
+  const first = (await h.tis("long", run.dag_run_id)).first!;
   expect(first.try_number).toBe(2);
   expect(first.zombie_count).toBe(1);
-  expect((await h.logs("long", run.run_id, "first", 1)).join("\n")).toContain("stopped heartbeating");
-  await expectEachTryCommittedOnce("long", run.run_id);
+  expect((await h.logs("long", run.dag_run_id, "first", 1)).join("\n")).toContain("stopped heartbeating");
+  await expectEachTryCommittedOnce("long", run.dag_run_id);
 }, 90000);
 
 test("scheduler killed and restarted mid-run: the run completes", async () => {
@@ -76,18 +76,18 @@ test("scheduler killed and restarted mid-run: the run completes", async () => {
   await killHard(schedulerProc);
   await new Promise((r) => setTimeout(r, 1000)); // t2 finishes while no scheduler runs
   await spawn("scheduler");
-  const done = await h.waitRun("chain", run.run_id, ["success", "failed"], 60000);
+  const done = await h.waitRun("chain", run.dag_run_id, ["success", "failed"], 60000);
   expect(done.state).toBe("success");
-  await expectEachTryCommittedOnce("chain", run.run_id);
+  await expectEachTryCommittedOnce("chain", run.dag_run_id);
 }, 90000);
 
 test("FLUSHALL on Redis mid-run: reconciliation re-enqueues from Postgres and the run completes", async () => {
   const run = await h.api.triggerDagRun("chain", { runId: "flush-redis" });
   await waitFor(async () => (await h.tis("chain", "flush-redis")).t2?.state === "running", { what: "t2 running", timeoutMs: 30000 });
   await h.queues.connection.flushall();
-  const done = await h.waitRun("chain", run.run_id, ["success", "failed"], 60000);
+  const done = await h.waitRun("chain", run.dag_run_id, ["success", "failed"], 60000);
   expect(done.state).toBe("success");
-  const tis = await h.tis("chain", run.run_id);
+  const tis = await h.tis("chain", run.dag_run_id);
   expect(Object.values(tis).every((t) => t.state === "success")).toBe(true);
-  await expectEachTryCommittedOnce("chain", run.run_id);
+  await expectEachTryCommittedOnce("chain", run.dag_run_id);
 }, 90000);

@@ -40,6 +40,7 @@ tasks:
   - {task_id: b, operator: noop, depends_on: [a]}
   - {task_id: c, operator: noop, depends_on: [b]}
   - {task_id: cleanup, operator: noop, depends_on: [a, b, c], trigger_rule: one_failed}
+  - {task_id: report, operator: noop, depends_on: [c], trigger_rule: none_failed_min_one_success}
 `);
   h.writeDag("outputs.yaml", `
 dag_id: outputs
@@ -62,9 +63,9 @@ afterAll(async () => h?.close());
 
 test("a diamond DAG runs in dependency order and succeeds", async () => {
   const run = await h.api.triggerDagRun("diamond", {});
-  const done = await h.waitRun("diamond", run.run_id);
+  const done = await h.waitRun("diamond", run.dag_run_id);
   expect(done.state).toBe("success");
-  const t = await h.tis("diamond", run.run_id);
+  const t = await h.tis("diamond", run.dag_run_id);
   const start = (id: string) => new Date(t[id]!.start_date!).getTime();
   const end = (id: string) => new Date(t[id]!.end_date!).getTime();
   expect(start("b")).toBeGreaterThanOrEqual(end("a"));
@@ -75,48 +76,48 @@ test("a diamond DAG runs in dependency order and succeeds", async () => {
 
 test("a when-false branch is skipped and its join runs under none_failed_min_one_success", async () => {
   const run = await h.api.triggerDagRun("branch", { conf: { action: "delete" } });
-  expect((await h.waitRun("branch", run.run_id)).state).toBe("success");
-  const t = await h.tis("branch", run.run_id);
+  expect((await h.waitRun("branch", run.dag_run_id)).state).toBe("success");
+  const t = await h.tis("branch", run.dag_run_id);
   expect([t.create_vm!.state, t.delete_vm!.state, t.report!.state]).toEqual(["skipped", "success", "success"]);
 });
 
 test("fail with retries: 2 goes failed → up_for_retry → failed over tries 1..3, each try logged", async () => {
   const run = await h.api.triggerDagRun("retry", {});
-  expect((await h.waitRun("retry", run.run_id)).state).toBe("failed");
-  const ti = (await h.tis("retry", run.run_id)).flaky!;
+  expect((await h.waitRun("retry", run.dag_run_id)).state).toBe("failed");
+  const ti = (await h.tis("retry", run.dag_run_id)).flaky!;
   expect(ti.state).toBe("failed");
   expect(ti.try_number).toBe(3);
-  for (const n of [1, 2, 3]) expect((await h.logs("retry", run.run_id, "flaky", n)).join("\n")).toContain("task failed: boom");
-  expect((await h.logs("retry", run.run_id, "flaky", 2)).join("\n")).toContain("will retry");
-  expect((await h.logs("retry", run.run_id, "flaky", 3)).join("\n")).not.toContain("will retry");
+  for (const n of [1, 2, 3]) expect((await h.logs("retry", run.dag_run_id, "flaky", n)).join("\n")).toContain("task failed: boom");
+  expect((await h.logs("retry", run.dag_run_id, "flaky", 2)).join("\n")).toContain("will retry");
+  expect((await h.logs("retry", run.dag_run_id, "flaky", 3)).join("\n")).not.toContain("will retry");
 });
 
 test("a flaky task that succeeds on try 3 ends in success with try_number 3", async () => {
   const run = await h.api.triggerDagRun("retry", { conf: { succeed_on_try: 3 } });
-  expect((await h.waitRun("retry", run.run_id)).state).toBe("success");
-  const ti = (await h.tis("retry", run.run_id)).flaky!;
+  expect((await h.waitRun("retry", run.dag_run_id)).state).toBe("success");
+  const ti = (await h.tis("retry", run.dag_run_id)).flaky!;
   expect([ti.state, ti.try_number]).toEqual(["success", 3]);
 });
 
 test("execution_timeout kills a sleep and fails the task", async () => {
   const run = await h.api.triggerDagRun("timeout", {});
-  expect((await h.waitRun("timeout", run.run_id)).state).toBe("failed");
-  const ti = (await h.tis("timeout", run.run_id)).slow!;
+  expect((await h.waitRun("timeout", run.dag_run_id)).state).toBe("failed");
+  const ti = (await h.tis("timeout", run.dag_run_id)).slow!;
   expect(ti.state).toBe("failed");
   expect(ti.error).toMatch(/execution_timeout/);
   expect(ti.duration!).toBeLessThan(30);
 });
 
-test("upstream_failed propagates and a one_failed cleanup task runs", async () => {
+test("upstream_failed propagates, a one_failed cleanup task runs, and the failed leaf fails the run", async () => {
   const run = await h.api.triggerDagRun("upstream", {});
-  expect((await h.waitRun("upstream", run.run_id)).state).toBe("failed");
-  const t = await h.tis("upstream", run.run_id);
-  expect([t.a!.state, t.b!.state, t.c!.state, t.cleanup!.state]).toEqual(["failed", "upstream_failed", "upstream_failed", "success"]);
+  expect((await h.waitRun("upstream", run.dag_run_id)).state).toBe("failed");
+  const t = await h.tis("upstream", run.dag_run_id);
+  expect([t.a!.state, t.b!.state, t.c!.state, t.cleanup!.state, t.report!.state]).toEqual(["failed", "upstream_failed", "upstream_failed", "success", "upstream_failed"]);
 });
 
 test("an upstream task's output and the run id reach a downstream task's args through templates", async () => {
   const run = await h.api.triggerDagRun("outputs", { runId: "out-1" });
-  expect((await h.waitRun("outputs", run.run_id)).state).toBe("success");
+  expect((await h.waitRun("outputs", run.dag_run_id)).state).toBe("success");
   expect(await h.logs("outputs", "out-1", "consume")).toContain("got hello for out-1");
 });
 
@@ -124,16 +125,16 @@ test("a paused DAG keeps its run queued until it is unpaused", async () => {
   await h.api.setPaused("diamond", true);
   const run = await h.api.triggerDagRun("diamond", {});
   await h.scheduler().reconcileNow();
-  const still = await h.db.selectFrom("dag_run").select("state").where("run_id", "=", run.run_id).executeTakeFirstOrThrow();
+  const still = await h.db.selectFrom("dag_run").select("state").where("run_id", "=", run.dag_run_id).executeTakeFirstOrThrow();
   expect(still.state).toBe("queued");
   await h.api.setPaused("diamond", false);
-  expect((await h.waitRun("diamond", run.run_id)).state).toBe("success");
+  expect((await h.waitRun("diamond", run.dag_run_id)).state).toBe("success");
 });
 
 test("max_active_runs: 1 never lets two runs of a DAG run at once", async () => {
   const runs = [];
   for (let i = 0; i < 3; i++) runs.push(await h.api.triggerDagRun("limited", { runId: `lim-${i}` }));
-  for (const r of runs) await h.waitRun("limited", r.run_id);
+  for (const r of runs) await h.waitRun("limited", r.dag_run_id);
   const rows = await h.db.selectFrom("dag_run").select(["start_date", "end_date"]).where("dag_id", "=", "limited").orderBy("start_date").execute();
   for (let i = 1; i < rows.length; i++) expect(new Date(rows[i]!.start_date!).getTime()).toBeGreaterThanOrEqual(new Date(rows[i - 1]!.end_date!).getTime());
 });

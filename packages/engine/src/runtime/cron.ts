@@ -1,19 +1,11 @@
 import type { Queue } from "bullmq";
+import { scheduleToCron } from "@svc/dags";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 
-const PRESETS: Record<string, string> = {
-  "@hourly": "0 * * * *",
-  "@daily": "0 0 * * *",
-  "@midnight": "0 0 * * *",
-  "@weekly": "0 0 * * 0",
-  "@monthly": "0 0 1 * *",
-  "@yearly": "0 0 1 1 *",
-  "@annually": "0 0 1 1 *",
-};
-
 export const cronSchedulerId = (dagId: string): string => `cron|${dagId}`;
-export const cronPattern = (schedule: string): string => PRESETS[schedule] ?? schedule;
+/** The 5-field cron BullMQ schedules for a DAG schedule (presets expanded). */
+export const cronPattern = (schedule: string): string => scheduleToCron(schedule) ?? schedule;
 
 /**
  * Make BullMQ's job schedulers match the DAGs: one per active, unpaused DAG with a schedule.

@@ -1,14 +1,7 @@
+import { createTemplateContext, type TemplateContext } from "@svc/dags";
 import type { DagRunRow } from "@svc/db";
 
 /** Variables visible to `{{ ... }}` templates and `when` conditions of a run's tasks. */
-export function templateContext(run: Pick<DagRunRow, "dag_id" | "run_id" | "conf" | "logical_date">, outputs: Record<string, unknown>): Record<string, unknown> {
-  const logical = new Date(run.logical_date);
-  return {
-    params: run.conf ?? {},
-    run_id: run.run_id,
-    dag_id: run.dag_id,
-    logical_date: logical.toISOString(),
-    ds: logical.toISOString().slice(0, 10),
-    ti: Object.fromEntries(Object.entries(outputs).map(([task, output]) => [task, { output: output ?? {} }])),
-  };
+export function templateContext(run: Pick<DagRunRow, "dag_id" | "run_id" | "conf" | "logical_date">, outputs: Record<string, unknown>): TemplateContext {
+  return createTemplateContext({ dagId: run.dag_id, runId: run.run_id, logicalDate: new Date(run.logical_date), params: (run.conf ?? {}) as Record<string, unknown>, outputs });
 }
