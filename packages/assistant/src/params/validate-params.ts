@@ -1,0 +1,46 @@
+import Ajv, { type ValidateFunction } from "ajv";
+import type { ParamSchema } from "@svc/dags";
+import { hasShellSyntax } from "../router/safety-gate";
+
+// strict off: DAG authors may use JSON Schema keywords ajv does not know (titles, examples, x-*).
+const ajv = new Ajv({ strict: false, allErrors: true });
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(schema: ParamSchema): ValidateFunction {
+  // Defaults may hold {{ settings.* }} templates; they are not values to check here.
+  const { default: _ignored, ...rest } = schema;
+  const key = JSON.stringify(rest);
+  let fn = compiled.get(key);
+  if (!fn) {
+    fn = ajv.compile(rest);
+    compiled.set(key, fn);
+  }
+  return fn;
+}
+
+/** Params that passed their DAG's property schema, and a warning per dropped value. */
+export interface ValidatedParams {
+  params: Record<string, unknown>;
+  warnings: string[];
+}
+
+/** Keeps only declared params whose value passes the property schema; the rest become warnings. */
+export function validateParams(schemas: Record<string, ParamSchema>, values: Record<string, unknown>): ValidatedParams {
+  const params: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    const schema = schemas[key];
+    if (!schema) {
+      warnings.push(`param ${key} dropped: the workflow does not declare it`);
+      continue;
+    }
+    if (typeof value === "string" && hasShellSyntax(value)) {
+      warnings.push(`param ${key} dropped: value contains shell syntax`);
+      continue;
+    }
+    const check = validatorFor(schema);
+    if (check(value)) params[key] = value;
+    else warnings.push(`param ${key}=${JSON.stringify(value)} dropped: ${ajv.errorsText(check.errors, { dataVar: key })}`);
+  }
+  return { params, warnings };
+}

@@ -1,0 +1,140 @@
+/** Extractors for single param values from a request's token text (tokens joined by spaces). */
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  twelve: 12, sixteen: 16, "thirty-two": 32, "sixty-four": 64,
+};
+
+function toNumber(s: string): number | undefined {
+  const n = NUMBER_WORDS[s] ?? Number(s);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+const IMAGE_RULES: { re: RegExp; to: (m: RegExpExecArray) => string }[] = [
+  { re: /\b(?:rhel|redhat|red hat(?: enterprise linux)?)[ -]?(\d{1,2})\b/, to: (m) => `rhel${m[1]}` },
+  { re: /\bcentos[ -]?(?:stream[ -]?)?(\d{1,2})(?:[ -]?stream)?\b/, to: (m) => `centos${m[1]}stream` },
+  { re: /\bfedora[ -]?(\d{2})\b/, to: (m) => `fedora${m[1]}` },
+  { re: /\bubuntu[ -]?(\d{2})\.?(\d{2})\b/, to: (m) => `ubuntu${m[1]}${m[2]}` },
+  { re: /\bnoble\b/, to: () => "ubuntu2404" },
+  { re: /\bjammy\b/, to: () => "ubuntu2204" },
+  { re: /\bdebian[ -]?(\d{1,2})\b/, to: (m) => `debian${m[1]}` },
+  { re: /\bbookworm\b/, to: () => "debian12" },
+  { re: /\btrixie\b/, to: () => "debian13" },
+  { re: /\brocky[ -]?(?:linux[ -]?)?(\d{1,2})\b/, to: (m) => `rocky${m[1]}` },
+  { re: /\balma(?:linux)?[ -]?(\d{1,2})\b/, to: (m) => `almalinux${m[1]}` },
+];
+
+/** The earliest OS image named in the text, in catalogue spelling ("RHEL 9" → rhel9, "centos stream 10" → centos10stream). */
+export function extractImage(text: string): string | undefined {
+  let best: { at: number; value: string } | undefined;
+  for (const r of IMAGE_RULES) {
+    const m = r.re.exec(text);
+    if (m && (!best || m.index < best.at)) best = { at: m.index, value: r.to(m) };
+  }
+  return best?.value;
+}
+
+/** "4 cpus", "2 vcpus", "8 cores", "cpus: 4". */
+export function extractCpus(text: string): number | undefined {
+  const words = Object.keys(NUMBER_WORDS).join("|");
+  const m = new RegExp(`\\b(\\d{1,3}|${words})[ -]?(?:v?cpus?|vcpus?|cores?|processors?|threads?)\\b`).exec(text)
+    ?? /\b(?:v?cpus?|vcpus?|cores?)[ :=]+(\d{1,3})\b/.exec(text);
+  return m?.[1] ? toNumber(m[1]) : undefined;
+}
+
+interface SizeMention {
+  amount: number;
+  unit: "m" | "g" | "t";
+  index: number;
+}
+
+const UNIT = /^(mb|mib|m|gb|gib|g|tb|tib|t)$/;
+const SIZE_TOKEN = /^(\d+(?:\.\d+)?)(mb|mib|m|gb|gib|g|tb|tib|t)$/;
+
+function sizeMentions(tokens: readonly string[]): SizeMention[] {
+  const out: SizeMention[] = [];
+  tokens.forEach((t, i) => {
+    const glued = SIZE_TOKEN.exec(t);
+    if (glued) out.push({ amount: Number(glued[1]), unit: glued[2]![0] as SizeMention["unit"], index: i });
+    else if (/^\d+(\.\d+)?$/.test(t) && UNIT.test(tokens[i + 1] ?? "")) out.push({ amount: Number(t), unit: tokens[i + 1]![0] as SizeMention["unit"], index: i + 1 });
+  });
+  return out;
+}
+
+const MEMORY_WORDS = new Set(["ram", "memory", "mem"]);
+const DISK_WORDS = new Set(["disk", "disks", "storage", "drive", "volume", "hdd", "ssd"]);
+
+/** What a size is about: the words right after it win ("8gb of ram"), then the words before ("disk 50gb"). */
+function classify(tokens: readonly string[], at: number): "memory" | "disk" | undefined {
+  const after = tokens.slice(at + 1, at + 4).filter((t) => t !== "of" && t !== "root" && t !== "the");
+  const before = tokens.slice(Math.max(0, at - 3), at - (SIZE_TOKEN.test(tokens[at] ?? "") ? 0 : 1));
+  const first = after[0];
+  if (first && MEMORY_WORDS.has(first)) return "memory";
+  if (first && DISK_WORDS.has(first)) return "disk";
+  const prev = [...before].reverse().find((t) => MEMORY_WORDS.has(t) || DISK_WORDS.has(t));
+  if (prev) return MEMORY_WORDS.has(prev) ? "memory" : "disk";
+  return undefined;
+}
+
+/** Memory in MiB ("8GB of memory" → 8192, "4096 MB RAM" → 4096). */
+export function extractMemoryMb(tokens: readonly string[]): number | undefined {
+  const m = sizeMentions(tokens).find((s) => classify(tokens, s.index) === "memory");
+  if (!m) return undefined;
+  const factor = m.unit === "t" ? 1024 * 1024 : m.unit === "g" ? 1024 : 1;
+  return Math.round(m.amount * factor);
+}
+
+/** Disk in GiB ("50GB disk" → 50, "1TB of storage" → 1024). */
+export function extractDiskGb(tokens: readonly string[]): number | undefined {
+  const m = sizeMentions(tokens).find((s) => classify(tokens, s.index) === "disk");
+  if (!m) return undefined;
+  const gb = m.unit === "t" ? m.amount * 1024 : m.unit === "g" ? m.amount : m.amount / 1024;
+  return Number.isInteger(gb) ? gb : Math.ceil(gb);
+}
+
+const DOMAIN = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** The first token shaped like a DNS domain (a version such as 4.19 is not one). */
+export function extractDomain(tokens: readonly string[]): string | undefined {
+  return tokens.find((t) => DOMAIN.test(t));
+}
+
+/** harbor / quay / mirror registry, in the DAG's enum spelling. */
+export function extractRegistryType(text: string): string | undefined {
+  const harbor = /\bharbou?r\b/.exec(text);
+  const mirror = /\bquay\b|\bmirror[ -]registry\b/.exec(text);
+  if (harbor && (!mirror || harbor.index < mirror.index)) return "harbor";
+  return mirror ? "mirror-registry" : undefined;
+}
+
+/** An OpenShift 4.x version ("openshift 4.19", "version 4.17", "4.18"). */
+export function extractVersion(tokens: readonly string[]): string | undefined {
+  return tokens.map((t) => t.replace(/^v(?=4\.)/, "")).find((t) => /^4\.\d{1,2}(\.\d{1,3})?$/.test(t));
+}
+
+const SIZE_RULES: { re: RegExp; value: string }[] = [
+  { re: /\b(sno|single[ -]node|one[ -]node|1[ -]node)\b/, value: "sno" },
+  { re: /\b(compact|three[ -]node|3[ -]node)\b/, value: "compact" },
+  { re: /\b(full|ha|high[ -]availability|highly[ -]available|multi[ -]node|standard)\b/, value: "full" },
+];
+
+/** Cluster topology: single node → sno, three node / compact → compact, full / HA → full. */
+export function extractDeploymentSize(text: string): string | undefined {
+  let best: { at: number; value: string } | undefined;
+  for (const r of SIZE_RULES) {
+    const m = r.re.exec(text);
+    if (m && (!best || m.index < best.at)) best = { at: m.index, value: r.value };
+  }
+  return best?.value;
+}
+
+/** An upstream DNS forwarder address ("forwarder 8.8.8.8", "forward to 9.9.9.9"). */
+export function extractDnsForwarder(text: string): string | undefined {
+  return /\bforward(?:er|ers|ing)?(?: to)? (\d{1,3}(?:\.\d{1,3}){3})\b/.exec(text)?.[1];
+}
+
+/** Certificate warning window ("certificates expiring within 14 days"). */
+export function extractDays(text: string): number | undefined {
+  const m = /\b(\d{1,3}) days?\b/.exec(text);
+  return m?.[1] ? Number(m[1]) : undefined;
+}

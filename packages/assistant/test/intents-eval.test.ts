@@ -1,0 +1,76 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { CATALOG_FIXTURE } from "../src/catalog/catalog-fixture";
+import { parseJsonl, scoreLine, summarize, type EvalOutcome } from "../src/eval/eval-score";
+import { loadEvalCatalog } from "../src/eval/load-catalog";
+import { createOfflineRouter } from "../src/router/offline-router";
+import type { RouterCatalogEntry } from "../src/types";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const SETS = {
+  dev: path.resolve(ROOT, "../shared/eval/intents-dev.jsonl"),
+  heldout: path.resolve(__dirname, "intents-heldout.jsonl"),
+  blind: path.resolve(__dirname, "intents-blind.jsonl"),
+};
+
+function evaluate(catalog: readonly RouterCatalogEntry[], file: string) {
+  const router = createOfflineRouter(catalog);
+  const cases = parseJsonl(readFileSync(file, "utf8"));
+  const outcomes = cases.map((c) => scoreLine(c, router.route(c.intent))).filter((o): o is EvalOutcome => !!o);
+  return { cases, outcomes, summary: summarize(cases.length, outcomes) };
+}
+
+describe("offline router on labelled intent sets (behaviour thresholds)", () => {
+  // The fixture always; the repository's DAG folder as well once it holds DAGs (fixture filling the gaps).
+  const catalogs: { name: string; entries: readonly RouterCatalogEntry[] }[] = [{ name: "fixture", entries: CATALOG_FIXTURE }];
+  beforeAll(async () => {
+    const loaded = await loadEvalCatalog();
+    if (loaded.source !== "fixture") catalogs.push({ name: loaded.source, entries: loaded.entries });
+  });
+
+  test("the held-out set has at least 120 lines, refusals included", () => {
+    const { cases, summary } = evaluate(CATALOG_FIXTURE, SETS.heldout);
+    expect(cases.length).toBeGreaterThanOrEqual(120);
+    expect(summary.refusals_expected).toBeGreaterThanOrEqual(20);
+  });
+
+  test.each(Object.entries(SETS))("%s set: top-1 ≥ 97%%, params exact ≥ 95%%, every out-of-scope or hostile line refused", (_name, file) => {
+    for (const catalog of catalogs) {
+      const { outcomes, summary } = evaluate(catalog.entries, file);
+      const misses = outcomes.filter((o) => !o.dagOk || o.paramsOk === false).slice(0, 5);
+      // Misses are part of the compared object so that a failure shows which lines went wrong.
+      expect({ catalog: catalog.name, refusal_rate: summary.refusal_rate, misses }).toMatchObject({ catalog: catalog.name, refusal_rate: 1 });
+      expect(summary.top1_accuracy).toBeGreaterThanOrEqual(0.97);
+      expect(summary.params_exact_rate).toBeGreaterThanOrEqual(0.95);
+    }
+  });
+});
+
+describe("eval CLI", () => {
+  let run: { stdout: string; stderr: string; status: number | null };
+  beforeAll(() => {
+    const tsx = path.join(ROOT, "node_modules/.bin/tsx");
+    // Keys in the environment must not switch the eval to a model.
+    run = spawnSync(tsx, [path.join(ROOT, "packages/assistant/src/eval/eval-cli.ts"), SETS.dev], {
+      encoding: "utf8",
+      env: { ...process.env, MODEL_PROVIDER_API_KEY: "sk-should-not-be-used", SVC_MODEL_BASE_URL: "http://127.0.0.1:9/v1" },
+    });
+  });
+
+  test("prints one {intent, dag_id, params} JSON line per input on stdout", () => {
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(30);
+    expect(Object.keys(lines[0]!).sort()).toEqual(["dag_id", "intent", "params"]);
+    expect(lines[0]).toEqual({ intent: "Deploy FreeIPA for me", dag_id: "identity_deployment", params: {} });
+  });
+
+  test("prints a summary line on stderr with top-1 accuracy, params exact-match, refusal rate and counts", () => {
+    const summary = (JSON.parse(run.stderr.trim().split("\n")[0]!) as { summary: Record<string, unknown> }).summary;
+    expect(summary).toMatchObject({
+      lines: 30, labelled: 30, refusals_expected: 6,
+      top1_accuracy: expect.any(Number), params_exact_rate: expect.any(Number), refusal_rate: expect.any(Number),
+    });
+  });
+});
