@@ -25,8 +25,10 @@ export const sleepOperator: Operator<{ seconds: number; print_every?: number }> 
     let n = 0;
     while (Date.now() < end) {
       await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(resolve, Math.min(tick, end - Date.now()));
-        ctx.signal.addEventListener("abort", () => (clearTimeout(t), reject(ctx.signal.reason ?? new Error("aborted"))), { once: true });
+        const onAbort = () => (clearTimeout(t), reject(ctx.signal.reason ?? new Error("aborted")));
+        const t = setTimeout(() => (ctx.signal.removeEventListener("abort", onAbort), resolve()), Math.min(tick, end - Date.now()));
+        if (ctx.signal.aborted) return onAbort();
+        ctx.signal.addEventListener("abort", onAbort, { once: true });
       });
       if (args.print_every) ctx.log(`tick ${++n}`);
     }

@@ -1,9 +1,10 @@
 import { sql } from "kysely";
-import { evaluateCondition, type DagDefinition, type TaskDefinition } from "@svc/dags";
+import { evaluateCondition, type TaskDefinition } from "@svc/dags";
 import type { TaskJob } from "@svc/queue";
 import { decideRun } from "../core/decide";
 import { enqueueTasks } from "./enqueue";
 import { nowOf, type RuntimeDeps } from "./deps";
+import { runDefinition, readsOutputs } from "./definition-cache";
 import { templateContext } from "./template-context";
 
 export interface EvaluateResult {
@@ -15,8 +16,8 @@ export interface EvaluateResult {
 type EvalDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "clock">;
 
 /**
- * Evaluate one running run: apply the pure decision in one transaction (row-locked, so concurrent
- * schedulers serialise per run), then enqueue the new tries. Skips versions already evaluated.
+ * Evaluate one running run: apply the pure decision in one transaction (serialised per run across
+ * schedulers), then enqueue the new tries. Skips versions already evaluated.
  */
 export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, minVersion = 0): Promise<EvaluateResult> {
   const now = nowOf(deps);
@@ -25,12 +26,31 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
   const jobs: TaskJob[] = [];
 
   const evaluated = await deps.db.transaction().execute(async (tx) => {
-    const run = await tx.selectFrom("dag_run").selectAll().where("dag_id", "=", dagId).where("run_id", "=", runId).forUpdate().executeTakeFirst();
+    // Serialise evaluations of one run with an advisory lock rather than the row lock, so workers
+    // committing results (which bump dag_run.version) never wait behind an evaluation.
+    await sql`select pg_advisory_xact_lock(hashtext(${`svc-run:${dagId}:${runId}`}))`.execute(tx);
+    const run = await tx.selectFrom("dag_run").select(["id", "dag_id", "run_id", "state", "conf", "logical_date", "dag_hash", "version", "evaluated_version"]).where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
     if (!run || run.state !== "running") return false;
     if (minVersion && run.evaluated_version >= minVersion) return false;
-    const dag = run.definition as DagDefinition;
-    const tis = await tx.selectFrom("task_instance").select(["task_id", "state", "try_number", "next_retry_at", "output"]).where("dag_id", "=", dagId).where("run_id", "=", runId).execute();
-    const outputs = Object.fromEntries(tis.filter((t) => t.state === "success").map((t) => [t.task_id, t.output]));
+    // Cheap pre-check: with nothing waiting to start and tasks still unfinished, no decision can
+    // change (wide runs get one event per finished task, and most of them find nothing to do).
+    const pending = await tx
+      .selectFrom("task_instance")
+      .select([
+        sql<number>`count(*) filter (where state is null or state = 'up_for_retry')::int`.as("waiting"),
+        sql<number>`count(*) filter (where state is null or state not in ('success','failed','skipped','upstream_failed'))::int`.as("unfinished"),
+      ])
+      .where("dag_id", "=", dagId).where("run_id", "=", runId)
+      .executeTakeFirstOrThrow();
+    // Read-only on purpose (no commit to flush); reconciliation re-checks such runs cheaply.
+    if (pending.waiting === 0 && pending.unfinished > 0) return true;
+    const dag = await runDefinition(tx, dagId, runId, run.dag_hash);
+    if (!dag) return false;
+    const needOutputs = dag.tasks.some((t) => t.when && readsOutputs(t.when));
+    const tis = await tx.selectFrom("task_instance").select(["task_id", "state", "try_number", "next_retry_at"]).where("dag_id", "=", dagId).where("run_id", "=", runId).execute();
+    const outputs = needOutputs
+      ? Object.fromEntries((await tx.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", dagId).where("run_id", "=", runId).where("state", "=", "success").execute()).map((t) => [t.task_id, t.output]))
+      : {};
     const ctx = templateContext(run, outputs);
     const when = (task: TaskDefinition) => {
       if (!task.when) return true;
@@ -44,13 +64,16 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
     };
     const d = decideRun(dag, tis, now, when);
 
-    for (const q of d.queue) {
-      await tx
+    if (d.queue.length) {
+      // One statement for the whole batch; try_number + 1 is what decideRun computed for each.
+      const queued = await tx
         .updateTable("task_instance")
-        .set({ state: "queued", try_number: q.try_number, queued_at: now, next_retry_at: null, worker_id: null, updated_at: now, timeout_at: null })
-        .where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "=", q.task_id)
+        .set({ state: "queued", try_number: sql`try_number + 1`, queued_at: now, next_retry_at: null, worker_id: null, updated_at: now, timeout_at: null })
+        .where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "in", d.queue.map((q) => q.task_id))
+        .where((eb) => eb.or([eb("state", "is", null), eb("state", "=", "up_for_retry")]))
+        .returning(["task_id", "try_number"])
         .execute();
-      jobs.push({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number });
+      for (const q of queued) jobs.push({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number });
     }
     for (const [ids, state] of [[d.skip, "skipped"], [d.upstreamFailed, "upstream_failed"]] as const) {
       if (!ids.length) continue;
@@ -60,7 +83,7 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
         .where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "in", [...ids])
         .execute();
     }
-    const runUpdate = { evaluated_version: run.version, last_scheduling_decision: now, updated_at: now };
+    const runUpdate = { evaluated_version: sql<number>`greatest(evaluated_version, ${run.version})`, last_scheduling_decision: now, updated_at: now };
     if (d.runState !== "running") {
       finished = d.runState;
       await tx.updateTable("dag_run").set({ ...runUpdate, state: d.runState, end_date: now }).where("id", "=", run.id).execute();

@@ -1,8 +1,9 @@
-import { renderArgs, type DagDefinition } from "@svc/dags";
+import { renderArgs } from "@svc/dags";
 import { NonRetryableError } from "@svc/errors";
 import type { TaskJob } from "@svc/queue";
 import { canRetry, retryDelayMs } from "../core/retry";
 import { claimTry, commitTry, type TryOutcome } from "./task-claim";
+import { runDefinition, readsOutputs } from "./definition-cache";
 import { createLogWriter } from "./log-writer";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { templateContext } from "./template-context";
@@ -21,14 +22,17 @@ class TaskTimeoutError extends Error {
  */
 export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal): Promise<TryResult> {
   const log = deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber });
-  const run = await deps.db.selectFrom("dag_run").select(["dag_id", "run_id", "conf", "logical_date", "definition", "state"]).where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).executeTakeFirst();
-  const task = run && (run.definition as DagDefinition).tasks.find((t) => t.task_id === job.taskId);
-  if (!run || !task) return "dropped";
-
-  const claimed = await claimTry(deps.db, job, deps.instanceId, nowOf(deps), task.execution_timeout_ms);
+  const claimed = await claimTry(deps.db, job, deps.instanceId, nowOf(deps));
   if (!claimed) {
     log.debug("try not claimable (duplicate delivery or already handled)");
     return "dropped";
+  }
+  const run = claimed;
+  const dag = await runDefinition(deps.db, job.dagId, job.runId, run.dag_hash);
+  const task = dag?.tasks.find((t) => t.task_id === job.taskId);
+  if (!task) {
+    await commitTry(deps.db, job, deps.instanceId, nowOf(deps), { state: "failed", error: `task '${job.taskId}' is not in the run's DAG definition` });
+    return "failed";
   }
   const writer = createLogWriter(deps.db, job, (e) => log.error({ err: String(e) }, "log write failed"));
   writer.write(`try ${job.tryNumber} of ${claimed.max_tries + 1} started on ${claimed.hostname} (worker ${deps.instanceId}, operator ${task.operator})`, "system");
@@ -42,7 +46,9 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   try {
     const op = deps.operators.get(task.operator);
     if (!op) throw new NonRetryableError(`unknown operator '${task.operator}'`);
-    const upstream = await deps.db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).where("state", "=", "success").execute();
+    const upstream = readsOutputs(task.args)
+      ? await deps.db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).where("state", "=", "success").execute()
+      : [];
     let args: unknown;
     try {
       args = renderArgs(task.args, templateContext(run, Object.fromEntries(upstream.map((u) => [u.task_id, u.output]))));
@@ -70,8 +76,7 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     if (timer) clearTimeout(timer);
     cancel?.removeEventListener("abort", onCancel);
   }
-  await writer.close();
-  const version = await commitTry(deps.db, job, deps.instanceId, nowOf(deps), outcome);
+  const version = await commitTry(deps.db, job, deps.instanceId, nowOf(deps), outcome, await writer.detach());
   if (version === undefined) {
     log.warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
     return "lost";

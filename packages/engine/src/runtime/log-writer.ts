@@ -1,11 +1,17 @@
 import type { Db } from "@svc/db";
 import type { LogStream } from "@svc/operators";
 
+export interface LogLine {
+  stream: LogStream;
+  line: string;
+}
+
 export interface LogWriter {
   write(line: string, stream?: LogStream): void;
   /** Write everything buffered; resolves when it is in Postgres. */
   flush(): Promise<void>;
-  close(): Promise<void>;
+  /** Stop writing; waits for inserts in flight and hands back the lines not yet written, so the caller can commit them with the try's outcome. */
+  detach(): Promise<LogLine[]>;
 }
 
 const MAX_LINE = 16_384;
@@ -17,7 +23,7 @@ const MAX_LINE = 16_384;
 export function createLogWriter(db: Db, key: { dagId: string; runId: string; taskId: string; tryNumber: number }, onError: (e: unknown) => void, opts: { intervalMs?: number; maxBatch?: number } = {}): LogWriter {
   const intervalMs = opts.intervalMs ?? 100;
   const maxBatch = opts.maxBatch ?? 500;
-  let buf: { stream: LogStream; line: string }[] = [];
+  let buf: LogLine[] = [];
   let chain: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
 
@@ -39,6 +45,12 @@ export function createLogWriter(db: Db, key: { dagId: string; runId: string; tas
       else if (!timer) timer = setTimeout(() => void drain(), intervalMs);
     },
     flush: () => drain(),
-    close: () => drain(),
+    async detach() {
+      if (timer) (clearTimeout(timer), (timer = null));
+      await chain;
+      const rest = buf;
+      buf = [];
+      return rest;
+    },
   };
 }

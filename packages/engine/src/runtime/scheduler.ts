@@ -3,6 +3,7 @@ import { createRedis, QUEUE_NAMES, schedulerJobSchema } from "@svc/queue";
 import { syncDagFolder, watchDagFolder } from "../processor";
 import { scheduledTimeOf, syncCronSchedulers } from "./cron";
 import type { RuntimeDeps } from "./deps";
+import { createCoalescer } from "./coalesce";
 import { evaluateRun } from "./evaluate-run";
 import { startHeartbeat } from "./heartbeat";
 import { startLeadership } from "./leader";
@@ -35,11 +36,16 @@ export function startScheduler(deps: RuntimeDeps, opts: SchedulerOptions): Engin
   let leaderTimers: (() => void)[] = [];
   let reconciling: Promise<void> | null = null;
 
+  const evaluate = createCoalescer((key, version) => {
+    const [dagId, runId] = JSON.parse(key) as [string, string];
+    return evaluateRun(deps, dagId, runId, version);
+  });
   const handle = async (job: Job) => {
     const ev = schedulerJobSchema.parse(job.data);
     switch (ev.kind) {
       case "run":
-        await evaluateRun(deps, ev.dagId, ev.runId, ev.version);
+        // Version 0 is a retry wake-up: it must evaluate even if the current version already was.
+        await evaluate(JSON.stringify([ev.dagId, ev.runId]), ev.version || Number.MAX_SAFE_INTEGER);
         return;
       case "dag":
         await startQueuedRuns(deps, ev.dagId);

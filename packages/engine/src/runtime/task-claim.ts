@@ -2,30 +2,34 @@ import os from "node:os";
 import { sql } from "kysely";
 import type { Db, TaskState } from "@svc/db";
 import type { TaskJob } from "@svc/queue";
+import type { LogLine } from "./log-writer";
+
+/** A claimed try with what the worker needs from its run (fetched in the same statement). */
+export interface ClaimedTry {
+  max_tries: number;
+  hostname: string;
+  dag_id: string;
+  run_id: string;
+  dag_hash: string;
+  conf: Record<string, unknown>;
+  logical_date: Date;
+}
 
 /**
  * Claim a queued try for this worker. At-least-once delivery means the same job can arrive twice
  * (stalled-job redelivery, reconciliation): only the first claim of a queued try wins.
  */
-export async function claimTry(db: Db, job: TaskJob, workerId: string, now: Date, timeoutMs: number | null) {
-  return db
-    .updateTable("task_instance")
-    .set({
-      state: "running",
-      start_date: now,
-      end_date: null,
-      duration: null,
-      hostname: os.hostname(),
-      pid: process.pid,
-      worker_id: workerId,
-      timeout_at: timeoutMs ? new Date(now.getTime() + timeoutMs) : null,
-      error: null,
-      updated_at: now,
-    })
-    .where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).where("task_id", "=", job.taskId)
-    .where("state", "=", "queued").where("try_number", "=", job.tryNumber)
-    .returningAll()
-    .executeTakeFirst();
+export async function claimTry(db: Db, job: TaskJob, workerId: string, now: Date): Promise<ClaimedTry | undefined> {
+  const r = await sql<ClaimedTry>`
+    update task_instance ti set
+      state = 'running', start_date = ${now}, end_date = null, duration = null, hostname = ${os.hostname()},
+      pid = ${process.pid}, worker_id = ${workerId}, error = null, updated_at = ${now}
+    from dag_run r
+    where ti.dag_id = ${job.dagId} and ti.run_id = ${job.runId} and ti.task_id = ${job.taskId}
+      and ti.state = 'queued' and ti.try_number = ${job.tryNumber}
+      and r.dag_id = ti.dag_id and r.run_id = ti.run_id
+    returning ti.max_tries, ti.hostname, r.dag_id, r.run_id, r.dag_hash, r.conf, r.logical_date`.execute(db);
+  return r.rows[0];
 }
 
 export interface TryOutcome {
@@ -40,29 +44,27 @@ export interface TryOutcome {
  * worker that lost its claim (declared a zombie) cannot overwrite the newer try. Bumps the run
  * version in the same transaction; returns it (undefined when the guard rejected the commit).
  */
-export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Date, o: TryOutcome): Promise<number | undefined> {
-  return db.transaction().execute(async (tx) => {
-    const row = await tx
-      .updateTable("task_instance")
-      .set({
-        state: o.state,
-        end_date: now,
-        duration: sql`extract(epoch from (${now}::timestamptz - start_date))`,
-        output: o.output === undefined ? null : JSON.stringify(o.output),
-        error: o.error ?? null,
-        next_retry_at: o.nextRetryAt ?? null,
-        updated_at: now,
-      })
-      .where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).where("task_id", "=", job.taskId)
-      .where("state", "=", "running").where("try_number", "=", job.tryNumber).where("worker_id", "=", workerId)
-      .returning("task_id")
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const run = await tx
-      .updateTable("dag_run").set({ version: sql`version + 1`, updated_at: now })
-      .where("dag_id", "=", job.dagId).where("run_id", "=", job.runId)
-      .returning("version")
-      .executeTakeFirst();
-    return run?.version;
-  });
+export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Date, o: TryOutcome, logs: LogLine[] = []): Promise<number | undefined> {
+  // One statement (one round trip, one implicit transaction): the try's last log lines, the guarded
+  // task update and the run version bump commit together or not at all.
+  const r = await sql<{ version: number }>`
+    with logs as (
+      insert into task_log (dag_id, run_id, task_id, try_number, stream, line)
+      select ${job.dagId}, ${job.runId}, ${job.taskId}, ${job.tryNumber}, x.stream, x.line
+      from rows from (jsonb_to_recordset(${JSON.stringify(logs)}::jsonb) as (stream text, line text)) with ordinality as x(stream, line, n)
+      order by x.n
+    ),
+    ti as (
+      update task_instance set
+        state = ${o.state}, end_date = ${now}, duration = extract(epoch from (${now}::timestamptz - start_date)),
+        output = ${o.output === undefined ? null : JSON.stringify(o.output)}::jsonb, error = ${o.error ?? null},
+        next_retry_at = ${o.nextRetryAt ?? null}, updated_at = ${now}
+      where dag_id = ${job.dagId} and run_id = ${job.runId} and task_id = ${job.taskId}
+        and state = 'running' and try_number = ${job.tryNumber} and worker_id = ${workerId}
+      returning dag_id, run_id
+    )
+    update dag_run r set version = r.version + 1, updated_at = ${now}
+    from ti where r.dag_id = ti.dag_id and r.run_id = ti.run_id
+    returning r.version`.execute(db);
+  return r.rows[0]?.version;
 }

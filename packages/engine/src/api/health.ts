@@ -1,0 +1,50 @@
+import { sql } from "kysely";
+import pkg from "../../package.json";
+import type { ApiContext } from "./deps";
+import type { ApiHealthInfo, ApiVersionInfo } from "./schemas";
+import { isoOrNull } from "./serialize";
+
+/** A scheduler is healthy when one of them beat within this window. */
+export const SCHEDULER_HEALTH_WINDOW_MS = 30_000;
+
+/** Airflow API level we are compatible with; the local part names our own version. */
+export const API_COMPAT_VERSION = `2.10.0+svc.${pkg.version}`;
+
+/** Health (metadatabase, scheduler heartbeats) and version. */
+export function monitoringOps(ctx: ApiContext) {
+  const { db } = ctx;
+
+  async function health(): Promise<ApiHealthInfo> {
+    let dbOk = true;
+    let last: Date | null = null;
+    let fresh = false;
+    try {
+      // Compared on the database clock, which is the clock the heartbeat writers use (now()).
+      const row = await db
+        .selectFrom("component_heartbeat")
+        .select([
+          sql<Date | null>`max(last_seen)`.as("last"),
+          sql<boolean>`coalesce(max(last_seen) >= now() - make_interval(secs => ${SCHEDULER_HEALTH_WINDOW_MS / 1000}), false)`.as("fresh"),
+        ])
+        .where("component", "=", "scheduler")
+        .executeTakeFirst();
+      last = row?.last ?? null;
+      fresh = row?.fresh ?? false;
+    } catch (e) {
+      dbOk = false;
+      ctx.logger.warn({ err: String(e) }, "health: metadatabase query failed");
+    }
+    return {
+      metadatabase: { status: dbOk ? "healthy" : "unhealthy" },
+      scheduler: { status: fresh ? "healthy" : "unhealthy", latest_scheduler_heartbeat: isoOrNull(last ? new Date(last) : null) },
+      triggerer: { status: null, latest_triggerer_heartbeat: null },
+      dag_processor: { status: null, latest_dag_processor_heartbeat: null },
+    };
+  }
+
+  function version(): ApiVersionInfo {
+    return { version: API_COMPAT_VERSION, git_version: null };
+  }
+
+  return { health, version };
+}

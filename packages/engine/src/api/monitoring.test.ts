@@ -1,0 +1,58 @@
+import { sql } from "kysely";
+import { NotFoundError } from "@svc/errors";
+import { API_COMPAT_VERSION } from "./health";
+import { createApiFixture, type ApiFixture } from "./test-helpers";
+
+let f: ApiFixture;
+beforeAll(async () => {
+  f = await createApiFixture("apimon");
+});
+afterAll(async () => {
+  await f.close();
+});
+
+const heartbeat = (instance: string, ageSeconds: number) =>
+  f.db.insertInto("component_heartbeat").values({
+    component: "scheduler", instance_id: instance, hostname: "h", pid: 1, started_at: new Date(), info: "{}",
+    last_seen: sql<Date>`now() - make_interval(secs => ${ageSeconds})`,
+  }).execute();
+
+describe("engine API: health, version, import errors, reserialize", () => {
+  test("health: the scheduler is unhealthy without a recent heartbeat and healthy with one", async () => {
+    expect(await f.api.health()).toEqual({
+      metadatabase: { status: "healthy" },
+      scheduler: { status: "unhealthy", latest_scheduler_heartbeat: null },
+      triggerer: { status: null, latest_triggerer_heartbeat: null },
+      dag_processor: { status: null, latest_dag_processor_heartbeat: null },
+    });
+    await heartbeat("old", 120);
+    const stale = await f.api.health();
+    expect(stale.scheduler.status).toBe("unhealthy");
+    expect(stale.scheduler.latest_scheduler_heartbeat).toMatch(/\+00:00$/);
+    await heartbeat("new", 1);
+    expect((await f.api.health()).scheduler.status).toBe("healthy");
+  });
+
+  test("version reports the Airflow API level with our version as local part", () => {
+    expect(f.api.version()).toEqual({ version: API_COMPAT_VERSION, git_version: null });
+    expect(API_COMPAT_VERSION).toMatch(/^2\.10\.\d+\+svc\./);
+  });
+
+  test("reserialize picks up a new file at once and records broken files as import errors", async () => {
+    f.writeDag("third.yaml", "dag_id: third\ntasks:\n  - task_id: a\n    operator: noop\n");
+    f.writeDag("broken.yaml", "dag_id: broken\ntasks:\n  - task_id: a\n    operator: no_such_operator\n");
+    const report = await f.api.reserialize();
+    expect(report.added).toEqual(["third"]);
+    expect(report.errors.map((e) => e.filename)).toEqual([expect.stringMatching(/broken\.yaml$/)]);
+    expect((await f.api.getDag("third")).is_paused).toBe(true);
+
+    const list = await f.api.listImportErrors();
+    expect(list.total_entries).toBe(1);
+    const e = list.import_errors[0]!;
+    expect(e.filename).toMatch(/broken\.yaml$/);
+    expect(e.stack_trace).toContain("no_such_operator");
+    expect(await f.api.getImportError(e.import_error_id)).toEqual(e);
+    await expect(f.api.getImportError(e.import_error_id + 100)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(f.api.listImportErrors({ order_by: "stacktrace_secret" })).rejects.toThrow(/order_by/);
+  });
+});

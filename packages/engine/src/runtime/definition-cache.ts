@@ -1,0 +1,29 @@
+import type { DagDefinition } from "@svc/dags";
+import type { Db } from "@svc/db";
+
+const MAX_ENTRIES = 256;
+const cache = new Map<string, DagDefinition>();
+
+/**
+ * A run's DAG definition, cached by its hash: the snapshot never changes for a hash, and parsing a
+ * large definition on every try and evaluation dominated the hot path.
+ */
+export async function runDefinition(db: Pick<Db, "selectFrom">, dagId: string, runId: string, dagHash: string): Promise<DagDefinition | undefined> {
+  const hit = cache.get(dagHash);
+  if (hit) {
+    cache.delete(dagHash);
+    cache.set(dagHash, hit); // keep recently used entries last
+    return hit;
+  }
+  const row = await db.selectFrom("dag_run").select("definition").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
+  if (!row) return undefined;
+  const def = row.definition as DagDefinition;
+  cache.set(dagHash, def);
+  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return def;
+}
+
+/** Whether any template among these strings reads upstream outputs (`ti.<task>.output`). */
+export function readsOutputs(values: unknown): boolean {
+  return /\bti\s*\./.test(JSON.stringify(values ?? null));
+}
