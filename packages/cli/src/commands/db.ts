@@ -1,0 +1,19 @@
+import { ensureDatabase, migrateToLatest } from "@svc/db";
+import { CliError } from "../errors";
+import type { Command } from "./types";
+
+/** `db migrate`: create the database when missing, apply pending migrations, list what was applied. */
+export const dbCommands: Command[] = [
+  {
+    group: "db", name: "migrate", summary: "Create the metadata database if needed and apply pending migrations", args: [], options: [],
+    async run(ctx) {
+      const created = await ensureDatabase(ctx.config.databaseUrl);
+      if (created) ctx.io.stdout("Created the metadata database\n");
+      const { error, results } = await migrateToLatest(ctx.db);
+      for (const r of results ?? []) ctx.io.stdout(`${r.status === "Success" ? "Applied" : r.status === "Error" ? "Failed" : "Skipped"} migration ${r.migrationName}\n`);
+      if (error) throw new CliError(`migration failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!results?.length) ctx.io.stdout("Database is up to date\n");
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,61 @@
+import { loadConfig } from "@svc/config";
+import { createDb } from "@svc/db";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, newInstanceId, startHeartbeat } from "@svc/engine";
+import { createLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
+import { createQueues } from "@svc/queue";
+import { createWebUiApp } from "./app";
+import { decideListen } from "./listen-policy";
+
+/** Web UI process: config, database, queues, HTTP server, graceful shutdown on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger("web-ui", config.logLevel);
+  const listen = decideListen(config);
+  if (!listen.ok) {
+    logger.fatal({}, listen.reason);
+    process.stderr.write(`web-ui: ${listen.reason}\n`);
+    process.exit(1);
+  }
+  if (listen.warning) logger.warn({ host: listen.host }, listen.warning);
+
+  const db = createDb(config.databaseUrl, { applicationName: "web-ui" });
+  const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
+  const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "scheduler notification failed; reconciliation will catch up"));
+  const api = createEngineApi({
+    db, notifier, dagsDir: config.dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(config),
+    maxPageLimit: config.http.maxPageLimit, logger,
+  });
+  const app = createWebUiApp({ api, auth: config.auth, logger });
+  const heartbeat = startHeartbeat(db, "web-ui", newInstanceId("web-ui"), 5000, (e) => logger.warn({ err: String(e) }, "heartbeat failed"));
+  const server = app.listen(config.http.webUiPort, listen.host, () => {
+    logger.info({ host: listen.host, port: config.http.webUiPort, open: listen.open }, "web-ui listening");
+  });
+  server.on("error", (e) => {
+    logger.fatal({ err: String(e) }, "cannot listen");
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
+    await heartbeat.stop();
+    await queues.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((e) => {
+  process.stderr.write(`web-ui: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

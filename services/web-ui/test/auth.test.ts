@@ -1,0 +1,69 @@
+import request from "supertest";
+import { loadConfig } from "@svc/config";
+import { isAuthorized, safeEqual } from "../src/auth";
+import { decideListen } from "../src/listen-policy";
+import { AUTH, BEARER, createWebFixture, expectProblem, type WebFixture } from "./helpers";
+
+let f: WebFixture;
+let open: WebFixture;
+beforeAll(async () => {
+  f = await createWebFixture("webauth");
+  open = await createWebFixture("webopen", { auth: {} });
+});
+afterAll(async () => {
+  await f.close();
+  await open.close();
+});
+
+describe("REST authentication", () => {
+  test("without credentials the API answers 401 problem+json with a WWW-Authenticate challenge", async () => {
+    for (const url of ["/api/v1/dags", "/api/v1/dags/hello", "/api/v1/importErrors", "/home", "/dags/hello/grid"]) {
+      const res = await request(f.app).get(url);
+      expect(res.status).toBe(401);
+      expect(res.headers["www-authenticate"]).toBe('Basic realm="svc", Bearer realm="svc"');
+    }
+    expectProblem(await request(f.app).get("/api/v1/dags"), 401, /Authentication required/);
+    expectProblem(await request(f.app).post("/api/v1/dags/hello/dagRuns").send({}), 401);
+  });
+
+  test("HTTP basic with the admin credentials and a bearer token are both accepted", async () => {
+    await request(f.app).get("/api/v1/dags").auth(AUTH.adminUser!, AUTH.adminPassword!).expect(200);
+    await request(f.app).get("/api/v1/dags").set("Authorization", BEARER).expect(200);
+  });
+
+  test("wrong passwords, wrong users, wrong tokens and unknown schemes are refused", async () => {
+    await request(f.app).get("/api/v1/dags").auth(AUTH.adminUser!, "wrong").expect(401);
+    await request(f.app).get("/api/v1/dags").auth("root", AUTH.adminPassword!).expect(401);
+    await request(f.app).get("/api/v1/dags").set("Authorization", "Bearer nope").expect(401);
+    expectProblem(await request(f.app).get("/api/v1/dags").set("Authorization", `Token ${AUTH.apiToken}`), 401, /Invalid credentials/);
+  });
+
+  test("health, version and the OpenAPI document need no credentials", async () => {
+    await request(f.app).get("/api/v1/health").expect(200);
+    await request(f.app).get("/api/v1/version").expect(200);
+    await request(f.app).get("/api/v1/openapi.json").expect(200);
+  });
+
+  test("with no credentials configured the API is open", async () => {
+    await request(open.app).get("/api/v1/dags").expect(200);
+  });
+
+  test("isAuthorized compares in constant time and parses both schemes", () => {
+    expect(safeEqual("abc", "abc")).toBe(true);
+    expect(safeEqual("abc", "abcd")).toBe(false);
+    const basic = `Basic ${Buffer.from(`${AUTH.adminUser}:${AUTH.adminPassword}`).toString("base64")}`;
+    expect(isAuthorized(basic, AUTH)).toBe(true);
+    expect(isAuthorized(basic, { apiToken: "t" })).toBe(false);
+    expect(isAuthorized("Basic !!!", AUTH)).toBe(false);
+    expect(isAuthorized(undefined, AUTH)).toBe(false);
+  });
+
+  test("listen policy: production without credentials refuses to start; development without them binds to 127.0.0.1", () => {
+    const prod = decideListen(loadConfig({ SVC_DEPLOYMENT_MODE: "production" }));
+    expect(prod).toEqual({ ok: false, reason: expect.stringMatching(/refusing to start in production without credentials/) });
+    const dev = decideListen(loadConfig({ SVC_BIND_HOST: "0.0.0.0" }));
+    expect(dev).toMatchObject({ ok: true, host: "127.0.0.1", open: true, warning: expect.stringContaining("0.0.0.0") });
+    expect(decideListen(loadConfig({ SVC_DEPLOYMENT_MODE: "production", SVC_API_TOKEN: "t" }))).toMatchObject({ ok: true, host: "0.0.0.0", open: false });
+    expect(decideListen(loadConfig({ SVC_ADMIN_USER: "a" }))).toEqual({ ok: false, reason: expect.stringContaining("together") });
+  });
+});
