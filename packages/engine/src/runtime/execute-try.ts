@@ -82,7 +82,9 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     return "lost";
   }
   log.info({ state: outcome.state }, "try finished");
-  await deps.notifier.runChanged(job.dagId, job.runId, version);
+  if (await needsEvaluation(deps, job, outcome.state, dag!.tasks.some((t) => t.depends_on.includes(job.taskId)))) {
+    await deps.notifier.runChanged(job.dagId, job.runId, version);
+  }
   return outcome.state;
 }
 
@@ -94,4 +96,21 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/**
+ * Whether this outcome can change a scheduling decision. A successful or failed leaf task while
+ * other tasks are unfinished changes nothing, so wide fan-outs do not flood the scheduler. Checked
+ * after our own commit: of two leaves finishing together, the later to commit sees the run done.
+ * (The version bump still lets reconciliation catch anything missed.)
+ */
+async function needsEvaluation(deps: RuntimeDeps, job: TaskJob, state: TryOutcome["state"], hasDownstream: boolean): Promise<boolean> {
+  if (state === "up_for_retry" || hasDownstream) return true;
+  const open = await deps.db
+    .selectFrom("task_instance").select("task_id")
+    .where("dag_id", "=", job.dagId).where("run_id", "=", job.runId)
+    .where((eb) => eb.or([eb("state", "is", null), eb("state", "not in", ["success", "failed", "skipped", "upstream_failed"])]))
+    .limit(1)
+    .executeTakeFirst();
+  return !open;
 }
