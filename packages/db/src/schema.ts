@@ -121,6 +121,10 @@ export interface FlowTable {
   error_message: string | null;
   router: Json<Record<string, unknown>>;
   approval: Json<Record<string, unknown> | null> | null;
+  /** The client's explicit params (migration 003). */
+  requested_params: ColumnType<Record<string, unknown>, Record<string, unknown> | string | undefined, Record<string, unknown> | string>;
+  /** Warnings collected by the phases, e.g. "DAG is paused" (migration 003). */
+  warnings: ColumnType<string[], string[] | string | undefined, string[] | string>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

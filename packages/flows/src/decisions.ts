@@ -1,0 +1,37 @@
+import type { FlowRow } from "@svc/db";
+import { ConflictError } from "@svc/errors";
+import { CANCELLABLE_STATUSES } from "./flow-status";
+import type { FlowStore } from "./flow-store";
+
+/**
+ * Approve a flow waiting for approval: awaiting_approval → approved (the orchestrator then runs
+ * dag_execution). 404 for an unknown flow, 409 for any other status; exactly one approval wins.
+ */
+export async function approveFlow(store: FlowStore, flowId: string, actor: string): Promise<FlowRow> {
+  const current = await store.require(flowId);
+  const approval = { ...((current.approval as Record<string, unknown> | null) ?? {}), approved_by: actor, approved_at: new Date().toISOString() };
+  const row = await store.update(flowId, { status: "approved", approval, next_steps: [] }, ["awaiting_approval"]);
+  if (!row) {
+    const now = await store.require(flowId);
+    throw new ConflictError(`Flow ${flowId} is ${now.status}; only a flow in awaiting_approval can be approved`);
+  }
+  await store.audit(actor, "flow.approved", flowId, { dag_id: row.dag_id });
+  return row;
+}
+
+/** Cancel a flow that waits for the user (awaiting_approval or needs_input); 409 otherwise. */
+export async function cancelFlow(store: FlowStore, flowId: string, actor: string, reason?: string): Promise<FlowRow> {
+  const current = await store.require(flowId);
+  const approval = { ...((current.approval as Record<string, unknown> | null) ?? {}), cancelled_by: actor, cancelled_at: new Date().toISOString() };
+  const row = await store.update(
+    flowId,
+    { status: "cancelled", approval, summary: `Cancelled${reason ? `: ${reason}` : ""}. Nothing was run.`, next_steps: [], phases_skipped: ["dag_execution"] },
+    CANCELLABLE_STATUSES,
+  );
+  if (!row) {
+    const now = await store.require(flowId);
+    throw new ConflictError(`Flow ${flowId} is ${now.status}; only a flow in ${CANCELLABLE_STATUSES.join(" or ")} can be cancelled`);
+  }
+  await store.audit(actor, "flow.cancelled", flowId, { dag_id: row.dag_id, reason: reason ?? null });
+  return row;
+}

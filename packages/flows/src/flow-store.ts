@@ -1,0 +1,109 @@
+import { sql } from "kysely";
+import type { Db, FlowRow } from "@svc/db";
+import { NotFoundError } from "@svc/errors";
+import type { FlowStatus, Phase } from "./flow-status";
+import { newExecutionId, newFlowId } from "./ids";
+
+/** What a new flow starts from: the request as the client sent it. */
+export interface NewFlowInput {
+  intent: string;
+  requestedParams: Record<string, unknown>;
+  autoApprove: boolean;
+  autoExecute: boolean;
+}
+
+/** Fields a phase may change; jsonb values are given as plain values. */
+export interface FlowPatch {
+  status?: FlowStatus;
+  dag_id?: string | null;
+  run_id?: string | null;
+  params?: Record<string, unknown>;
+  phases_completed?: Phase[];
+  phases_skipped?: Phase[];
+  summary?: string | null;
+  next_steps?: string[];
+  missing_params?: string[];
+  error_message?: string | null;
+  router?: Record<string, unknown>;
+  approval?: Record<string, unknown> | null;
+  warnings?: string[];
+}
+
+const JSON_FIELDS = ["params", "phases_completed", "phases_skipped", "next_steps", "missing_params", "router", "approval", "warnings"] as const;
+
+/** Persistence of flows in Postgres: the source of truth both services read and write. */
+export interface FlowStore {
+  create(input: NewFlowInput): Promise<FlowRow>;
+  get(flowId: string): Promise<FlowRow | undefined>;
+  /** The flow or a 404 (flow_not_found). */
+  require(flowId: string): Promise<FlowRow>;
+  /**
+   * Apply `patch`; with `expect`, only when the flow's status is one of them (compare-and-set, so a
+   * cancel and an approval, or two orchestrators, cannot both win). Undefined when the guard failed.
+   */
+  update(flowId: string, patch: FlowPatch, expect?: readonly FlowStatus[]): Promise<FlowRow | undefined>;
+  countByStatus(): Promise<Record<string, number>>;
+  /** Flows in `statuses` not updated for `idleMs` (a lost queue job leaves them there). */
+  listIdle(statuses: readonly FlowStatus[], idleMs: number, limit?: number): Promise<FlowRow[]>;
+  /** Append an audit event (approvals, cancellations, runs created). */
+  audit(actor: string, action: string, target: string, detail?: Record<string, unknown>): Promise<void>;
+}
+
+/** The FlowStore over the `flow` and `audit_event` tables. */
+export function createFlowStore(db: Db): FlowStore {
+  const get = (flowId: string) => db.selectFrom("flow").selectAll().where("flow_id", "=", flowId).executeTakeFirst();
+
+  return {
+    async create(input) {
+      return db
+        .insertInto("flow")
+        .values({
+          flow_id: newFlowId(),
+          execution_id: newExecutionId(),
+          intent: input.intent,
+          params: JSON.stringify(input.requestedParams),
+          requested_params: JSON.stringify(input.requestedParams),
+          status: "pending",
+          auto_approve: input.autoApprove,
+          auto_execute: input.autoExecute,
+          router: "{}",
+          phases_completed: "[]",
+          phases_skipped: "[]",
+          next_steps: "[]",
+          missing_params: "[]",
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+    get,
+    async require(flowId) {
+      const row = await get(flowId);
+      if (!row) throw new NotFoundError("flow_not_found", `Flow '${flowId}' not found`);
+      return row;
+    },
+    async update(flowId, patch, expect) {
+      const values: Record<string, unknown> = { ...patch, updated_at: sql`now()` };
+      for (const k of JSON_FIELDS) if (patch[k] !== undefined) values[k] = patch[k] === null ? null : JSON.stringify(patch[k]);
+      let q = db.updateTable("flow").set(values).where("flow_id", "=", flowId);
+      if (expect) q = q.where("status", "in", [...expect]);
+      return q.returningAll().executeTakeFirst();
+    },
+    async countByStatus() {
+      const rows = await db.selectFrom("flow").select(["status", sql<number>`count(*)::int`.as("n")]).groupBy("status").execute();
+      return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    },
+    async listIdle(statuses, idleMs, limit = 100) {
+      return db
+        .selectFrom("flow")
+        .selectAll()
+        .where("status", "in", [...statuses])
+        .where("updated_at", "<", sql<Date>`now() - make_interval(secs => ${idleMs / 1000})`)
+        .orderBy("updated_at")
+        .limit(limit)
+        .execute();
+    },
+    async audit(actor, action, target, detail = {}) {
+      await db.insertInto("audit_event").values({ actor, action, target, detail: JSON.stringify(detail) }).execute();
+    },
+  };
+}

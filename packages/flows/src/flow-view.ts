@@ -1,0 +1,87 @@
+import type { FlowRow } from "@svc/db";
+
+/** Something the user can do next with this flow, as a concrete HTTP call. */
+export interface UserAction {
+  action: "approve" | "cancel" | "resubmit" | "observe";
+  method: "GET" | "POST";
+  path: string;
+  description: string;
+}
+
+/** The flow as the API returns it. */
+export interface FlowView {
+  flow_id: string;
+  status: string;
+  intent: string;
+  dag_id: string | null;
+  execution_id: string;
+  run_id: string | null;
+  params: Record<string, unknown>;
+  phases_completed: string[];
+  phases_skipped: string[];
+  summary: string | null;
+  next_steps: string[];
+  user_actions: UserAction[];
+  missing_params: string[];
+  warnings: string[];
+  router: Record<string, unknown>;
+  approval: Record<string, unknown> | null;
+  workflow_ui_url: string | null;
+  status_endpoint: string;
+  error_message: string | null;
+  created_at: string;
+  timestamp: string;
+}
+
+/** Where the flow's status lives. */
+export const statusEndpointOf = (flowId: string): string => `/orchestrator/flows/${flowId}`;
+
+/** The grid view of a DAG in the workflow UI. */
+export const workflowUiUrlOf = (workflowUiUrl: string, dagId: string): string => `${workflowUiUrl.replace(/\/+$/, "")}/dags/${encodeURIComponent(dagId)}/grid`;
+
+function userActionsOf(row: FlowRow): UserAction[] {
+  const base = statusEndpointOf(row.flow_id);
+  switch (row.status) {
+    case "awaiting_approval":
+      return [
+        { action: "approve", method: "POST", path: `${base}/approve`, description: `Run ${row.dag_id} with the params shown` },
+        { action: "cancel", method: "POST", path: `${base}/cancel`, description: "Drop this flow; nothing runs" },
+      ];
+    case "needs_input":
+      return [
+        { action: "resubmit", method: "POST", path: "/orchestrator/intent", description: `Send the intent again with params for: ${(row.missing_params as string[]).join(", ")}` },
+        { action: "cancel", method: "POST", path: `${base}/cancel`, description: "Drop this flow" },
+      ];
+    case "in_progress":
+      return [{ action: "observe", method: "POST", path: `/orchestrator/observe?dag_id=${encodeURIComponent(row.dag_id ?? "")}&run_id=${encodeURIComponent(row.run_id ?? "")}`, description: "Progress of the run" }];
+    default:
+      return [];
+  }
+}
+
+/** A flow row as the API's flow JSON. */
+export function toFlowView(row: FlowRow, workflowUiUrl: string): FlowView {
+  return {
+    flow_id: row.flow_id,
+    status: row.status,
+    intent: row.intent,
+    dag_id: row.dag_id,
+    execution_id: row.execution_id,
+    run_id: row.run_id,
+    params: (row.params as Record<string, unknown>) ?? {},
+    phases_completed: (row.phases_completed as string[]) ?? [],
+    phases_skipped: (row.phases_skipped as string[]) ?? [],
+    summary: row.summary,
+    next_steps: (row.next_steps as string[]) ?? [],
+    user_actions: userActionsOf(row),
+    missing_params: (row.missing_params as string[]) ?? [],
+    warnings: (row.warnings as string[]) ?? [],
+    router: (row.router as Record<string, unknown>) ?? {},
+    approval: (row.approval as Record<string, unknown> | null) ?? null,
+    workflow_ui_url: row.dag_id ? workflowUiUrlOf(workflowUiUrl, row.dag_id) : null,
+    status_endpoint: statusEndpointOf(row.flow_id),
+    error_message: row.error_message,
+    created_at: new Date(row.created_at).toISOString(),
+    timestamp: new Date(row.updated_at).toISOString(),
+  };
+}

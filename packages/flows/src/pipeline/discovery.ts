@@ -1,0 +1,71 @@
+import { createOfflineRouter, describeCatalogue, type RouteResult, type RouterCatalogEntry } from "@svc/assistant";
+import type { FlowRow } from "@svc/db";
+import { loadCatalogue, type CatalogueDag } from "../catalogue";
+import { fallbackReasonOf } from "../flow-router";
+import { patchFlow, routerNotes, type PipelineDeps } from "./deps";
+
+/** Example requests to suggest when nothing matched: the first example of each DAG. */
+function suggestions(entries: readonly RouterCatalogEntry[]): string[] {
+  const examples = entries.flatMap((e) => (e.examples[0] ? [`"${e.examples[0]}"`] : [])).slice(0, 6);
+  return examples.length ? [`Try a request such as ${examples.join(", ")}.`] : [];
+}
+
+async function routeSafely(deps: PipelineDeps, intent: string, entries: RouterCatalogEntry[]): Promise<RouteResult> {
+  try {
+    return await deps.router.route(intent, entries);
+  } catch (e) {
+    // The LLM router falls back by itself; this guards against anything it did not foresee.
+    deps.logger.warn({ err: String(e) }, "router failed; routing offline");
+    const r = createOfflineRouter(entries).route(intent);
+    return { ...r, warnings: [...r.warnings, "model unavailable (router error); used the offline router"] };
+  }
+}
+
+/**
+ * Phase 1: route the intent over the engine's catalogue. Records the router's evidence in
+ * `flow.router`; no match or a refusal rejects the flow with what the catalogue can do.
+ */
+export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flow: FlowRow; catalogue: CatalogueDag[] }> {
+  const catalogue = await loadCatalogue(deps.engine, deps.db);
+  const entries = catalogue.map((c) => c.entry);
+  const result = await routeSafely(deps, flow.intent, entries);
+  const fallback = fallbackReasonOf(deps.router, result);
+  const router = {
+    mode: result.mode,
+    configured_mode: deps.router.mode,
+    model: deps.router.mode === "llm" ? deps.router.model : null,
+    fallback_reason: fallback,
+    confidence: result.confidence,
+    candidates: result.candidates,
+    reason: result.reason,
+    refused: result.refused ?? null,
+    warnings: result.warnings,
+  };
+  const fallbackNote = routerNotes(router);
+  deps.logger.info({ flowId: flow.flow_id, dagId: result.dag_id, mode: result.mode, fallback }, "intent routed");
+
+  if (!result.dag_id) {
+    const refusal = result.refused?.message ?? result.reason;
+    const summary = refusal.includes("I can:") ? refusal : `${refusal} ${describeCatalogue(entries)}`;
+    const rejected = await patchFlow(deps.store, flow, {
+      status: "rejected",
+      router,
+      summary,
+      error_message: refusal,
+      phases_skipped: ["dag_validation", "dag_execution"],
+      next_steps: [...suggestions(entries), ...fallbackNote],
+    }, ["planning"]);
+    return { flow: rejected, catalogue };
+  }
+  const routed = await patchFlow(deps.store, flow, {
+    dag_id: result.dag_id,
+    // The extracted params; validation merges the explicit ones over them.
+    params: result.params,
+    router,
+    phases_completed: ["dag_discovery"],
+    warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
+    next_steps: fallbackNote,
+    summary: `Matched ${result.dag_id}: ${result.reason}`,
+  }, ["planning"]);
+  return { flow: routed, catalogue };
+}

@@ -1,0 +1,31 @@
+import type { FlowRow } from "@svc/db";
+import type { CatalogueDag } from "../catalogue";
+import type { ParamError } from "@svc/dags";
+import { patchFlow, phasesOf, type PipelineDeps, type ProcessResult } from "./deps";
+import { discover } from "./discovery";
+import { execute } from "./execution";
+import { validate } from "./validation";
+
+/**
+ * Run whatever the flow still needs, from what Postgres says it has done: a job delivered twice,
+ * or after a crash, resumes at the first phase not recorded and never repeats a finished one.
+ * Flows waiting for the user or finished are returned as they are.
+ */
+export async function processFlow(deps: PipelineDeps & { workflowUiUrl: string }, flowId: string): Promise<ProcessResult> {
+  let flow: FlowRow | undefined = await deps.store.get(flowId);
+  if (!flow) return { flowId, status: "not_found" };
+  if (flow.status === "pending") flow = await patchFlow(deps.store, flow, { status: "planning" }, ["pending"]);
+
+  let catalogue: CatalogueDag[] | undefined;
+  let paramErrors: ParamError[] | undefined;
+  if (flow.status === "planning" && !phasesOf(flow).includes("dag_discovery")) {
+    ({ flow, catalogue } = await discover(deps, flow));
+  }
+  if (flow.status === "planning" && !phasesOf(flow).includes("dag_validation")) {
+    ({ flow, paramErrors } = await validate(deps, flow, catalogue));
+  }
+  if (flow.status === "planning" || flow.status === "approved") {
+    flow = await execute(deps, flow, deps.workflowUiUrl);
+  }
+  return { flowId, status: flow.status, ...(paramErrors ? { paramErrors } : {}) };
+}

@@ -1,0 +1,35 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import { BadRequestError, NotFoundError, SvcError, toProblem } from "@svc/errors";
+import type { Logger } from "@svc/logger";
+
+// Same behaviour as services/web-ui/src/problem.ts; both should move to one shared HTTP package.
+
+/** Answer with an RFC 7807 problem (application/problem+json). */
+export function sendProblem(res: Response, e: unknown, extra: Record<string, unknown> = {}): void {
+  const p = { ...toProblem(e), ...extra };
+  res.status(p.status).type("application/problem+json").send(JSON.stringify(p));
+}
+
+/** 404 problem for unknown paths. */
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendProblem(res, new NotFoundError("not_found", `No such endpoint: ${req.method} ${req.path}`));
+};
+
+/** Last error handler: typed errors map to their status; anything else is a logged 500 without details. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    let e: unknown = err;
+    const status = (err as { status?: number }).status;
+    // body-parser failures carry a status: malformed JSON, too large, wrong charset.
+    if (!(err instanceof SvcError) && typeof status === "number" && status >= 400 && status < 500) {
+      const type = (err as { type?: string }).type;
+      e = new BadRequestError(type === "entity.parse.failed" ? "body: request body is not valid JSON" : `body: ${(err as Error).message}`, { field: "body" });
+      if (status === 413) return sendProblem(res, e, { status: 413, title: "Payload Too Large" });
+    }
+    if (!(e instanceof SvcError)) {
+      logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err), method: req.method, path: req.path }, "request failed");
+    }
+    sendProblem(res, e);
+  };
+}

@@ -1,0 +1,5 @@
+// The assistant API as a library (tests, the development stack); main.ts is the process entry.
+export { createAssistantApp } from "./app";
+export { createAssistantDeps } from "./deps";
+export type { AssistantDeps, AssistantResources, AssistantDepsOptions } from "./deps";
+export { resolveListenHost } from "./http/auth";

@@ -1,0 +1,31 @@
+import { loadConfig } from "@svc/config";
+import { bootDatabase, newInstanceId, onShutdown, startHeartbeat } from "@svc/engine";
+import { createLogger } from "@svc/logger";
+import { createAssistantApp } from "./app";
+import { createAssistantDeps } from "./deps";
+import { resolveListenHost } from "./http/auth";
+
+/** Assistant API service: the REST front of the orchestrator, observe, DAG discovery and chat. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger("assistant-api", config.logLevel);
+  // Decided before anything opens: production without credentials must not start at all.
+  const listen = resolveListenHost(config);
+  if (listen.open) logger.warn({ host: listen.host }, "no credentials configured: API open, bound to localhost only");
+  const db = await bootDatabase(config.databaseUrl, logger, "svc-assistant-api");
+  const deps = createAssistantDeps({ config, logger, db });
+  const app = createAssistantApp(deps);
+  const heartbeat = startHeartbeat(db, "assistant-api", newInstanceId("assistant-api"), 5000, (e) => logger.warn({ err: String(e) }, "heartbeat failed"));
+  const server = app.listen(config.http.assistantPort, listen.host, () => logger.info({ host: listen.host, port: config.http.assistantPort }, "assistant API listening"));
+  onShutdown(logger, async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await heartbeat.stop();
+    await deps.close();
+    await db.destroy();
+  });
+}
+
+main().catch((e) => {
+  process.stderr.write(`assistant-api failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { FLOW_STATUSES } from "@svc/flows";
+
+/**
+ * Request and response shapes of the assistant API. Requests are validated with these schemas;
+ * the OpenAPI document is generated from them, so the two cannot drift.
+ */
+const json = z.record(z.string(), z.unknown());
+
+export const IntentRequestSchema = z
+  .object({
+    intent: z.string().trim().min(1).max(2000).describe("What you want, in plain words"),
+    params: json.optional().describe("Params for the chosen workflow; they override values read from the intent"),
+    auto_approve: z.boolean().default(false).describe("Run workflows that create or delete VMs without asking"),
+    auto_execute: z.boolean().default(true).describe("Create the DAG run right away (false: stop at awaiting_approval)"),
+  })
+  .strict();
+
+export const ObserveQuerySchema = z.object({
+  dag_id: z.string().min(1).max(250),
+  run_id: z.string().min(1).max(250).optional().describe("Default: the latest run by logical date"),
+});
+
+export const FlowIdParamSchema = z.object({ flow_id: z.string() });
+
+export const CancelRequestSchema = z.object({ reason: z.string().max(500).optional() }).strict();
+
+export const ChatRequestSchema = z
+  .object({
+    message: z.string().trim().min(1).max(4000),
+    history: z.array(z.object({ role: z.enum(["user", "assistant", "system"]), content: z.string().max(4000) }).strict()).max(50).optional(),
+  })
+  .strict();
+
+export const UserActionSchema = z.object({
+  action: z.enum(["approve", "cancel", "resubmit", "observe"]),
+  method: z.enum(["GET", "POST"]),
+  path: z.string(),
+  description: z.string(),
+});
+
+export const FlowSchema = z.object({
+  flow_id: z.string().regex(/^flow-[0-9a-f]{12}$/),
+  status: z.enum(FLOW_STATUSES),
+  intent: z.string(),
+  dag_id: z.string().nullable(),
+  execution_id: z.string().regex(/^exec-[0-9a-f]{12}$/),
+  run_id: z.string().nullable(),
+  params: json,
+  phases_completed: z.array(z.string()),
+  phases_skipped: z.array(z.string()),
+  summary: z.string().nullable(),
+  next_steps: z.array(z.string()),
+  user_actions: z.array(UserActionSchema),
+  missing_params: z.array(z.string()),
+  warnings: z.array(z.string()),
+  router: json.describe("Routing evidence: mode, configured_mode, model, fallback_reason, confidence, candidates, reason"),
+  approval: json.nullable(),
+  workflow_ui_url: z.string().nullable(),
+  status_endpoint: z.string(),
+  error_message: z.string().nullable(),
+  created_at: z.string(),
+  timestamp: z.string(),
+});
+
+export const ConcernSchema = z.object({
+  severity: z.enum(["error", "warning"]),
+  task_id: z.string().optional(),
+  message: z.string(),
+  log_tail: z.array(z.string()).optional(),
+  error_lines: z.array(z.string()).optional(),
+});
+
+export const ObservationSchema = z.object({
+  dag_id: z.string(),
+  run_id: z.string().nullable(),
+  overall_status: z.enum(["running", "success", "failed", "pending"]),
+  summary: z.string(),
+  progress_percent: z.number().min(0).max(100),
+  recommendations: z.array(z.string()),
+  concerns: z.array(ConcernSchema),
+  task_counts: z.record(z.string(), z.number()),
+  workflow_ui_url: z.string(),
+});
+
+const componentHealth = z.object({ status: z.enum(["healthy", "unhealthy", "degraded"]), detail: z.string().optional() });
+export const HealthSchema = z.object({
+  status: z.enum(["healthy", "degraded", "unhealthy"]),
+  components: z.object({
+    database: componentHealth,
+    redis: componentHealth,
+    scheduler: componentHealth.extend({ latest_heartbeat: z.string().nullable() }),
+    workers: componentHealth.extend({ count: z.number().int() }),
+    orchestrator: componentHealth.extend({ count: z.number().int() }),
+    model_provider: z.object({ configured: z.boolean(), mode: z.enum(["offline", "llm"]), provider: z.enum(["openai_compatible", "local_model"]).nullable() }),
+  }),
+  version: z.string(),
+  timestamp: z.string(),
+});
+
+export const StatusSchema = z.object({
+  status: z.enum(["ok", "degraded"]),
+  model_providers: z.object({ openai_compatible: z.boolean(), local_model: z.boolean() }),
+  model: z.string().nullable(),
+  router_mode: z.enum(["offline", "llm"]),
+  dags: z.number().int(),
+  flows: z.object({ total: z.number().int(), by_status: z.record(z.string(), z.number().int()) }),
+});
+
+export const DiscoverableDagSchema = z.object({
+  dag_id: z.string(),
+  description: z.string().nullable(),
+  tags: z.array(z.string()),
+  params: json.describe("JSON Schema of the params object"),
+  required_params: z.array(z.string()),
+  is_paused: z.boolean(),
+  is_active: z.boolean(),
+  has_import_errors: z.boolean(),
+  requires_approval: z.boolean(),
+  last_run_state: z.string().nullable(),
+  examples: z.array(z.string()),
+});
+export const DagListSchema = z.object({ dags: z.array(DiscoverableDagSchema), total_entries: z.number().int() });
+
+export const ChatResponseSchema = z.object({
+  answer: z.string(),
+  sources: z.array(z.object({ title: z.string(), path: z.string(), score: z.number() })),
+  mode: z.enum(["extractive", "llm"]),
+});
+
+export const ProblemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  field: z.string().optional(),
+  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+
+export type IntentRequest = z.infer<typeof IntentRequestSchema>;
+export type Observation = z.infer<typeof ObservationSchema>;
+export type Health = z.infer<typeof HealthSchema>;

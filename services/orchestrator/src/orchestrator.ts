@@ -1,0 +1,82 @@
+import { Worker, type ConnectionOptions, type Job } from "bullmq";
+import type { SvcConfig } from "@svc/config";
+import type { Db } from "@svc/db";
+import { newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
+import { createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type ProcessResult } from "@svc/flows";
+import type { Logger } from "@svc/logger";
+import { createQueues, createRedis, intentJobSchema, QUEUE_NAMES, type Queues } from "@svc/queue";
+import { startSweep } from "./sweep";
+
+/** What the orchestrator needs; tests pass their own config, router and timings. */
+export interface OrchestratorDeps {
+  db: Db;
+  config: SvcConfig;
+  logger: Logger;
+  /** Default: from config.model (LLM when configured, offline otherwise). */
+  router?: FlowRouter;
+  /** Flows processed at once by this instance. */
+  concurrency?: number;
+  /** How often lost jobs are re-enqueued and finished runs settle their flows. */
+  sweepIntervalMs?: number;
+  /** A pending/planning/approved flow untouched this long has lost its job. */
+  resumeAfterMs?: number;
+  heartbeatMs?: number;
+}
+
+/** A running orchestrator: consumes `intents` jobs and keeps flows moving. */
+export interface Orchestrator {
+  readonly instanceId: string;
+  readonly router: FlowRouter;
+  readonly engine: EngineApi;
+  close(): Promise<void>;
+}
+
+/** Start consuming the `intents` queue: each job runs the flow's remaining phases (see processFlow). */
+export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
+  const { config, db } = deps;
+  const log = deps.logger;
+  const instanceId = newInstanceId("orchestrator");
+  const queues: Queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
+  const engine = createServiceEngine({ db, queues, config, logger: log });
+  const store = createFlowStore(db);
+  const router = deps.router ?? createFlowRouter(config.model, log);
+  const pipeline = { store, engine, db, router, logger: log, workflowUiUrl: config.workflowUiUrl };
+
+  const handle = async (job: Job): Promise<ProcessResult> => {
+    const { flowId, action } = intentJobSchema.parse(job.data);
+    log.info({ flowId, action, jobId: job.id, attempt: job.attemptsMade + 1 }, "intent job");
+    // plan and approve both mean "do what the flow still needs"; Postgres says what that is.
+    // Cancel is decided by the API in Postgres; a cancel job only reports the flow's state.
+    if (action === "cancel") {
+      const row = await store.require(flowId);
+      return { flowId, status: row.status };
+    }
+    return processFlow(pipeline, flowId);
+  };
+
+  const connection = createRedis(config.redisUrl);
+  const worker = new Worker(QUEUE_NAMES.intents, handle, {
+    connection: connection as ConnectionOptions,
+    prefix: config.redisPrefix,
+    concurrency: deps.concurrency ?? 8,
+  });
+  worker.on("error", (e) => log.warn({ err: String(e) }, "intents queue error"));
+  worker.on("failed", (job, e) => log.error({ jobId: job?.id, err: String(e) }, "intent job failed"));
+
+  const heartbeat = startHeartbeat(db, "orchestrator", instanceId, deps.heartbeatMs ?? 5000, (e) => log.warn({ err: String(e) }, "heartbeat failed"), () => ({ router_mode: router.mode }));
+  const sweep = startSweep({ store, engine, queues, logger: log, intervalMs: deps.sweepIntervalMs ?? 2000, resumeAfterMs: deps.resumeAfterMs ?? 30_000 });
+  log.info({ instanceId, routerMode: router.mode }, "orchestrator started");
+
+  return {
+    instanceId,
+    router,
+    engine,
+    async close() {
+      await sweep.stop();
+      await worker.close();
+      await heartbeat.stop();
+      await queues.close();
+      connection.disconnect();
+    },
+  };
+}

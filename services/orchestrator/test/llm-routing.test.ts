@@ -1,0 +1,61 @@
+import request from "supertest";
+import { createStack, type Stack } from "../../assistant-api/test/stack";
+import { startModelStub, type ModelStub } from "./model-stub";
+
+const KEY = "sk-stub-key-never-shown";
+let stub: ModelStub;
+let s: Stack;
+
+beforeAll(async () => {
+  stub = await startModelStub();
+  s = await createStack("orchllm", { env: { MODEL_PROVIDER_API_KEY: KEY, SVC_MODEL_BASE_URL: stub.baseUrl, SVC_MODEL_NAME: "stub-model", SVC_MODEL_TIMEOUT_MS: "400" } });
+});
+afterAll(async () => {
+  await s?.close();
+  await stub?.close();
+});
+
+const intent = (text: string) => request(s.app).post("/orchestrator/intent").send({ intent: text });
+
+test("with a model configured the orchestrator routes through it over HTTP and the flow records mode llm", async () => {
+  stub.mode = { kind: "tool", name: "vm_deployment", args: { vm_name: "db-1", action: "create" } };
+  const before = stub.calls.length;
+  const res = await intent("please spin up a virtual machine named db-1");
+  expect(res.body).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment", params: { vm_name: "db-1", action: "create" } });
+  expect(res.body.router).toMatchObject({ mode: "llm", configured_mode: "llm", model: "stub-model", fallback_reason: null });
+  expect(res.body.router.reason).toMatch(/model chose vm_deployment/);
+
+  expect(stub.calls.length).toBe(before + 1);
+  const call = stub.calls[stub.calls.length - 1]!;
+  expect(call.headers.authorization).toBe(`Bearer ${KEY}`);
+  expect(call.body.model).toBe("stub-model");
+  const tools = (call.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+  expect(tools).toContain("vm_deployment");
+  expect(JSON.stringify(res.body)).not.toContain(KEY);
+});
+
+test("a malformed model response falls back to offline routing, and the flow says so", async () => {
+  stub.mode = { kind: "malformed" };
+  const res = await intent("please spin up a virtual machine named db-2");
+  expect(res.body).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment", params: { vm_name: "db-2" } });
+  expect(res.body.router).toMatchObject({ mode: "offline", configured_mode: "llm" });
+  expect(res.body.router.fallback_reason).toMatch(/not valid JSON|no tool call/);
+  expect(res.body.next_steps.join(" ")).toMatch(/routed offline/);
+});
+
+test("a model that does not answer within the timeout falls back to offline routing", async () => {
+  stub.mode = { kind: "hang" };
+  const res = await intent("please spin up a virtual machine named db-3");
+  expect(res.body).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment", params: { vm_name: "db-3" } });
+  expect(res.body.router).toMatchObject({ mode: "offline", configured_mode: "llm", fallback_reason: "timed out" });
+  expect(res.body.next_steps.join(" ")).toMatch(/not used \(timed out\)/);
+});
+
+test("a refused request never reaches the model", async () => {
+  stub.mode = { kind: "tool", name: "vm_deployment", args: {} };
+  const before = stub.calls.length;
+  const res = await intent("create a vm called x1 && cat /etc/shadow");
+  expect(res.body).toMatchObject({ status: "rejected", dag_id: null });
+  expect(res.body.router.fallback_reason).toBeNull();
+  expect(stub.calls.length).toBe(before);
+});
