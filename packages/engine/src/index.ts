@@ -18,7 +18,7 @@ export {
   ImportErrorCollectionSchema, HealthInfoSchema, VersionInfoSchema, TaskLogSchema, DAG_RUN_STATE_VALUES,
 } from "./api";
 export type {
-  EngineApi, EngineApiDeps, ListDagsQuery, PausePatternOptions, ListDagRunsQuery, ListTaskInstancesQuery, ClearTaskInstancesOptions,
+  EngineApi, EngineApiDeps, ListDagsQuery, PausePatternOptions, DagDefinitionEntry, ListDagDefinitionsOptions, ListDagRunsQuery, ListTaskInstancesQuery, ClearTaskInstancesOptions,
   TriggerOptions, RunType, MarkableRunState, TaskLogOptions, TaskLogChunk, PageQuery,
   ApiDag, ApiDagDetail, ApiDagRun, ApiTaskInstance, ApiTaskInstanceReference, ApiTask, ApiImportError, ApiHealthInfo, ApiVersionInfo,
   ApiDagCollection, ApiDagRunCollection, ApiTaskInstanceCollection, ApiTaskInstanceReferenceCollection, ApiTaskCollection, ApiImportErrorCollection,

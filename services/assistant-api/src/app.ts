@@ -1,10 +1,8 @@
 import express, { type Express } from "express";
+import { errorHandler, notFoundHandler, parseInput, requireAuth } from "@svc/http";
 import type { AssistantDeps } from "./deps";
 import { renderDocsPage } from "./docs-page";
 import { checkHealth } from "./health";
-import { requireAuth } from "./http/auth";
-import { errorHandler, notFoundHandler } from "./http/problem";
-import { parseInput } from "./http/validate";
 import { createMetrics } from "./metrics";
 import { buildOpenApi } from "./openapi";
 import { flowEventRoutes } from "./routes/flow-events";

@@ -1,7 +1,6 @@
 import {
   answerFromDocs, createChatModel, createDocsIndex, dagDocs, modelSettingsFromConfig, type DocsIndex, type ModelConfigInput, type RouterCatalogEntry,
 } from "@svc/assistant";
-import type { Db } from "@svc/db";
 import type { EngineApi } from "@svc/engine";
 import { loadCatalogue } from "@svc/flows";
 import type { Logger } from "@svc/logger";
@@ -20,8 +19,7 @@ export interface ChatService {
 
 export interface ChatServiceOptions {
   docsDir: string;
-  engine: Pick<EngineApi, "listDags">;
-  db: Db;
+  engine: Pick<EngineApi, "listDagDefinitions">;
   model: ModelConfigInput;
   logger: Logger;
   /** The index is rebuilt when older than this (DAGs and docs change). */
@@ -42,7 +40,7 @@ export function createChatService(o: ChatServiceOptions): ChatService {
   const build = async (): Promise<Built> => {
     let catalogue: Awaited<ReturnType<typeof loadCatalogue>> = [];
     try {
-      catalogue = await loadCatalogue(o.engine, o.db);
+      catalogue = await loadCatalogue(o.engine);
     } catch (e) {
       // Docs still answer when the metadata database is down; DAG descriptions join on the next rebuild.
       o.logger.warn({ err: String(e) }, "chat: DAG catalogue unavailable; indexing docs only");

@@ -56,7 +56,7 @@ export function createAssistantDeps(o: AssistantDepsOptions): AssistantResources
     engine,
     store: createFlowStore(db),
     intents,
-    chat: createChatService({ docsDir: config.docsDir, engine, db, model: config.model, logger }),
+    chat: createChatService({ docsDir: config.docsDir, engine, model: config.model, logger }),
     logger,
     version: pkg.version,
     intentWaitMs: o.intentWaitMs ?? Math.max(10_000, config.model.timeoutMs + 2000),

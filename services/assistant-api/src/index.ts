@@ -2,4 +2,3 @@
 export { createAssistantApp } from "./app";
 export { createAssistantDeps } from "./deps";
 export type { AssistantDeps, AssistantResources, AssistantDepsOptions } from "./deps";
-export { resolveListenHost } from "./http/auth";

@@ -1,17 +1,16 @@
 import { loadConfig } from "@svc/config";
 import { bootDatabase, newInstanceId, onShutdown, startHeartbeat } from "@svc/engine";
+import { resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
 import { createAssistantApp } from "./app";
 import { createAssistantDeps } from "./deps";
-import { resolveListenHost } from "./http/auth";
 
 /** Assistant API service: the REST front of the orchestrator, observe, DAG discovery and chat. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger("assistant-api", config.logLevel);
   // Decided before anything opens: production without credentials must not start at all.
-  const listen = resolveListenHost(config);
-  if (listen.open) logger.warn({ host: listen.host }, "no credentials configured: API open, bound to localhost only");
+  const listen = resolveListenHost(config, logger);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-assistant-api");
   const deps = createAssistantDeps({ config, logger, db });
   const app = createAssistantApp(deps);

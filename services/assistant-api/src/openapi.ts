@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { AUTH_SECURITY, openApiSchema as toSchema } from "@svc/http";
 import * as S from "./schemas";
 
 type Named = keyof typeof COMPONENTS;
@@ -56,7 +57,6 @@ export const OPERATIONS: Op[] = [
 ];
 
 const ref = (name: Named) => ({ $ref: `#/components/schemas/${name}` });
-const toSchema = (schema: z.ZodType, io: "input" | "output") => z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" }) as Record<string, unknown>;
 
 function operation(op: Op) {
   const parameters = [
@@ -88,8 +88,8 @@ export function buildOpenApi(version: string): Record<string, unknown> {
   return {
     openapi: "3.0.3",
     info: { title: "svc assistant API", version, description: "Intents to flows, observation, DAG discovery and documentation chat." },
-    security: [{ basic: [] }, { bearer: [] }],
-    components: { schemas, securitySchemes: { basic: { type: "http", scheme: "basic" }, bearer: { type: "http", scheme: "bearer" } } },
+    security: AUTH_SECURITY.security,
+    components: { schemas, securitySchemes: AUTH_SECURITY.securitySchemes },
     paths,
   };
 }

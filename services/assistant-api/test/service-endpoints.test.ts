@@ -1,9 +1,8 @@
 import request from "supertest";
-import { loadConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createRedis } from "@svc/queue";
 import { freePort, waitFor } from "@svc/testing";
-import { createAssistantApp, resolveListenHost } from "../src";
+import { createAssistantApp } from "../src";
 import { HealthSchema, StatusSchema } from "../src/schemas";
 import { createStack, type Stack } from "./stack";
 
@@ -126,11 +125,4 @@ test("with credentials configured every endpoint but /health, /openapi.json and 
   expect((await request(app).get("/orchestrator/status").set("Authorization", "Bearer tok-123")).status).toBe(200);
   expect((await request(app).get("/metrics")).status).toBe(401);
   for (const open of ["/health", "/openapi.json", "/docs"]) expect((await request(app).get(open)).status).not.toBe(401);
-});
-
-test("the listen address: production without credentials refuses to start; development without them binds localhost only", () => {
-  const cfg = (env: Record<string, string>) => loadConfig({ SVC_LOG_LEVEL: "silent", ...env });
-  expect(() => resolveListenHost(cfg({ SVC_DEPLOYMENT_MODE: "production" }))).toThrow(/refusing to start in production without credentials/);
-  expect(resolveListenHost(cfg({ SVC_BIND_HOST: "0.0.0.0" }))).toEqual({ host: "127.0.0.1", open: true });
-  expect(resolveListenHost(cfg({ SVC_DEPLOYMENT_MODE: "production", SVC_API_TOKEN: "t" }))).toEqual({ host: "0.0.0.0", open: false });
 });

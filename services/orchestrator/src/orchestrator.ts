@@ -40,7 +40,7 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
   const engine = createServiceEngine({ db, queues, config, logger: log });
   const store = createFlowStore(db);
   const router = deps.router ?? createFlowRouter(config.model, log);
-  const pipeline = { store, engine, db, router, logger: log, workflowUiUrl: config.workflowUiUrl };
+  const pipeline = { store, engine, router, logger: log, workflowUiUrl: config.workflowUiUrl };
 
   const handle = async (job: Job): Promise<ProcessResult> => {
     const { flowId, action } = intentJobSchema.parse(job.data);

@@ -21,7 +21,7 @@ const pick = (dagId: string, params: Record<string, unknown> = {}): FlowRouter =
 beforeAll(async () => {
   s = await createStack("orchpipe", { orchestrator: false, extraDags: { "doomed.yaml": DOOMED } });
   const a = s.assistant;
-  pipeline = { store: a.store, engine: a.engine, db: s.tdb.db, router: createFlowRouter(s.config.model, silentLogger()), logger: silentLogger(), workflowUiUrl: s.config.workflowUiUrl };
+  pipeline = { store: a.store, engine: a.engine, router: createFlowRouter(s.config.model, silentLogger()), logger: silentLogger(), workflowUiUrl: s.config.workflowUiUrl };
 });
 afterAll(async () => s?.close());
 

@@ -1,9 +1,8 @@
 import express, { type Express } from "express";
 import type { EngineApi } from "@svc/engine";
 import { silentLogger, type Logger } from "@svc/logger";
-import { requireAuth, type AuthSettings } from "./auth";
+import { errorHandler, notFoundHandler, requireAuth, type AuthSettings } from "@svc/http";
 import { buildOpenApi } from "./openapi";
-import { errorHandler, notFoundHandler } from "./problem";
 import { API_ROUTES, apiRouter } from "./routes";
 import { uiRouter } from "./ui/router";
 

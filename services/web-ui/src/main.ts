@@ -1,23 +1,18 @@
 import { loadConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, newInstanceId, startHeartbeat } from "@svc/engine";
+import { resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
 import { createWebUiApp } from "./app";
-import { decideListen } from "./listen-policy";
 
 /** Web UI process: config, database, queues, HTTP server, graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger("web-ui", config.logLevel);
-  const listen = decideListen(config);
-  if (!listen.ok) {
-    logger.fatal({}, listen.reason);
-    process.stderr.write(`web-ui: ${listen.reason}\n`);
-    process.exit(1);
-  }
-  if (listen.warning) logger.warn({ host: listen.host }, listen.warning);
+  // Decided before anything opens: production without credentials must not start at all.
+  const listen = resolveListenHost(config, logger);
 
   const db = createDb(config.databaseUrl, { applicationName: "web-ui" });
   const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });

@@ -1,27 +1,16 @@
 import { z } from "zod";
 import { API_COMPAT_VERSION, API_COMPONENTS } from "@svc/engine";
+import { AUTH_SECURITY, openApiSchema as toSchema, tidyJsonSchema } from "@svc/http";
 import type { RouteDef } from "./routes/route";
 
 type Json = Record<string, unknown>;
-const SAFE = 9007199254740991;
-
-/** Tidy zod's output: drop the ±2^53 bounds of plain ints and the raw union behind array query params. */
-function tidy(ctx: { jsonSchema: Json }): void {
-  const s = ctx.jsonSchema;
-  if (s.minimum === -SAFE) delete s.minimum;
-  if (s.maximum === SAFE) delete s.maximum;
-  if (s.type && s.anyOf) delete s.anyOf;
-}
-
-const toSchema = (schema: z.ZodType, io: "input" | "output"): Json =>
-  z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any", override: tidy }) as Json;
 
 const componentName = new Map<z.ZodType, string>(Object.entries(API_COMPONENTS).map(([name, s]) => [s as z.ZodType, name]));
 
 function componentSchemas(): Json {
   const registry = z.registry<{ id: string }>();
   for (const [name, schema] of Object.entries(API_COMPONENTS)) registry.add(schema as z.ZodType, { id: name });
-  const out = z.toJSONSchema(registry, { target: "openapi-3.0", uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any", override: tidy }) as { schemas: Record<string, Json> };
+  const out = z.toJSONSchema(registry, { target: "openapi-3.0", uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any", override: tidyJsonSchema }) as { schemas: Record<string, Json> };
   for (const s of Object.values(out.schemas)) delete s.$id;
   return out.schemas;
 }
@@ -87,8 +76,8 @@ export function buildOpenApi(routes: RouteDef[]): Json {
           properties: { type: { type: "string" }, title: { type: "string" }, status: { type: "number" }, detail: { type: "string" }, instance: { type: "string" } },
         },
       },
-      securitySchemes: { Basic: { type: "http", scheme: "basic" }, Bearer: { type: "http", scheme: "bearer" } },
+      securitySchemes: AUTH_SECURITY.securitySchemes,
     },
-    security: [{ Basic: [] }, { Bearer: [] }],
+    security: AUTH_SECURITY.security,
   };
 }

@@ -7,7 +7,7 @@ import { createEngineApi, syncDagFolder, type EngineApi, type Notifier } from "@
 import { defaultOperators } from "@svc/operators";
 import { createTestDb, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../src/app";
-import type { AuthSettings } from "../src/auth";
+import type { AuthSettings } from "@svc/http";
 
 export const AUTH: AuthSettings = { adminUser: "admin", adminPassword: "s3cret-pass", apiToken: "tok-123456" };
 export const BEARER = `Bearer ${AUTH.apiToken}`;

@@ -93,10 +93,24 @@ describe("engine API: DAGs", () => {
     await expect(f.api.getDagSource("not a token")).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  test("listDagDefinitions and getDagDefinition give the stored definitions in svc's shape with the DAG's state; unknown DAGs are a 404", async () => {
+    await f.api.setPaused("vm_deploy", false);
+    const all = await f.api.listDagDefinitions();
+    expect(all.map((d) => [d.dag_id, d.is_paused, d.is_active, d.has_import_errors])).toEqual([["hello", true, true, false], ["vm_deploy", false, true, false]]);
+    const vm = all[1]!;
+    expect(vm.definition).toMatchObject({ dag_id: "vm_deploy", description: "Deploy a VM", tags: ["vm", "infra"], required_params: ["vm_name"] });
+    expect(vm.definition.params.cpus).toEqual({ type: "integer", default: 2, minimum: 1 });
+    expect(vm.definition.tasks.map((t) => t.task_id)).toEqual(["create", "wait", "configure", "report"]);
+    expect(await f.api.getDagDefinition("vm_deploy")).toEqual(vm);
+    await expect(f.api.getDagDefinition("nope")).rejects.toBeInstanceOf(DagNotFoundError);
+    await f.api.setPaused("vm_deploy", true);
+  });
+
   test("a DAG whose file breaks keeps its definition, reports has_import_errors and cannot be triggered by hand", async () => {
     f.writeDag("hello.yaml", "dag_id: hello\ntasks: [oops\n");
     await f.sync();
     expect((await f.api.getDag("hello")).has_import_errors).toBe(true);
+    expect(await f.api.getDagDefinition("hello")).toMatchObject({ has_import_errors: true, definition: { dag_id: "hello", schedule: "0 6 * * *" } });
     await expect(f.api.triggerDagRun("hello")).rejects.toBeInstanceOf(DagHasImportErrorsError);
     // The scheduler's cron runs go on with the last good definition.
     const scheduled = await f.api.triggerDagRun("hello", { runType: "scheduled", logicalDate: "2024-01-01T06:00:00Z" });
@@ -105,5 +119,7 @@ describe("engine API: DAGs", () => {
     await f.sync();
     expect((await f.api.listDags()).dags.map((d) => d.dag_id)).toEqual(["vm_deploy"]);
     expect((await f.api.listDags({ only_active: false })).total_entries).toBe(2);
+    expect((await f.api.listDagDefinitions()).map((d) => d.dag_id)).toEqual(["vm_deploy"]);
+    expect((await f.api.listDagDefinitions({ onlyActive: false })).map((d) => [d.dag_id, d.is_active])).toEqual([["hello", false], ["vm_deploy", true]]);
   });
 });

@@ -17,6 +17,20 @@ export interface ListDagsQuery extends PageQuery {
   only_active?: boolean;
 }
 
+/** A DAG with its stored definition in svc's own shape (params with examples and required list, tasks as written). */
+export interface DagDefinitionEntry {
+  dag_id: string;
+  is_paused: boolean;
+  is_active: boolean;
+  has_import_errors: boolean;
+  definition: DagDefinition;
+}
+
+export interface ListDagDefinitionsOptions {
+  /** Default true: only DAGs whose file is still in the DAG folder. */
+  onlyActive?: boolean;
+}
+
 export interface PausePatternOptions {
   onlyActive?: boolean;
   tags?: string[];
@@ -49,6 +63,13 @@ function filtered(db: Db, q: { tags?: string[]; pattern?: string; paused?: boole
   return query;
 }
 
+const DEFINITION_COLUMNS = ["dag_id", "fileloc", "is_paused", "is_active", "definition"] as const;
+type DefinitionRow = Pick<DagRow, (typeof DEFINITION_COLUMNS)[number]>;
+
+function toDefinitionEntry(row: DefinitionRow, hasImportErrors: boolean): DagDefinitionEntry {
+  return { dag_id: row.dag_id, is_paused: row.is_paused, is_active: row.is_active, has_import_errors: hasImportErrors, definition: row.definition as DagDefinition };
+}
+
 async function toCollection(db: Db, rows: DagRow[], total: number): Promise<ApiDagCollection> {
   const broken = await filesWithImportErrors(db, rows.map((r) => r.fileloc));
   return { dags: rows.map((r) => dagToApi(r, broken.has(r.fileloc))), total_entries: total };
@@ -79,6 +100,23 @@ export function dagOps(ctx: ApiContext) {
     const row = await requireDag(db, dagId);
     const broken = await filesWithImportErrors(db, [row.fileloc]);
     return dagDetailToApi(row, broken.has(row.fileloc));
+  }
+
+  /**
+   * Every DAG (active ones unless `onlyActive: false`) with its stored definition, ordered by dag_id:
+   * what the orchestrator needs and Airflow's DAG shapes lose (examples, required params).
+   */
+  async function listDagDefinitions(opts: ListDagDefinitionsOptions = {}): Promise<DagDefinitionEntry[]> {
+    const rows = await filtered(db, { onlyActive: opts.onlyActive }).select(DEFINITION_COLUMNS).orderBy("dag_id").execute();
+    const broken = await filesWithImportErrors(db, rows.map((r) => r.fileloc));
+    return rows.map((r) => toDefinitionEntry(r, broken.has(r.fileloc)));
+  }
+
+  /** One DAG with its stored definition, or DagNotFoundError. */
+  async function getDagDefinition(dagId: string): Promise<DagDefinitionEntry> {
+    const row = await requireDag(db, dagId);
+    const broken = await filesWithImportErrors(db, [row.fileloc]);
+    return toDefinitionEntry(row, broken.has(row.fileloc));
   }
 
   /** Pause or unpause one DAG; unpausing tells the scheduler (queued runs may start). */
@@ -127,5 +165,5 @@ export function dagOps(ctx: ApiContext) {
     }
   }
 
-  return { listDags, getDag, getDagDetails, setPaused, setPausedByPattern, listTasks, getDagSource };
+  return { listDags, getDag, getDagDetails, listDagDefinitions, getDagDefinition, setPaused, setPausedByPattern, listTasks, getDagSource };
 }

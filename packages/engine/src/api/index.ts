@@ -1,7 +1,7 @@
 export { createEngineApi } from "./engine-api";
 export type { EngineApi } from "./engine-api";
 export type { EngineApiDeps } from "./deps";
-export type { ListDagsQuery, PausePatternOptions } from "./dags";
+export type { ListDagsQuery, PausePatternOptions, DagDefinitionEntry, ListDagDefinitionsOptions } from "./dags";
 export type { ListDagRunsQuery } from "./dag-runs";
 export type { ListTaskInstancesQuery } from "./task-instances";
 export type { ClearTaskInstancesOptions } from "./clear";

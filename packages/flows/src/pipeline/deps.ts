@@ -1,5 +1,5 @@
 import type { ParamError } from "@svc/dags";
-import type { Db, FlowRow } from "@svc/db";
+import type { FlowRow } from "@svc/db";
 import type { EngineApi } from "@svc/engine";
 import type { Logger } from "@svc/logger";
 import type { FlowStatus, Phase } from "../flow-status";
@@ -9,9 +9,7 @@ import type { FlowRouter } from "../flow-router";
 /** What the intent pipeline needs; the orchestrator service passes its own. */
 export interface PipelineDeps {
   store: FlowStore;
-  engine: Pick<EngineApi, "listDags" | "getDag" | "setPaused" | "triggerDagRun" | "getDagRun">;
-  /** Read-only use: DAG definitions (see catalogue.ts). */
-  db: Db;
+  engine: Pick<EngineApi, "listDagDefinitions" | "getDag" | "setPaused" | "triggerDagRun" | "getDagRun">;
   router: FlowRouter;
   logger: Logger;
 }

@@ -26,7 +26,7 @@ async function routeSafely(deps: PipelineDeps, intent: string, entries: RouterCa
  * `flow.router`; no match or a refusal rejects the flow with what the catalogue can do.
  */
 export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flow: FlowRow; catalogue: CatalogueDag[] }> {
-  const catalogue = await loadCatalogue(deps.engine, deps.db);
+  const catalogue = await loadCatalogue(deps.engine);
   const entries = catalogue.map((c) => c.entry);
   const result = await routeSafely(deps, flow.intent, entries);
   const fallback = fallbackReasonOf(deps.router, result);

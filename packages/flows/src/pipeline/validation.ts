@@ -15,7 +15,7 @@ const describeParam = (dag: CatalogueDag, name: string) => {
  */
 export async function validate(deps: PipelineDeps, flow: FlowRow, known?: CatalogueDag[]): Promise<{ flow: FlowRow; paramErrors?: ParamError[] }> {
   const dagId = flow.dag_id!;
-  const catalogue = known ?? (await loadCatalogue(deps.engine, deps.db));
+  const catalogue = known ?? (await loadCatalogue(deps.engine));
   const dag = catalogue.find((d) => d.dag_id === dagId);
   const phases = phasesOf(flow);
   const notes = routerNotes(flow.router);

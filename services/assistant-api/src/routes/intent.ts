@@ -3,9 +3,8 @@ import { paramsInvalidError } from "@svc/dags";
 import type { FlowRow } from "@svc/db";
 import { approveFlow, cancelFlow, FLOW_ID_PATTERN, isSettledStatus, syncFlowWithRun, toFlowView } from "@svc/flows";
 import { NotFoundError } from "@svc/errors";
+import { actorOf, parseInput, sendProblem } from "@svc/http";
 import type { AssistantDeps } from "../deps";
-import { sendProblem } from "../http/problem";
-import { parseInput } from "../http/validate";
 import { CancelRequestSchema, IntentRequestSchema } from "../schemas";
 
 /** 200 once the flow has settled or its run was created; 202 while the orchestrator still works on it. */
@@ -27,8 +26,8 @@ export function intentRoutes(d: AssistantDeps): Router {
   r.post("/orchestrator/intent", async (req, res) => {
     const body = parseInput(IntentRequestSchema, req.body, "body");
     const created = await d.store.create({ intent: body.intent, requestedParams: body.params ?? {}, autoApprove: body.auto_approve, autoExecute: body.auto_execute });
-    d.logger.info({ flowId: created.flow_id, actor: res.locals.actor }, "intent received");
-    await d.store.audit(String(res.locals.actor ?? "anonymous"), "flow.created", created.flow_id);
+    d.logger.info({ flowId: created.flow_id, actor: actorOf(res) }, "intent received");
+    await d.store.audit(actorOf(res), "flow.created", created.flow_id);
     const { result } = await d.intents.submit(created.flow_id, "plan", d.intentWaitMs);
     const row = await d.store.require(created.flow_id);
     if (result?.paramErrors?.length && row.dag_id) {
@@ -45,7 +44,7 @@ export function intentRoutes(d: AssistantDeps): Router {
 
   r.post("/orchestrator/flows/:flow_id/approve", async (req, res) => {
     const flowId = flowIdOf(req.params.flow_id);
-    await approveFlow(d.store, flowId, String(res.locals.actor ?? "anonymous"));
+    await approveFlow(d.store, flowId, actorOf(res));
     await d.intents.submit(flowId, "approve", d.intentWaitMs);
     answer(res, await d.store.require(flowId));
   });
@@ -53,7 +52,7 @@ export function intentRoutes(d: AssistantDeps): Router {
   r.post("/orchestrator/flows/:flow_id/cancel", async (req, res) => {
     const flowId = flowIdOf(req.params.flow_id);
     const body = parseInput(CancelRequestSchema, req.body ?? {}, "body");
-    answer(res, await cancelFlow(d.store, flowId, String(res.locals.actor ?? "anonymous"), body.reason));
+    answer(res, await cancelFlow(d.store, flowId, actorOf(res), body.reason));
   });
 
   return r;

@@ -2,8 +2,8 @@ import { Router } from "express";
 import { paramsObjectSchema } from "@svc/dags";
 import type { EngineApi } from "@svc/engine";
 import { loadCatalogue } from "@svc/flows";
+import { parseInput } from "@svc/http";
 import type { AssistantDeps } from "../deps";
-import { parseInput } from "../http/validate";
 import { liveCounts } from "../health";
 import { observeDag } from "../observe";
 import { ObserveQuerySchema } from "../schemas";
@@ -38,7 +38,7 @@ export function orchestratorRoutes(d: AssistantDeps): Router {
   });
 
   r.get("/orchestrator/dags", async (_req, res) => {
-    const catalogue = await loadCatalogue(d.engine, d.db);
+    const catalogue = await loadCatalogue(d.engine);
     const dags = await Promise.all(
       catalogue.map(async (c) => ({
         dag_id: c.dag_id,

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from "express";
 import type { EngineApi } from "@svc/engine";
-import { parseInput } from "../validate";
+import { parseInput } from "@svc/http";
 import { dagRoutes } from "./dags";
 import { dagRunRoutes } from "./dag-runs";
 import { dagSourceRoutes } from "./dag-sources";

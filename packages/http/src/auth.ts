@@ -1,18 +1,22 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { RequestHandler } from "express";
-import type { SvcConfig } from "@svc/config";
+import type { RequestHandler, Response } from "express";
 import { SvcError } from "@svc/errors";
 import { sendProblem } from "./problem";
 
-// The scheme of the engine REST API (services/web-ui/src/auth.ts): HTTP basic with
-// SVC_ADMIN_USER/SVC_ADMIN_PASSWORD, or a bearer SVC_API_TOKEN. Copied until it moves to a shared package.
-
-/** Credentials the API accepts; with none configured it is open (development, bound to localhost). */
+/**
+ * Credentials an API accepts: HTTP basic with SVC_ADMIN_USER/SVC_ADMIN_PASSWORD, or a bearer
+ * SVC_API_TOKEN. With none configured the API is open (development, bound to localhost).
+ */
 export interface AuthSettings {
   adminUser?: string;
   adminPassword?: string;
   apiToken?: string;
 }
+
+/** The actor recorded for requests to an open API (no credentials configured). */
+export const ANONYMOUS = "anonymous";
+/** The actor recorded for requests authenticated with the bearer token. */
+export const TOKEN_PRINCIPAL = "token";
 
 /** True when at least one way to authenticate is configured. */
 export function authConfigured(a: AuthSettings): boolean {
@@ -21,14 +25,17 @@ export function authConfigured(a: AuthSettings): boolean {
 
 // Hash both sides first: equal-length inputs for timingSafeEqual, and no early exit on length.
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
-const safeEqual = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
+/** Constant-time string equality. */
+export function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(digest(a), digest(b));
+}
 
-/** Who the Authorization header authenticates (`token` for the bearer token), or null. */
+/** Who the Authorization header authenticates (the admin user name, or `token` for the bearer token), or null. */
 export function principalOf(header: string | undefined, a: AuthSettings): string | null {
   const m = header ? /^(\w+)\s+(.+)$/.exec(header.trim()) : null;
   if (!m) return null;
   const scheme = m[1]!.toLowerCase();
-  if (scheme === "bearer") return a.apiToken && safeEqual(m[2]!, a.apiToken) ? "token" : null;
+  if (scheme === "bearer") return a.apiToken && safeEqual(m[2]!, a.apiToken) ? TOKEN_PRINCIPAL : null;
   if (scheme !== "basic" || !a.adminUser || !a.adminPassword) return null;
   const decoded = Buffer.from(m[2]!, "base64").toString("utf8");
   const sep = decoded.indexOf(":");
@@ -39,11 +46,20 @@ export function principalOf(header: string | undefined, a: AuthSettings): string
   return userOk && passOk ? a.adminUser : null;
 }
 
-/** Middleware: basic or bearer, else 401 with WWW-Authenticate. Open (actor `anonymous`) when nothing is configured. */
+/** Whether an Authorization header value carries valid credentials. */
+export function isAuthorized(header: string | undefined, a: AuthSettings): boolean {
+  return principalOf(header, a) !== null;
+}
+
+/**
+ * Middleware: HTTP basic or bearer token, else 401 problem with WWW-Authenticate. Records who
+ * made the request in `res.locals.actor` (see actorOf); open, with actor `anonymous`, when
+ * nothing is configured.
+ */
 export function requireAuth(a: AuthSettings): RequestHandler {
   if (!authConfigured(a)) {
     return (_req, res, next) => {
-      res.locals.actor = "anonymous";
+      res.locals.actor = ANONYMOUS;
       next();
     };
   }
@@ -59,14 +75,8 @@ export function requireAuth(a: AuthSettings): RequestHandler {
   };
 }
 
-/**
- * Where to listen. Without credentials: development binds 127.0.0.1 only (open API, local use);
- * production refuses to start. With credentials: SVC_BIND_HOST, default all interfaces.
- */
-export function resolveListenHost(config: Pick<SvcConfig, "auth" | "deploymentMode" | "http">): { host: string; open: boolean } {
-  if (authConfigured(config.auth)) return { host: config.http.bindHost ?? "0.0.0.0", open: false };
-  if (config.deploymentMode === "production") {
-    throw new Error("refusing to start in production without credentials: set SVC_ADMIN_USER and SVC_ADMIN_PASSWORD, or SVC_API_TOKEN");
-  }
-  return { host: "127.0.0.1", open: true };
+/** The actor requireAuth recorded for this request (`anonymous` when none was). */
+export function actorOf(res: Response): string {
+  const actor: unknown = res.locals.actor;
+  return typeof actor === "string" && actor ? actor : ANONYMOUS;
 }

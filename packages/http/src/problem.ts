@@ -2,9 +2,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { BadRequestError, NotFoundError, SvcError, toProblem } from "@svc/errors";
 import type { Logger } from "@svc/logger";
 
-// Same behaviour as services/web-ui/src/problem.ts; both should move to one shared HTTP package.
-
-/** Answer with an RFC 7807 problem (application/problem+json). */
+/** Answer with an RFC 7807 problem (application/problem+json); `extra` adds or overrides members. */
 export function sendProblem(res: Response, e: unknown, extra: Record<string, unknown> = {}): void {
   const p = { ...toProblem(e), ...extra };
   res.status(p.status).type("application/problem+json").send(JSON.stringify(p));
@@ -16,7 +14,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 };
 
 /** Last error handler: typed errors map to their status; anything else is a logged 500 without details. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Pick<Logger, "error">): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     let e: unknown = err;

@@ -6,8 +6,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const fields = r.error.issues.map((i) => {
-    // Unknown keys are reported on the object; name them so the client sees which one.
-    const keys = i.code === "unrecognized_keys" ? (i as { keys?: string[] }).keys ?? [] : [];
+    // Unknown keys are reported on the object; name the key when there is one, so the client sees which.
+    const keys = i.code === "unrecognized_keys" ? i.keys : [];
     const path = [...i.path, ...(keys.length === 1 ? keys : [])].map(String);
     return { field: path.length ? path.join(".") : where, message: i.message };
   });
