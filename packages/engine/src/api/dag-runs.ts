@@ -3,27 +3,18 @@ import { DAG_RUN_STATES, type DagRunRow, type Db } from "@svc/db";
 import { BadRequestError, DagRunNotFoundError } from "@svc/errors";
 import { requireDag } from "./dags";
 import type { ApiContext } from "./deps";
-import { resolveOrder, resolvePage, type PageQuery } from "./paging";
+import { resolveOrder, resolvePage, type DateRangeFilters, type PageQuery } from "./paging";
 import type { ApiDagRun, ApiDagRunCollection } from "./schemas";
 import { dagRunToApi } from "./serialize";
 import { parseApiDate } from "./trigger";
 
-type DateBound = string | Date;
 
-export interface ListDagRunsQuery extends PageQuery {
+export interface ListDagRunsQuery extends PageQuery, DateRangeFilters {
   /** One DAG, or `~` (or undefined) for all DAGs. */
   dag_id?: string;
   /** Several DAGs (the batch form). */
   dag_ids?: string[];
   state?: string[];
-  execution_date_gte?: DateBound;
-  execution_date_lte?: DateBound;
-  start_date_gte?: DateBound;
-  start_date_lte?: DateBound;
-  end_date_gte?: DateBound;
-  end_date_lte?: DateBound;
-  updated_at_gte?: DateBound;
-  updated_at_lte?: DateBound;
 }
 
 const RUN_ORDER = {

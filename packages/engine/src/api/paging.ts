@@ -3,6 +3,20 @@ import { BadRequestError } from "@svc/errors";
 /** Airflow's `maximum_page_limit` default. */
 export const DEFAULT_MAX_PAGE_LIMIT = 100;
 
+export type DateBound = string | Date;
+
+/** Airflow's date-range filters shared by the run and task-instance lists. */
+export interface DateRangeFilters {
+  execution_date_gte?: DateBound;
+  execution_date_lte?: DateBound;
+  start_date_gte?: DateBound;
+  start_date_lte?: DateBound;
+  end_date_gte?: DateBound;
+  end_date_lte?: DateBound;
+  updated_at_gte?: DateBound;
+  updated_at_lte?: DateBound;
+}
+
 export interface PageQuery {
   limit?: number;
   offset?: number;

@@ -2,25 +2,16 @@ import { sql } from "kysely";
 import { TASK_STATES, type Db, type TaskInstanceRow, type TaskState } from "@svc/db";
 import { BadRequestError, NotFoundError } from "@svc/errors";
 import type { ApiContext } from "./deps";
-import { resolvePage, type PageQuery } from "./paging";
+import { resolvePage, type DateRangeFilters, type PageQuery } from "./paging";
 import type { ApiTaskInstance, ApiTaskInstanceCollection } from "./schemas";
 import { taskInstanceToApi } from "./serialize";
 import { parseApiDate } from "./trigger";
 import { requireRun } from "./dag-runs";
 
-type DateBound = string | Date;
 
-export interface ListTaskInstancesQuery extends Omit<PageQuery, "order_by"> {
+export interface ListTaskInstancesQuery extends Omit<PageQuery, "order_by">, DateRangeFilters {
   /** Task states; `none` (or null) selects task instances without a state yet. */
   state?: (string | null)[];
-  execution_date_gte?: DateBound;
-  execution_date_lte?: DateBound;
-  start_date_gte?: DateBound;
-  start_date_lte?: DateBound;
-  end_date_gte?: DateBound;
-  end_date_lte?: DateBound;
-  updated_at_gte?: DateBound;
-  updated_at_lte?: DateBound;
   duration_gte?: number;
   duration_lte?: number;
   /** Every task instance runs in pool `default_pool`, queue `default`, the default executor. */
