@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# Production deployment: the AI assistant, the workflow engine, Postgres, Redis and the nginx
+# reverse proxy, with the compose tool (compose/compose.yaml, default profile).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/common.sh
+. "$ROOT/scripts/lib/common.sh"
+# shellcheck source=scripts/lib/env-file.sh
+. "$ROOT/scripts/lib/env-file.sh"
+# shellcheck source=scripts/lib/ssh.sh
+. "$ROOT/scripts/lib/ssh.sh"
+# shellcheck source=scripts/lib/compose.sh
+. "$ROOT/scripts/lib/compose.sh"
+# shellcheck source=scripts/lib/deploy-steps.sh
+. "$ROOT/scripts/lib/deploy-steps.sh"
+
+usage() {
+  cat <<'USAGE'
+Usage: sudo -E ./deploy-with-workflows.sh [--dry-run] [--skip-preflight] [--env-file PATH] [--timeout SECONDS]
+
+Deploys the AI assistant (8080), the workflow engine with its UI and REST API (8888), Postgres,
+Redis and nginx with the compose tool (docker compose, docker-compose or podman compose):
+  1. runs scripts/preflight-check.sh (stops on failures)
+  2. creates the env file (default /etc/svc/svc.env, mode 600) with generated credentials
+     (admin password, API token, database and Redis passwords) when they are missing
+  3. sets up SSH for the workflow engine: an ed25519 key for the SSH user (generated when
+     missing), its authorized_keys entry, this host's SSH key pinned in the known_hosts file the
+     containers mount (trust on first use; the fingerprints are printed), then checks
+     `ssh user@127.0.0.1 true`
+  4. builds the image (or pulls SVC_IMAGE when BUILD_AI_ASSISTANT_FROM_SOURCE=false) and starts
+     the default profile, waits until the services answer, prints the URLs
+Secrets are never printed: the script says where they are.
+
+Options:
+  --dry-run          print the steps without changing anything
+  --skip-preflight   do not run the preflight checks
+  --env-file PATH    env file to use or create (default /etc/svc/svc.env; or SVC_ENV_FILE)
+  --timeout SECONDS  how long to wait for the services to answer (default 900)
+  -h, --help         show this help
+
+Environment: SVC_SSH_USER (default: $USER), SVC_SSH_KEY_PATH, SVC_SSH_KNOWN_HOSTS
+(default /etc/svc/ssh/known_hosts), SVC_SSH_PORT (22), MODEL_PROVIDER_API_KEY and the SVC_*
+settings listed in docs/deployment.md (the environment wins over the env file).
+USAGE
+}
+
+SKIP_PREFLIGHT=0 TIMEOUT=900
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --dry-run) export SVC_DRY_RUN=1 ;;
+    --skip-preflight) SKIP_PREFLIGHT=1 ;;
+    --env-file) SVC_ENV_FILE=${2:?--env-file needs a path}; shift ;;
+    --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) printf 'unknown option: %s\n\n' "$1" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || svc_die "--timeout needs a number of seconds"
+svc_is_dry_run && svc_log "dry run: nothing is changed; the steps are printed"
+svc_is_dry_run || svc_require_root "deploy-with-workflows.sh"
+
+svc_log "step 1/5: preflight checks"
+if [ "$SKIP_PREFLIGHT" = 1 ]; then
+  svc_info "skipped (--skip-preflight)"
+elif svc_is_dry_run; then
+  svc_info "would run: $ROOT/scripts/preflight-check.sh --skip ssh-localhost (SSH is set up in step 4)"
+else
+  # SSH to this host is set up and checked in step 4. A running deployment holds 8080/8888
+  # itself: a redeploy does not need them free.
+  skip=ssh-localhost
+  if [ -f "$SVC_ENV_FILE" ] && svc_compose_detect && [ -n "$(svc_compose_read ps -q nginx 2>/dev/null || true)" ]; then
+    skip+=",port-assistant,port-web-ui"
+  fi
+  "$ROOT/scripts/preflight-check.sh" --skip "$skip" ||
+    svc_die "preflight checks failed: repair with scripts/preflight-check.sh --fix, or rerun with --skip-preflight if you accept the failures"
+fi
+
+svc_log "step 2/5: compose tool"
+if svc_compose_detect; then
+  svc_info "using: ${SVC_COMPOSE[*]}"
+elif svc_is_dry_run; then
+  svc_warn "no compose tool found (the deployment would stop here); showing the steps with 'docker compose'"
+  SVC_COMPOSE=(docker compose)
+else
+  svc_die "no compose tool: install docker compose or podman compose (scripts/preflight-check.sh --fix)"
+fi
+
+svc_log "step 3/5: settings and credentials in $SVC_ENV_FILE"
+svc_env_ensure_file "$SVC_ENV_FILE"
+svc_deploy_credentials "$SVC_ENV_FILE"
+svc_env_ensure_secret "$SVC_ENV_FILE" SVC_POSTGRES_PASSWORD
+svc_env_ensure_secret "$SVC_ENV_FILE" SVC_REDIS_PASSWORD
+svc_env_ensure_value "$SVC_ENV_FILE" SVC_WORKFLOW_UI_URL "http://$(svc_public_host):${SVC_WEB_UI_PUBLISHED_PORT:-8888}"
+svc_deploy_ssh_settings "$SVC_ENV_FILE"
+svc_deploy_host_files "$SVC_ENV_FILE"
+svc_env_export "$SVC_ENV_FILE"
+
+svc_log "step 4/5: SSH from the workflow engine to this host, and the VM CLI it runs"
+svc_deploy_ssh_connection
+svc_install_vm_cli
+
+svc_log "step 5/5: containers (project $SVC_COMPOSE_PROJECT, $SVC_COMPOSE_FILE)"
+from_source=${BUILD_AI_ASSISTANT_FROM_SOURCE:-$(svc_env_get "$SVC_ENV_FILE" BUILD_AI_ASSISTANT_FROM_SOURCE)}
+if [ "${from_source:-true}" = true ]; then svc_compose build; else svc_compose pull; fi
+svc_compose up -d
+a_port=${SVC_ASSISTANT_PUBLISHED_PORT:-8080}
+w_port=${SVC_WEB_UI_PUBLISHED_PORT:-8888}
+if svc_is_dry_run; then
+  svc_info "would wait up to ${TIMEOUT}s for http://127.0.0.1:$a_port/health and http://127.0.0.1:$w_port/api/v1/health"
+else
+  svc_info "waiting up to ${TIMEOUT}s for the services to answer"
+  svc_wait_http "http://127.0.0.1:$w_port/api/v1/health" "$TIMEOUT" || svc_die "the workflow UI did not answer; see: $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" logs --tail 50 web-ui)"
+  svc_wait_http "http://127.0.0.1:$a_port/health" "$TIMEOUT" || svc_die "the AI assistant did not answer; see: $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" logs --tail 50 assistant-api)"
+  # Recreated containers may have new addresses: nginx resolves its upstreams when it (re)loads.
+  svc_compose exec -T nginx nginx -s reload || svc_warn "could not reload nginx"
+  health=$(curl -s --max-time 5 "http://127.0.0.1:$a_port/health" | grep -o '"status":"[a-z]*"' | head -n 1 || true)
+  svc_info "assistant health: ${health:-unknown}"
+fi
+
+host=$(svc_public_host)
+admin_user=${SVC_ADMIN_USER:-$(svc_env_get "$SVC_ENV_FILE" SVC_ADMIN_USER)}
+if svc_is_dry_run; then svc_log "dry run complete: nothing was changed. After a deployment:"; else svc_log "deployed"; fi
+cat <<EOF
+    AI assistant:   http://$host:$a_port  (health: /health, API: /orchestrator/...)
+    Workflow UI:    http://$host:$w_port  (REST API: http://$host:$w_port/api/v1)
+    Credentials:    user ${admin_user:-admin}; the password and the API token are in $SVC_ENV_FILE (root only)
+    Status:         $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" --env-file "$SVC_ENV_FILE" -f "$SVC_COMPOSE_FILE" ps)
+    Engine CLI:     $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" --env-file "$SVC_ENV_FILE" -f "$SVC_COMPOSE_FILE" exec scheduler svc-engine dags list)
+EOF

@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# compose/compose.yaml and its image: validated offline with the compose tool (no engine needed).
+
+load helpers
+
+setup() {
+  # The compose tool lets the shell environment win over --env-file: start from a clean slate.
+  unset SVC_POSTGRES_PASSWORD SVC_REDIS_PASSWORD SVC_ADMIN_PASSWORD SVC_API_TOKEN SVC_SSH_USER \
+    SVC_SSH_KEY_PATH SVC_SSH_KNOWN_HOSTS SVC_VAULT_PASSWORD_FILE SVC_SSH_UID SVC_SSH_GID
+  read -r -a COMPOSE <<<"$(compose_cmd)"
+  ENV_FILE=$FIXTURES/compose-test.env
+  RESOLVED=$BATS_FILE_TMPDIR/resolved.yaml
+  # The resolved configuration with every profile, computed once per file.
+  [ -s "$RESOLVED" ] || config --profile mcp config >"$RESOLVED"
+}
+
+config() { "${COMPOSE[@]}" -f "$REPO/compose/compose.yaml" --env-file "$ENV_FILE" "$@"; }
+query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
+
+@test "compose config -q passes for the default profile" {
+  run config config -q
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+}
+
+@test "compose config -q passes with --profile mcp" {
+  run config --profile mcp config -q
+  [ "$status" -eq 0 ]
+}
+
+@test "profile mcp exists and holds exactly the two tool servers" {
+  run config config --profiles
+  [ "$status" -eq 0 ]
+  [ "$output" = mcp ]
+  run query 'Object.entries(c.services).filter(([, s]) => (s.profiles || []).includes("mcp")).map(([n]) => n).sort()'
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(printf 'mcp-assistant\nmcp-workflow')" ]
+}
+
+@test "the default profile has every core service, each with a restart policy" {
+  run query 'Object.entries(c.services).filter(([, s]) => !s.profiles || s.profiles.length === 0).map(([n, s]) => n + " " + s.restart).sort()'
+  [ "$status" -eq 0 ]
+  for s in postgres redis assistant-api orchestrator scheduler worker web-ui nginx; do
+    grep -qx "$s unless-stopped" <<<"$output" || { echo "missing or no restart policy: $s"; echo "$output"; false; }
+  done
+  grep -qx "migrate no" <<<"$output"
+}
+
+@test "every long-running service has a healthcheck" {
+  run query 'Object.entries(c.services).filter(([n, s]) => n !== "migrate" && !s.healthcheck).map(([n]) => n)'
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+}
+
+@test "secrets have no defaults: without them the compose tool refuses the file" {
+  run "${COMPOSE[@]}" -f "$REPO/compose/compose.yaml" --project-directory "$BATS_TEST_TMPDIR" config -q
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"set SVC_"* ]]
+}
+
+@test "the passwords in the services come from the env file" {
+  run query 'c.services["web-ui"].environment.SVC_ADMIN_PASSWORD + " " + c.services.postgres.environment.POSTGRES_PASSWORD + " " + c.services.worker.environment.DATABASE_URL'
+  [ "$output" = "test-admin-password test-postgres-password postgres://svc:test-postgres-password@postgres:5432/svc" ]
+}
+
+@test "workers reach the host over SSH with a read-only key and the pinned known_hosts" {
+  run query 'c.services.worker.volumes'
+  grep -qx "/etc/svc-test/id_ed25519:/run/svc/ssh/id_key:ro" <<<"$output"
+  grep -qx "/etc/svc-test/known_hosts:/run/svc/ssh/known_hosts:ro" <<<"$output"
+  run query 'c.services.worker.extra_hosts'
+  [[ "$output" == *"host.docker.internal"*"host-gateway"* ]]
+  run query '[c.services.worker.environment.SVC_SSH_HOST, c.services.worker.environment.SVC_SSH_USER, c.services.worker.environment.SVC_SSH_KEY_PATH, c.services.worker.environment.SVC_SSH_KNOWN_HOSTS, c.services.worker.user].join(" ")'
+  [ "$output" = "host.docker.internal svc-test /run/svc/ssh/id_key /run/svc/ssh/known_hosts 1234:1234" ]
+}
+
+@test "volumes: postgres data, dags, playbooks, inventory" {
+  run query 'c.services.postgres.volumes'
+  [[ "$output" == "postgres-data:/var/lib/postgresql/data:rw" || "$output" == *"_postgres-data:/var/lib/postgresql/data:rw" ]]
+  run query 'c.services.scheduler.volumes'
+  [[ "$output" == *"/dags:/app/dags:ro" ]]
+  run query 'c.services.worker.volumes'
+  grep -qx "/var/lib/svc/inventory:/var/lib/svc/inventory:rw" <<<"$output"
+}
+
+@test "playbooks and the vault password keep their host paths (ansible-playbook runs on the host)" {
+  run query 'c.services.worker.volumes'
+  grep -qx "/opt/svc-test/playbooks:/opt/svc-test/playbooks:ro" <<<"$output"
+  grep -qx "/etc/svc-test/vault-password:/etc/svc-test/vault-password:ro" <<<"$output"
+  run query '[c.services.worker.environment.SVC_PLAYBOOKS_DIR, c.services.worker.environment.SVC_VAULT_PASSWORD_FILE, c.services.worker.environment.SVC_INVENTORY_DIR].join(" ")'
+  [ "$output" = "/opt/svc-test/playbooks /etc/svc-test/vault-password /var/lib/svc/inventory" ]
+}
+
+@test "nginx publishes 8080 and 8888 and mounts the rendered configuration" {
+  run query 'c.services.nginx.ports'
+  grep -qx "0.0.0.0:8080:8080" <<<"$output"
+  grep -qx "0.0.0.0:8888:8888" <<<"$output"
+  run query 'c.services.nginx.volumes'
+  [[ "$output" == *"/nginx/nginx.conf:/etc/nginx/nginx.conf:ro" ]]
+}
+
+@test "nginx upstreams name compose services and their ports" {
+  run grep -E '^\s*upstream [a-z-]+ \{' "$REPO/nginx/nginx.conf"
+  [ "${#lines[@]}" -eq 2 ]
+  services=$(query 'Object.keys(c.services)')
+  while read -r host port; do
+    grep -qx "$host" <<<"$services" || { echo "upstream host $host is not a compose service"; false; }
+    run query "c.services[\"$host\"].expose"
+    grep -qx "$port" <<<"$output"
+  done < <(grep -E '^\s*server [a-z-]+:[0-9]+;' "$REPO/nginx/nginx.conf" | sed -E 's/^\s*server ([a-z-]+):([0-9]+);/\1 \2/')
+  grep -q 'upstream assistant-api {' "$REPO/nginx/nginx.conf"
+  grep -q 'upstream web-ui {' "$REPO/nginx/nginx.conf"
+}
+
+@test "the MCP tool servers listen on 127.0.0.1 by default" {
+  run query 'c.services["mcp-workflow"].ports.concat(c.services["mcp-assistant"].ports)'
+  [ "$output" = "$(printf '127.0.0.1:8889:8889\n127.0.0.1:8890:8890')" ]
+}
+
+@test "Dockerfile: node:20-bookworm-slim, pnpm via npm, openssh-client, ansible-core, frozen lockfile" {
+  f=$REPO/compose/Dockerfile
+  grep -q '^FROM node:20-bookworm-slim' "$f"
+  grep -q 'npm install -g "pnpm@' "$f"
+  grep -q 'openssh-client' "$f"
+  grep -q 'ansible-core' "$f"
+  grep -q 'pnpm install --frozen-lockfile --prod=false' "$f"
+  grep -q 'compose/entrypoint.sh' "$f"
+  run query 'c.services.scheduler.build.dockerfile'
+  [[ "$output" == *"compose/Dockerfile" ]]
+}
+
+@test "the entry point picks the service from its argument and rejects unknown ones" {
+  run "$REPO/compose/entrypoint.sh" help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"scheduler, worker, orchestrator, web-ui, assistant-api, mcp-workflow, mcp-assistant"* ]]
+  run "$REPO/compose/entrypoint.sh" no-such-service
+  [ "$status" -eq 64 ]
+  run query 'Object.entries(c.services).filter(([n]) => !["postgres", "redis", "nginx"].includes(n)).map(([n, s]) => n + "=" + s.command.join(" "))'
+  for s in scheduler worker orchestrator web-ui assistant-api mcp-workflow mcp-assistant; do
+    grep -qx "$s=$s" <<<"$output"
+  done
+}
+
+@test "the build context leaves out local installs, history and env files" {
+  for p in '**/node_modules' .git '**/.env' '**/*.env'; do grep -qxF "$p" "$REPO/.dockerignore"; done
+}

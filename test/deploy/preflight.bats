@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# scripts/preflight-check.sh on this machine: every check runs, failures set the exit status,
+# --json parses, --fix --dry-run lists repairs without making them.
+
+load helpers
+
+PF=$BATS_TEST_DIRNAME/../../scripts/preflight-check.sh
+
+setup() {
+  SANDBOX=$BATS_TEST_TMPDIR/sandbox
+  mkdir -p "$SANDBOX"
+  # SSH settings that point into an empty sandbox: the SSH check fails, the repair is listed.
+  export SVC_SSH_USER=$(id -un) SVC_SSH_KEY_PATH=$SANDBOX/ssh/id_ed25519 SVC_SSH_KNOWN_HOSTS=$SANDBOX/known_hosts \
+    SVC_SSH_AUTHORIZED_KEYS=$SANDBOX/authorized_keys SVC_ENV_FILE=$SANDBOX/svc.env SVC_CONFIG_DIR=$SANDBOX/etc
+}
+
+all_checks() { "$PF" --list; }
+
+@test "--help describes the options" {
+  run "$PF" --help
+  [ "$status" -eq 0 ]
+  for o in --fix --dry-run --json --skip --list; do [[ "$output" == *"$o"* ]]; done
+}
+
+@test "unknown options are refused" {
+  run "$PF" --frobnicate
+  [ "$status" -eq 2 ]
+}
+
+@test "every check runs and is listed even when the first one fails" {
+  SVC_OS_RELEASE_FILE=$FIXTURES/os-release/plan9 run "$PF"
+  [ "$status" -eq 1 ]
+  [[ "${lines[1]}" == "[FAIL] os"* ]]
+  mapfile -t names < <(all_checks)
+  [ "${#names[@]}" -ge 16 ]
+  reported=$(grep -oE '^\[(PASS|WARN|FAIL|SKIP)\] [a-z-]+' <<<"$output" | awk '{print $2}')
+  [ "$reported" = "$(printf '%s\n' "${names[@]}")" ]
+  [[ "$output" == *"(${#names[@]} checks)"* ]]
+}
+
+@test "the checks cover OS, RAM, disk, virtualization, libvirt, commands, ports, SSH and DNS" {
+  run all_checks
+  for c in os memory disk cpu-virtualization kvm-device libvirt cmd-ssh cmd-ansible-playbook cmd-virsh vm-cli compose \
+    container-engine port-assistant port-web-ui ssh-localhost dns; do
+    grep -qx "$c" <<<"$output"
+  done
+}
+
+@test "the exit status is 0 when nothing fails (warnings do not fail)" {
+  skip_all=$(all_checks | grep -vx os | paste -sd, -)
+  SVC_OS_RELEASE_FILE=$FIXTURES/os-release/rocky-9 run "$PF" --skip "$skip_all"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"[PASS] os"*"Rocky Linux 9.4"* ]]
+  [[ "$output" == *"Summary: 1 passed, 0 warnings, 0 failed, $(all_checks | grep -vcx os) skipped"* ]]
+  SVC_OS_RELEASE_FILE=$FIXTURES/os-release/debian-12 run "$PF" --skip "$skip_all"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"[WARN] os"* ]]
+}
+
+@test "a port in use fails its check, the summary counts it and the exit status is 1" {
+  mapfile -t p < <(free_ports 2)
+  node -e 'require("net").createServer().listen(Number(process.argv[1]), "127.0.0.1")' "${p[0]}" 3>&- &
+  listener=$!
+  wait_port "${p[0]}"
+  only_ports=$(all_checks | grep -v '^port-' | paste -sd, -)
+  SVC_ASSISTANT_PUBLISHED_PORT=${p[0]} SVC_WEB_UI_PUBLISHED_PORT=${p[1]} run "$PF" --skip "$only_ports"
+  kill "$listener"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"[FAIL] port-assistant"*"port ${p[0]} (AI assistant) is already in use"* ]]
+  [[ "$output" == *"[PASS] port-web-ui"*"port ${p[1]}"* ]]
+  [[ "$output" == *"Summary: 1 passed, 0 warnings, 1 failed, $(all_checks | grep -vc '^port-') skipped"* ]]
+}
+
+@test "--json prints one JSON document on stdout, consistent with the checks" {
+  count=$(all_checks | wc -l)
+  run bash -c '"$1" --json 2>/dev/null' _ "$PF"
+  [ "$status" -le 1 ]
+  run node -e '
+    const r = JSON.parse(process.argv[1]);
+    const n = (s) => r.checks.filter((c) => c.status === s).length;
+    if (r.checks.length !== Number(process.argv[2])) throw new Error("checks: " + r.checks.length);
+    if (!r.checks.every((c) => ["pass", "warn", "fail", "skip"].includes(c.status) && c.name && c.message)) throw new Error("bad check");
+    if (n("pass") !== r.summary.pass || n("warn") !== r.summary.warn || n("fail") !== r.summary.fail) throw new Error("summary");
+    if (r.summary.ok !== (r.summary.fail === 0)) throw new Error("ok flag");
+    console.log(r.checks.find((c) => c.name === "ssh-localhost").status);
+  ' "$output" "$count"
+  [ "$status" -eq 0 ]
+  [ "$output" = fail ]
+}
+
+@test "--json exit status matches the failures" {
+  SVC_OS_RELEASE_FILE=$FIXTURES/os-release/plan9 run bash -c '"$1" --json 2>/dev/null' _ "$PF"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *'"name":"os","status":"fail"'* ]]
+  [[ "$output" == *'"ok":false'* ]]
+}
+
+@test "--fix --dry-run lists the repairs and changes nothing" {
+  before=$(find "$SANDBOX" | sort)
+  SVC_OS_RELEASE_FILE=$FIXTURES/os-release/plan9 run "$PF" --fix --dry-run
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"--fix --dry-run"* ]]
+  [[ "$output" == *"would run: ssh-keygen -q -t ed25519 -N '' "*"-f $SANDBOX/ssh/id_ed25519"* ]]
+  [[ "$output" == *"would add $SANDBOX/ssh/id_ed25519.pub to $SANDBOX/authorized_keys"* ]]
+  [[ "$output" == *"would run: ssh-keyscan"*"$SANDBOX/known_hosts"* ]]
+  [[ "$output" == *"would repair (steps listed above): ssh-localhost"* ]]
+  [[ "$output" == *"not repaired: os: cannot be repaired by this script"* ]]
+  [ "$(find "$SANDBOX" | sort)" = "$before" ]
+}
+
+@test "--fix --dry-run --json reports the planned repairs" {
+  run bash -c '"$1" --fix --dry-run --json 2>/dev/null' _ "$PF"
+  run node -e 'const r = JSON.parse(process.argv[1]); if (!r.fix.dry_run || !r.fix.repaired.includes("ssh-localhost")) process.exit(1)' "$output"
+  [ "$status" -eq 0 ]
+}
+
+@test "no ((x++)) counters: they stop a script under set -e when x is 0" {
+  found=$(grep -nE '\(\( *[A-Za-z_]+ *(\+\+|--) *\)\)' "$REPO/scripts/preflight-check.sh" "$REPO"/scripts/lib/*.sh | grep -vE ':[0-9]+: *#' || true)
+  [ -z "$found" ]
+}
