@@ -1,7 +1,9 @@
 import { BASIC_OPERATORS } from "./basic";
+import { createHostOperators } from "./host";
+import type { HostOperatorDeps } from "./host";
 import { createOperatorRegistry, type OperatorRegistry } from "./registry";
 
-/** The registry the scheduler (validation) and worker (execution) use. Host operators are added here. */
-export function defaultOperators(): OperatorRegistry {
-  return createOperatorRegistry([...BASIC_OPERATORS]);
+/** The registry the scheduler (validation) and worker (execution) use: basic plus host operators. */
+export function defaultOperators(deps: HostOperatorDeps = {}): OperatorRegistry {
+  return createOperatorRegistry([...BASIC_OPERATORS, ...createHostOperators(deps)]);
 }

@@ -1,0 +1,13 @@
+export { shellQuote } from "./shell-quote";
+export type { HostExecutor, RunOptions, RunResult } from "./executor";
+export { withSudo, withEnv } from "./executor";
+export { LocalExecutor } from "./local-executor";
+export { SshExecutor, sharedSshPool } from "./ssh-executor";
+export { SshPool } from "./ssh-pool";
+export type { SshPoolOptions, SshLease } from "./ssh-pool";
+export { sshOptionsFromConfig, defaultKeyPath, sshTarget } from "./ssh-options";
+export type { SshOptions } from "./ssh-options";
+export { HostKeyUnknownError, HostKeyChangedError, AuthFailedError, CommandTimeoutError, SudoRequiredError } from "./errors";
+export { parseKnownHosts, verifyHostKey, hostKeyName, fingerprint, appendKnownHost } from "./known-hosts";
+export type { KnownHostEntry, HostKeyVerdict } from "./known-hosts";
+export { LineSplitter } from "./line-splitter";

@@ -1,0 +1,136 @@
+import type { ClientChannel } from "ssh2";
+import { HostUnreachableError } from "@svc/errors";
+import { CommandTimeoutError, SudoRequiredError } from "./errors";
+import { DEFAULT_MAX_BUFFER, withEnv, withSudo, type HostExecutor, type RunOptions, type RunResult } from "./executor";
+import { LineSplitter } from "./line-splitter";
+import { PgidSniffer, wrapForKill } from "./remote-wrapper";
+import { shellQuote } from "./shell-quote";
+import { sshTarget, type SshOptions } from "./ssh-options";
+import { SshPool, type SshLease } from "./ssh-pool";
+
+const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, PIPE: 13, ALRM: 14, TERM: 15 };
+const KILL_GRACE_MS = 2000;
+
+let sharedPool: SshPool | undefined;
+/** The process-wide pool, so executors created per task still reuse connections. */
+export function sharedSshPool(): SshPool {
+  return (sharedPool ??= new SshPool());
+}
+
+/** Runs argv on a host over SSH; the remote command string is built by shellQuote only. */
+export class SshExecutor implements HostExecutor {
+  readonly target: string;
+  /** Whether the last run reused a pooled connection (tests, debug logs). */
+  lastRunReusedConnection = false;
+  private readonly isRoot: boolean;
+
+  constructor(private readonly opts: SshOptions, private readonly pool: SshPool = sharedSshPool()) {
+    this.target = sshTarget(opts);
+    this.isRoot = opts.user === "root";
+  }
+
+  async run(argv: readonly string[], o: RunOptions = {}): Promise<RunResult> {
+    const words = withSudo(withEnv(argv, o.env), o.root, this.isRoot);
+    let command = shellQuote(wrapForKill(words));
+    if (o.cwd) command = `cd ${shellQuote([o.cwd])} && ${command}`;
+    o.signal?.throwIfAborted();
+    const sudo = words[0] === "sudo";
+    const ch = await this.open(command);
+    const result = await this.drive(ch, o, argv[0] ?? "", sudo);
+    if (sudo && result.code === 1 && /sudo: (a password is required|a terminal is required)/.test(result.stderr)) {
+      throw new SudoRequiredError(this.opts.user, argv[0] ?? "");
+    }
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.pool !== sharedPool) await this.pool.closeAll();
+  }
+
+  /** Open an exec channel; the lease is released when the channel closes. */
+  private async open(command: string): Promise<ClientChannel> {
+    // A pooled connection may have died since its last use: retry once on a fresh one,
+    // only when the channel never opened (so the command cannot have run).
+    for (let attempt = 0; ; attempt++) {
+      const lease = await this.pool.acquire(this.opts);
+      this.lastRunReusedConnection = !lease.fresh;
+      try {
+        const ch = await openExec(lease, command);
+        ch.once("close", () => lease.release());
+        return ch;
+      } catch (e) {
+        lease.discard();
+        if (attempt === 0 && !lease.fresh) continue;
+        throw new HostUnreachableError(`cannot start a command on ${this.target}: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  /** Signal the remote process group over a second channel (sudo when the command ran as root). */
+  private async killGroup(pgid: number, sig: "TERM" | "KILL", sudo: boolean): Promise<void> {
+    const argv = ["kill", "-s", sig, "--", `-${pgid}`];
+    try {
+      const ch = await this.open(shellQuote(sudo ? ["sudo", "-n", "--", ...argv] : argv));
+      ch.resume();
+      ch.stderr.resume();
+      ch.end();
+    } catch {
+      // the connection is gone, and with it the session
+    }
+  }
+
+  private drive(ch: ClientChannel, o: RunOptions, label: string, sudo: boolean): Promise<RunResult> {
+    const out = new LineSplitter(o.onStdout, o.maxBuffer ?? DEFAULT_MAX_BUFFER);
+    const err = new LineSplitter(o.onStderr, o.maxBuffer ?? DEFAULT_MAX_BUFFER);
+    const sniffer = new PgidSniffer((d) => err.push(d));
+    return new Promise<RunResult>((resolve, reject) => {
+      let code: number | undefined;
+      let signal: string | undefined;
+      let stopped: Error | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      let killTimer: NodeJS.Timeout | undefined;
+      const stop = (why: Error) => {
+        if (stopped) return;
+        stopped = why;
+        if (sniffer.pgid) void this.killGroup(sniffer.pgid, "TERM", sudo);
+        killTimer = setTimeout(() => {
+          if (sniffer.pgid) void this.killGroup(sniffer.pgid, "KILL", sudo);
+          ch.close();
+        }, KILL_GRACE_MS);
+        killTimer.unref();
+      };
+      const onAbort = () => stop(o.signal?.reason instanceof Error ? o.signal.reason : new Error("aborted"));
+      o.signal?.addEventListener("abort", onAbort, { once: true });
+      if (o.timeoutMs) timer = setTimeout(() => stop(new CommandTimeoutError(label, o.timeoutMs!)), o.timeoutMs);
+      ch.on("data", (d: Buffer) => out.push(d));
+      ch.stderr.on("data", (d: Buffer) => sniffer.push(d));
+      ch.on("exit", (c: number | null, sig?: string) => {
+        code = c ?? undefined;
+        signal = sig ?? undefined;
+      });
+      ch.on("close", () => {
+        if (timer) clearTimeout(timer);
+        if (killTimer) clearTimeout(killTimer);
+        o.signal?.removeEventListener("abort", onAbort);
+        sniffer.end();
+        const stdout = out.end();
+        const stderr = err.end();
+        if (stopped) return reject(stopped);
+        if (code === undefined && signal === undefined) code = 255; // the server sent no exit status
+        resolve({ code: code ?? 128 + (SIGNALS[signal ?? ""] ?? 0), ...(signal ? { signal } : {}), stdout, stderr });
+      });
+      if (o.stdin !== undefined) ch.end(o.stdin);
+      else ch.end();
+    });
+  }
+}
+
+function openExec(lease: SshLease, command: string): Promise<ClientChannel> {
+  return new Promise((resolve, reject) => {
+    try {
+      lease.client.exec(command, (e, ch) => (e ? reject(e) : resolve(ch)));
+    } catch (e) {
+      reject(e);
+    }
+  });
+}

@@ -1,0 +1,39 @@
+/** Follows ansible-playbook's default output: the current task, failures and the recap. */
+export class AnsibleOutputWatcher {
+  private task = "";
+  readonly failures: { task: string; host: string; detail: string }[] = [];
+  readonly recap: Record<string, Record<string, number>> = {};
+  readonly tail: string[] = [];
+
+  /** Feed one output line. */
+  line(l: string): void {
+    this.tail.push(l);
+    if (this.tail.length > 50) this.tail.shift();
+    const task = /^(?:TASK|RUNNING HANDLER) \[(.*)\]/.exec(l);
+    if (task) this.task = task[1]!;
+    const fail = /^(fatal|failed): \[([^\]]+)\][^=]*=>\s*(.*)$/.exec(l);
+    if (fail) this.failures.push({ task: this.task, host: fail[2]!, detail: summarize(fail[3]!) });
+    const recap = /^(\S+)\s+:\s+((?:\w+=\d+\s*)+)$/.exec(l);
+    if (recap) {
+      this.recap[recap[1]!] = Object.fromEntries([...recap[2]!.matchAll(/(\w+)=(\d+)/g)].map((m) => [m[1]!, Number(m[2])]));
+    }
+  }
+
+  /** Totals over all hosts of the PLAY RECAP. */
+  totals(): Record<string, number> {
+    const t: Record<string, number> = {};
+    for (const host of Object.values(this.recap)) for (const [k, v] of Object.entries(host)) t[k] = (t[k] ?? 0) + v;
+    return t;
+  }
+}
+
+/** The "msg" of a failure's JSON when there is one, else the raw text; one line, bounded. */
+function summarize(json: string): string {
+  try {
+    const o = JSON.parse(json) as { msg?: unknown; stderr?: unknown };
+    const msg = typeof o.msg === "string" ? o.msg : typeof o.stderr === "string" ? o.stderr : json;
+    return msg.replace(/\s+/g, " ").slice(0, 300);
+  } catch {
+    return json.replace(/\s+/g, " ").slice(0, 300);
+  }
+}

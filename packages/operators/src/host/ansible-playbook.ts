@@ -1,0 +1,104 @@
+import { posix } from "node:path";
+import { z } from "zod";
+import { NonRetryableError } from "@svc/errors";
+import type { Operator } from "../types";
+import { AnsibleOutputWatcher } from "./ansible-output";
+import { defaultHostExecutor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
+import { keyscanTo, makeTempDir, removeDir, writeHostFile } from "./remote-files";
+import { hostName, hostPath, userName, vmName } from "./schemas";
+import { runVmCli, type VmCliInfo } from "./vm-cli";
+
+const target = z.object({ name: vmName, host: hostName, port: z.coerce.number().int().min(1).max(65535).default(22), user: userName.default("root") });
+const args = z
+  .object({
+    /** Playbook on the host; relative paths are under SVC_PLAYBOOKS_DIR. */
+    playbook: hostPath,
+    /** Target a VM by name (its SSH endpoint comes from `svc-vm info`)... */
+    vm: vmName.optional(),
+    /** ...or explicit hosts. */
+    hosts: z.array(target).min(1).max(100).optional(),
+    /** Passed as a JSON file (-e @file), never on the command line. */
+    extra_vars: z.record(z.string(), z.unknown()).default({}),
+    check: z.boolean().default(false),
+    /** Private key on the host for the targets (default SVC_VM_SSH_PRIVKEY, else ssh's defaults). */
+    private_key: hostPath.optional(),
+    timeout_s: z.coerce.number().min(1).max(86_400).default(3600),
+  })
+  .refine((a) => (a.vm ? 1 : 0) + (a.hosts ? 1 : 0) === 1, "give exactly one of vm or hosts");
+type Args = z.infer<typeof args>;
+
+/** Run ansible-playbook on the host against a VM, output streamed, failing task reported. */
+export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Operator<Args> {
+  const exFor = deps.executor ?? defaultHostExecutor;
+  return {
+    name: "ansible_playbook",
+    description: "Run an Ansible playbook on the host against a VM (inventory from svc-vm info, extra vars as a file); output the play recap",
+    args,
+    async run(a, ctx) {
+      const ex = exFor(ctx);
+      const s = hostOperatorSettings(deps.env);
+      let hosts = a.hosts ?? [];
+      if (a.vm) {
+        const info = await runVmCli<VmCliInfo>(ex, s, ctx, ["info", "vm", a.vm]);
+        if (!info.ssh_host || !info.ssh_port) throw new Error(`VM '${a.vm}' has no SSH endpoint yet (state ${info.state}); run vm_wait_ssh first`);
+        hosts = [{ name: a.vm, host: info.ssh_host, port: info.ssh_port, user: info.ssh_user ?? "root" }];
+      }
+      const key = a.private_key ?? s.sshPrivkey;
+      if (!posix.isAbsolute(a.playbook) && posix.normalize(a.playbook).split("/")[0] === "..") {
+        throw new NonRetryableError(`playbook path ${JSON.stringify(a.playbook)} leaves SVC_PLAYBOOKS_DIR; give an absolute path to use another place`);
+      }
+      const playbook = posix.isAbsolute(a.playbook) ? a.playbook : posix.join(ctx.config.playbooksDir, a.playbook);
+      if ((await ex.run(["test", "-f", playbook], { signal: ctx.signal })).code !== 0) {
+        throw new NonRetryableError(`playbook ${playbook} not found on ${ex.target}`);
+      }
+      const dir = await makeTempDir(ex, ctx.config.inventoryDir, ctx);
+      try {
+        // Pin each target's host key now (the VM was just created by us, reached on the host's
+        // loopback) and make ssh insist on it for the whole run: no StrictHostKeyChecking=no.
+        const knownHosts = `${dir}/known_hosts`;
+        for (const h of hosts) await keyscanTo(ex, `${dir}/kh-${h.name}`, h.host, h.port, ctx);
+        await ex.run(["sh", "-c", 'out="$1"; shift; cat "$@" > "$out"', "sh", knownHosts, ...hosts.map((h) => `${dir}/kh-${h.name}`)], { signal: ctx.signal });
+        const sshArgs = `-o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -o BatchMode=yes`;
+        const inventory = {
+          all: {
+            hosts: Object.fromEntries(
+              hosts.map((h) => [h.name, { ansible_host: h.host, ansible_port: h.port, ansible_user: h.user, ansible_ssh_common_args: sshArgs, ansible_python_interpreter: "auto_silent", ...(key ? { ansible_ssh_private_key_file: key } : {}) }]),
+            ),
+          },
+        };
+        await writeHostFile(ex, `${dir}/inventory.json`, JSON.stringify(inventory, null, 2), ctx);
+        await writeHostFile(ex, `${dir}/extra-vars.json`, JSON.stringify(a.extra_vars), ctx);
+        const argv = [
+          "ansible-playbook", "-i", `${dir}/inventory.json`, "-e", `@${dir}/extra-vars.json`,
+          ...(ctx.config.vaultPasswordFile ? ["--vault-password-file", ctx.config.vaultPasswordFile] : []),
+          ...(a.check ? ["--check", "--diff"] : []),
+          // `--` so a playbook path that looks like an option is still a path.
+          "--", playbook,
+        ];
+        ctx.log(`ansible-playbook ${playbook} on ${hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ")}${a.check ? " [check mode]" : ""}`, "system");
+        const w = new AnsibleOutputWatcher();
+        const r = await ex.run(argv, {
+          env: { ANSIBLE_NOCOLOR: "1", ANSIBLE_TIMEOUT: "60", ANSIBLE_FORCE_COLOR: "0", ANSIBLE_RETRY_FILES_ENABLED: "0", ANSIBLE_HOST_KEY_CHECKING: "True", ANSIBLE_LOCAL_TEMP: `${dir}/tmp`, PYTHONUNBUFFERED: "1" },
+          timeoutMs: a.timeout_s * 1000,
+          signal: ctx.signal,
+          onStdout: (l) => (w.line(l), ctx.log(l, "stdout")),
+          onStderr: (l) => (w.line(l), ctx.log(l, "stderr")),
+        });
+        const totals = w.totals();
+        if (r.code !== 0) {
+          const f = w.failures[w.failures.length - 1];
+          const where = f ? `task '${f.task}' failed on ${f.host}: ${f.detail}` : w.tail.filter((l) => /ERROR!|error/i.test(l)).pop() ?? `exit ${r.code}`;
+          ctx.log(`ansible-playbook failed: ${where}`, "system");
+          const msg = `ansible-playbook ${a.playbook} failed (exit ${r.code}): ${where}`;
+          // Exit 1 with ERROR! and no task: a missing or broken playbook, which a retry cannot fix.
+          if (!f && /ERROR!/.test(w.tail.join("\n"))) throw new NonRetryableError(msg);
+          throw new Error(msg);
+        }
+        return { playbook: a.playbook, hosts: hosts.map((h) => h.name), check: a.check, ok: totals.ok ?? 0, changed: totals.changed ?? 0, failed: totals.failed ?? 0, unreachable: totals.unreachable ?? 0, skipped: totals.skipped ?? 0 };
+      } finally {
+        // The directory holds the extra vars, which may be secrets.
+        await removeDir(ex, dir);
+      }
+    },
+  };
+}

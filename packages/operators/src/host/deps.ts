@@ -1,0 +1,52 @@
+import { LocalExecutor, SshExecutor, sharedSshPool, sshOptionsFromConfig, type HostExecutor } from "@svc/host";
+import type { OperatorContext } from "../types";
+
+/** Settings the host operators read beyond SvcConfig (candidates for @svc/config). */
+export interface HostOperatorSettings {
+  /** The VM CLI on the host, as argv words (SVC_VM_CLI: a path, or a JSON array; default svc-vm). */
+  vmCli: string[];
+  /** Passed to the VM CLI as --disks-dir when set (SVC_VM_DISKS_DIR). */
+  disksDir?: string;
+  /** Passed to the VM CLI as --uri when set (SVC_LIBVIRT_URI). */
+  libvirtUri?: string;
+  /** Public key file on the host injected into new VMs (SVC_VM_SSH_PUBKEY). */
+  sshPubkey?: string;
+  /** Private key file on the host that ansible uses to reach VMs (SVC_VM_SSH_PRIVKEY). */
+  sshPrivkey?: string;
+}
+
+/** What host operators need from outside; everything has a production default. */
+export interface HostOperatorDeps {
+  /** The executor that reaches the host (default: SSH per ctx.config.ssh, shared pool). */
+  executor?: (ctx: OperatorContext) => HostExecutor;
+  /** Environment for HostOperatorSettings (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** Read the extra settings; a bad SVC_VM_CLI is reported, not guessed at. */
+export function hostOperatorSettings(env: Record<string, string | undefined> = process.env): HostOperatorSettings {
+  const raw = env.SVC_VM_CLI?.trim();
+  let vmCli = ["svc-vm"];
+  if (raw) {
+    if (raw.startsWith("[")) {
+      const parsed: unknown = JSON.parse(raw);
+      if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((w) => typeof w === "string" && w !== "")) {
+        throw new Error("SVC_VM_CLI must be a path or a JSON array of non-empty strings");
+      }
+      vmCli = parsed as string[];
+    } else vmCli = [raw];
+  }
+  const opt = (k: string) => (env[k] && env[k] !== "" ? env[k] : undefined);
+  return { vmCli, disksDir: opt("SVC_VM_DISKS_DIR"), libvirtUri: opt("SVC_LIBVIRT_URI"), sshPubkey: opt("SVC_VM_SSH_PUBKEY"), sshPrivkey: opt("SVC_VM_SSH_PRIVKEY") };
+}
+
+/** The production executor: SSH to the configured host; `local` when SVC_SSH_HOST is "local". */
+export function defaultHostExecutor(ctx: OperatorContext): HostExecutor {
+  if (ctx.config.ssh.host === "local") return new LocalExecutor();
+  return new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool());
+}
+
+/** Pass a command's output lines into the task log. */
+export function logLines(ctx: OperatorContext): { onStdout: (l: string) => void; onStderr: (l: string) => void } {
+  return { onStdout: (l) => ctx.log(l, "stdout"), onStderr: (l) => ctx.log(l, "stderr") };
+}

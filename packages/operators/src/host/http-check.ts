@@ -1,0 +1,59 @@
+import { z } from "zod";
+import type { Operator } from "../types";
+import { sleep } from "./abortable-sleep";
+
+const args = z.object({
+  url: z.string().url().refine((u) => /^https?:\/\//i.test(u), "url must be http:// or https://"),
+  method: z.enum(["GET", "HEAD"]).default("GET"),
+  expected_status: z.union([z.coerce.number().int().min(100).max(599), z.array(z.coerce.number().int().min(100).max(599)).min(1)]).default(200),
+  /** The body must contain this text (GET only). */
+  contains: z.string().optional(),
+  timeout_s: z.coerce.number().min(0.1).max(300).default(10),
+  /** Extra attempts after the first, retry_interval_s apart (services that are still starting). */
+  retries: z.coerce.number().int().min(0).max(1000).default(0),
+  retry_interval_s: z.coerce.number().min(0).max(600).default(2),
+});
+type Args = z.infer<typeof args>;
+
+/** Check that a URL answers with the expected status (and text); output status and attempts. */
+export function createHttpCheckOperator(): Operator<Args> {
+  return {
+    name: "http_check",
+    description: "HTTP(S) check: URL answers with the expected status (and optional text) within a timeout; retries optional",
+    args,
+    async run(a, ctx) {
+      const want = Array.isArray(a.expected_status) ? a.expected_status : [a.expected_status];
+      // Loaded here so that validating DAGs (which reads only the schema) does not load axios.
+      const { default: axios } = await import("axios");
+      let problem = "";
+      for (let attempt = 1; attempt <= a.retries + 1; attempt++) {
+        if (attempt > 1) await sleep(a.retry_interval_s * 1000, ctx.signal);
+        try {
+          const r = await axios.request<string>({
+            url: a.url,
+            method: a.method,
+            timeout: a.timeout_s * 1000,
+            signal: ctx.signal,
+            responseType: "text",
+            transformResponse: (x) => x,
+            validateStatus: () => true,
+            maxRedirects: 5,
+          });
+          const body = typeof r.data === "string" ? r.data : "";
+          if (!want.includes(r.status)) problem = `${a.method} ${a.url} returned ${r.status}, expected ${want.join(" or ")}`;
+          else if (a.contains !== undefined && !body.includes(a.contains)) problem = `${a.method} ${a.url} returned ${r.status} but the body does not contain ${JSON.stringify(a.contains)}`;
+          else {
+            ctx.log(`${a.method} ${a.url} -> ${r.status}`, "system");
+            return { url: a.url, status: r.status, attempts: attempt };
+          }
+        } catch (e) {
+          if (ctx.signal.aborted) throw ctx.signal.reason ?? e;
+          const code = (e as { code?: string }).code;
+          problem = `${a.method} ${a.url} failed: ${code === "ECONNABORTED" ? `no answer within ${a.timeout_s} s` : code ?? (e as Error).message}`;
+        }
+        ctx.log(`attempt ${attempt}: ${problem}`, "system");
+      }
+      throw new Error(problem);
+    },
+  };
+}

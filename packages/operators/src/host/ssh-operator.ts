@@ -1,0 +1,38 @@
+import { z } from "zod";
+import type { Operator } from "../types";
+import { defaultHostExecutor, logLines, type HostOperatorDeps } from "./deps";
+import { hostPath } from "./schemas";
+
+const args = z.object({
+  /** The command as argv words; never a shell string (use ["sh", "-c", script] deliberately). */
+  argv: z.array(z.string().refine((s) => !s.includes("\0"), "argument must not contain NUL")).min(1),
+  /** Needs root: sudo -n in non-root mode. */
+  root: z.boolean().default(false),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().refine((s) => !s.includes("\0"))).optional(),
+  cwd: hostPath.optional(),
+  stdin: z.string().optional(),
+  timeout_s: z.coerce.number().min(1).max(86_400).default(3600),
+  /** Exit codes that count as success. */
+  ok_codes: z.array(z.number().int()).default([0]),
+});
+type Args = z.infer<typeof args>;
+
+/** Run an argv command on the host over SSH, output streamed to the task log. */
+export function createSshOperator(deps: HostOperatorDeps = {}): Operator<Args> {
+  const exFor = deps.executor ?? defaultHostExecutor;
+  return {
+    name: "ssh",
+    description: "Run an argv command on the host over SSH (streamed to the log); output exit_code and stdout_tail",
+    args,
+    async run(a, ctx) {
+      const ex = exFor(ctx);
+      const r = await ex.run(a.argv, { root: a.root, env: a.env, cwd: a.cwd, stdin: a.stdin, timeoutMs: a.timeout_s * 1000, signal: ctx.signal, ...logLines(ctx) });
+      const tail = r.stdout.split("\n").slice(-20).join("\n").trimEnd();
+      if (!a.ok_codes.includes(r.code)) {
+        const why = r.stderr.trim().split("\n").pop() ?? "";
+        throw new Error(`'${a.argv[0]}' exited with ${r.code} on ${ex.target}${why ? `: ${why}` : ""}`);
+      }
+      return { exit_code: r.code, stdout_tail: tail };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import type { Operator } from "../types";
+import { hostOperatorSettings, defaultHostExecutor, type HostOperatorDeps } from "./deps";
+import { imageName, netName, vmName, hostPath } from "./schemas";
+import { runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
+
+const createArgs = z.object({
+  name: vmName,
+  image: imageName,
+  memory_mb: z.coerce.number().int().min(64).max(1_048_576).default(512),
+  cpus: z.coerce.number().int().min(1).max(256).default(1),
+  disks_gb: z.array(z.coerce.number().int().min(1).max(65_536)).max(16).default([]),
+  nets: z.array(netName).min(1).max(8).default(["user"]),
+  /** Public key file on the host to inject (default SVC_VM_SSH_PUBKEY, else the host user's ~/.ssh/id_*.pub). */
+  ssh_pubkey_path: hostPath.optional(),
+  /** Wait in the CLI until SSH answers (vm_wait_ssh does the same as its own task). */
+  wait: z.boolean().default(false),
+  wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
+});
+type CreateArgs = z.infer<typeof createArgs>;
+const nameArgs = z.object({ name: vmName });
+
+/** vm_create, vm_delete and vm_info: the VM CLI on the host, reached over SSH. */
+export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
+  const exFor = deps.executor ?? defaultHostExecutor;
+  const settings = () => hostOperatorSettings(deps.env);
+
+  const vmCreate: Operator<CreateArgs> = {
+    name: "vm_create",
+    description: "Create a VM on the host with the VM CLI (idempotent: the same spec again succeeds); output name, state, ssh_host, ssh_port, ip, image, memory_mb, cpus",
+    args: createArgs,
+    async run(a, ctx) {
+      const s = settings();
+      const key = a.ssh_pubkey_path ?? s.sshPubkey;
+      const args = [
+        "create", "vm", a.name, "-i", a.image,
+        "-P", `memory=${a.memory_mb}`, "-P", `numcpus=${a.cpus}`,
+        ...(a.disks_gb.length ? ["-P", `disks=[${a.disks_gb.join(",")}]`] : []),
+        "-P", `nets=[${a.nets.join(",")}]`,
+        ...(key ? ["--ssh-key", key] : []),
+        ...(a.wait ? ["--wait", "--wait-timeout", String(a.wait_timeout_s)] : []),
+      ];
+      ctx.log(`creating VM ${a.name} from ${a.image} on ${exFor(ctx).target}`, "system");
+      const info = await runVmCli<VmCliInfo>(exFor(ctx), s, ctx, args, (a.wait_timeout_s + 300) * 1000);
+      ctx.log(info.created ? `created VM ${a.name} (${info.state})` : `VM ${a.name} already existed with the same spec (${info.state})`, "system");
+      return vmOutput(info);
+    },
+  };
+
+  const vmDelete: Operator<{ name: string }> = {
+    name: "vm_delete",
+    description: "Delete a VM and its disks on the host (a missing VM is a success with a note)",
+    args: nameArgs,
+    async run(a, ctx) {
+      const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(exFor(ctx), settings(), ctx, ["delete", "vm", a.name, "-y"]);
+      ctx.log(r.deleted ? `deleted VM ${a.name}` : r.note ?? `VM ${a.name} did not exist`, "system");
+      return { name: r.name, deleted: r.deleted, ...(r.note ? { note: r.note } : {}) };
+    },
+  };
+
+  const vmInfo: Operator<{ name: string }> = {
+    name: "vm_info",
+    description: "Report a VM: name, state, ssh_host, ssh_port, ip, image, memory_mb, cpus",
+    args: nameArgs,
+    async run(a, ctx) {
+      return vmOutput(await runVmCli<VmCliInfo>(exFor(ctx), settings(), ctx, ["info", "vm", a.name]));
+    },
+  };
+
+  return [vmCreate, vmDelete, vmInfo];
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { NonRetryableError } from "@svc/errors";
+import type { HostExecutor } from "@svc/host";
+import type { Operator, OperatorContext } from "../types";
+import { sleep } from "./abortable-sleep";
+import { defaultHostExecutor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
+import { vmName } from "./schemas";
+import { runVmCli, type VmCliInfo } from "./vm-cli";
+
+const args = z.object({
+  name: vmName,
+  timeout_s: z.coerce.number().min(1).max(3600).default(300),
+  interval_s: z.coerce.number().min(0.2).max(60).default(2),
+});
+type Args = z.infer<typeof args>;
+
+/**
+ * Host keys an SSH server at host:port offers, probed from the host itself (the VM endpoint
+ * is the host's loopback for user-mode networking). Empty until sshd in the guest answers.
+ */
+export async function scanHostKeys(ex: HostExecutor, host: string, port: number, ctx: OperatorContext): Promise<string[]> {
+  const r = await ex.run(["ssh-keyscan", "-T", "5", "-p", String(port), "--", host], { timeoutMs: 20_000, signal: ctx.signal });
+  return r.stdout.split("\n").map((l) => l.trim()).filter((l) => /^\S+ (ssh-|ecdsa-)\S+ \S+$/.test(l));
+}
+
+/** Wait until a VM's SSH answers; output ssh_host, ssh_port and the host keys it presented. */
+export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<Args> {
+  const exFor = deps.executor ?? defaultHostExecutor;
+  return {
+    name: "vm_wait_ssh",
+    description: "Wait until SSH answers on a VM's endpoint (timeout_s); output name, ssh_host, ssh_port, host_keys",
+    args,
+    async run(a, ctx) {
+      const ex = exFor(ctx);
+      const s = hostOperatorSettings(deps.env);
+      const deadline = Date.now() + a.timeout_s * 1000;
+      let info: VmCliInfo | undefined;
+      let tries = 0;
+      while (Date.now() < deadline) {
+        tries++;
+        info = await runVmCli<VmCliInfo>(ex, s, ctx, ["info", "vm", a.name]);
+        if (info.state === "shut off" || info.state === "crashed") throw new NonRetryableError(`VM '${a.name}' is ${info.state}; it will not answer SSH`);
+        if (info.ssh_host && info.ssh_port) {
+          const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, ctx);
+          if (keys.length > 0) {
+            ctx.log(`SSH answers on ${info.ssh_host}:${info.ssh_port} after ${tries} probe(s)`, "system");
+            return { name: a.name, ssh_host: info.ssh_host, ssh_port: info.ssh_port, ssh_user: info.ssh_user, host_keys: keys };
+          }
+        }
+        if (tries === 1 || tries % 10 === 0) ctx.log(`waiting for SSH on ${info.ssh_host ?? "?"}:${info.ssh_port ?? "?"} (state ${info.state})`, "system");
+        await sleep(Math.min(a.interval_s * 1000, Math.max(0, deadline - Date.now())), ctx.signal);
+      }
+      const where = info?.ssh_host ? `${info.ssh_host}:${info.ssh_port}` : "(no endpoint yet)";
+      throw new Error(`VM '${a.name}' did not answer SSH on ${where} within ${a.timeout_s} s (state ${info?.state ?? "unknown"}); check the VM's console log`);
+    },
+  };
+}

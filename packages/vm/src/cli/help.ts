@@ -1,0 +1,60 @@
+/** Help texts, one per verb; `svc-vm <verb> --help` prints the verb's. */
+export const HELP: Record<string, string> = {
+  main: `Usage: svc-vm <command> [options]
+
+Manage VMs on this host (libvirt, or kcli when it is installed).
+
+Commands:
+  list vm                      List VMs
+  list image                   List images in the images directory
+  info vm <name>               VM details: state, SSH endpoint, memory, cpus, image, disks
+  create vm <name> -i <image>  Create a VM from an image
+  delete vm <name> -y          Delete a VM and its disks
+  ssh vm <name> -- <cmd...>    Run a command in the VM over SSH (host key pinned)
+
+Options (every command):
+  -o, --output table|json      Output format (default table)
+  --images-dir DIR             Images directory (SVC_VM_IMAGES_DIR, default /var/lib/svc/images)
+  --disks-dir DIR              Per-VM disks directory (SVC_VM_DISKS_DIR, default /var/lib/svc/vms)
+  --uri URI                    libvirt URI (SVC_LIBVIRT_URI, default qemu:///system)
+  --driver auto|libvirt|kcli   Backend (SVC_VM_DRIVER, default auto: kcli when on PATH)
+  -h, --help                   Show help
+
+Root-owned VMs (qemu:///system) need root: run with sudo.
+Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 not found, 4 exists with another spec,
+5 hypervisor unavailable, 6 permission denied.`,
+  list: `Usage: svc-vm list vm [-o json]
+       svc-vm list image [-o json]
+
+List VMs (name, state, image, cpus, memory, SSH endpoint) or the images VMs can be created from.`,
+  info: `Usage: svc-vm info vm <name> [-o json]
+
+Show one VM: state, ip, ssh_host and ssh_port, memory_mb, cpus, image, disks, nets.
+Exit code 3 when the VM does not exist.`,
+  create: `Usage: svc-vm create vm <name> -i <image> [-P memory=MB] [-P numcpus=N] [-P disks=[GB,...]]
+                      [-P nets=[NET,...]] [--ssh-key FILE] [--wait [--wait-timeout SECONDS]] [-o json]
+
+Create a VM: a copy-on-write overlay on the image, the SSH public key injected, started.
+  -i, --image IMAGE        Image name (see: svc-vm list image)
+  -P memory=MB             Memory in MiB (default 512)
+  -P numcpus=N             vCPUs (default 1)
+  -P disks=[GB,...]        Disk sizes; the first is the root disk (default: the image's size)
+  -P nets=[NET,...]        user = user-mode network, SSH forwarded to a 127.0.0.1 port (default);
+                           any other name is a libvirt network (e.g. default)
+  --ssh-key FILE           Public key to inject (SVC_VM_SSH_PUBKEY, default ~/.ssh/id_*.pub)
+  --virt-type auto|kvm|qemu  Domain type (SVC_VM_VIRT_TYPE; auto = kvm when usable, else TCG)
+  --wait                   Wait until SSH answers (timeout --wait-timeout, default 300 s)
+Creating a VM that exists with the same spec succeeds without change; another spec fails (exit 4).`,
+  delete: `Usage: svc-vm delete vm <name> -y [-o json]
+
+Delete a VM, its overlay disks and seed ISO. Without -y it asks on a terminal and refuses
+otherwise. Deleting a VM that does not exist succeeds with a note.`,
+  ssh: `Usage: svc-vm ssh vm <name> [--identity FILE] [--known-hosts FILE] [--trust-on-first-use]
+                   [--timeout SECONDS] -- <command> [args...]
+
+Run a command in the VM over SSH, as the image's user, with the private key FILE
+(default ~/.ssh/id_ed25519, id_ecdsa, id_rsa). The VM's host key is checked against
+--known-hosts (default: the VM's own file next to its disks, removed with the VM); an
+unknown key fails unless --trust-on-first-use pins it; a changed key always fails.
+The exit code is the command's.`,
+};

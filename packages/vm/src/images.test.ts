@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { listImages, resolveImage } from "./images";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "svc-images-"));
+  mkdirSync(join(dir, "kernel-img"));
+  writeFileSync(join(dir, "kernel-img", "disk.qcow2"), Buffer.from("QFI\xfb0000", "latin1"));
+  writeFileSync(join(dir, "kernel-img", "vmlinuz"), "");
+  writeFileSync(join(dir, "kernel-img", "initrd.img"), "");
+  writeFileSync(join(dir, "kernel-img", "image.json"), JSON.stringify({ description: "test", ssh_user: "root", cmdline: "root=/dev/vda" }));
+  writeFileSync(join(dir, "cloud.qcow2"), Buffer.from("QFI\xfb0000", "latin1"));
+  writeFileSync(join(dir, "raw-cloud.img"), "not qcow2");
+  mkdirSync(join(dir, "empty-dir"));
+  writeFileSync(join(dir, "notes.txt"), "");
+  symlinkSync(join(dir, "missing"), join(dir, "dangling"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("images directory layout", () => {
+  it("finds kernel-boot directories and cloud image files, skipping everything else", () => {
+    expect(listImages(dir).map((i) => [i.name, i.boot, i.diskFormat, i.keyInjection])).toEqual([
+      ["cloud", "disk", "qcow2", "cloud-init"],
+      ["kernel-img", "kernel", "qcow2", "cmdline"],
+      ["raw-cloud", "disk", "raw", "cloud-init"],
+    ]);
+  });
+
+  it("reads image.json for the kernel command line and description", () => {
+    expect(resolveImage(dir, "kernel-img")).toMatchObject({ description: "test", cmdline: "root=/dev/vda", kernel: join(dir, "kernel-img", "vmlinuz") });
+  });
+
+  it("lists the available images when one is missing", () => {
+    expect(() => resolveImage(dir, "nope")).toThrow(`image 'nope' not found in ${dir}; available: cloud, kernel-img, raw-cloud`);
+    expect(() => resolveImage(join(dir, "no-such-dir"), "x")).toThrow(/available: \(none\)/);
+  });
+});

@@ -1,0 +1,143 @@
+/** What svc-vm records in the domain's <metadata>, so `info vm` can report it later. */
+export interface SvcVmMeta {
+  image: string;
+  memory_mb: number;
+  cpus: number;
+  disks_gb: number[];
+  nets: string[];
+  ssh_port: number | null;
+  ssh_user: string;
+  vm_dir: string;
+}
+
+/** Inputs of the domain definition. */
+export interface DomainXmlOptions {
+  name: string;
+  virtType: "kvm" | "qemu";
+  memoryMb: number;
+  cpus: number;
+  disks: { path: string; format: "qcow2" | "raw" }[];
+  seedIso: string | null;
+  kernel: { kernel: string; initrd: string; cmdline: string } | null;
+  /** libvirt networks (everything but `user`). */
+  networks: string[];
+  /** Forwarded 127.0.0.1 port for user-mode networking, or null. */
+  userNetPort: number | null;
+  consoleLog: string;
+  meta: SvcVmMeta;
+}
+
+export const SVC_META_NS = "https://svc.dev/xmlns/vm/1";
+const QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0";
+
+/** Escape text for XML content and attribute values. */
+export function xmlEscape(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+}
+
+function xmlUnescape(s: string): string {
+  return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+}
+
+/** The libvirt domain XML for a VM. Every value is escaped; names were validated before. */
+export function buildDomainXml(o: DomainXmlOptions): string {
+  const e = xmlEscape;
+  const disks = o.disks
+    .map((d, i) => `    <disk type='file' device='disk'>
+      <driver name='qemu' type='${d.format}' discard='unmap'/>
+      <source file='${e(d.path)}'/>
+      <target dev='vd${String.fromCharCode(97 + i)}' bus='virtio'/>
+    </disk>`)
+    .join("\n");
+  const seed = o.seedIso
+    ? `    <disk type='file' device='cdrom'>
+      <driver name='qemu' type='raw'/>
+      <source file='${e(o.seedIso)}'/>
+      <target dev='hdc' bus='ide'/>
+      <readonly/>
+    </disk>\n`
+    : "";
+  const nets = o.networks
+    .map((n) => `    <interface type='network'>
+      <source network='${e(n)}'/>
+      <model type='virtio'/>
+    </interface>\n`)
+    .join("");
+  const boot = o.kernel
+    ? `    <kernel>${e(o.kernel.kernel)}</kernel>
+    <initrd>${e(o.kernel.initrd)}</initrd>
+    <cmdline>${e(o.kernel.cmdline)}</cmdline>`
+    : "    <boot dev='hd'/>";
+  // User-mode networking through qemu's own -netdev: libvirt 9 forwards ports on
+  // <interface type='user'> only with the passt backend. restrict=on keeps the guest
+  // isolated (no traffic out of it); the SSH forward on 127.0.0.1 still works. The NIC
+  // takes the last slot of the i440fx bus, which libvirt fills from the bottom.
+  const qemuArgs = o.userNetPort
+    ? `  <qemu:commandline>
+    <qemu:arg value='-netdev'/>
+    <qemu:arg value='user,id=svcnet0,restrict=on,hostfwd=tcp:127.0.0.1:${o.userNetPort}-:22'/>
+    <qemu:arg value='-device'/>
+    <qemu:arg value='virtio-net-pci,netdev=svcnet0,bus=pci.0,addr=0x1f'/>
+  </qemu:commandline>\n`
+    : "";
+  return `<domain type='${o.virtType}' xmlns:qemu='${QEMU_NS}'>
+  <name>${e(o.name)}</name>
+  <metadata>
+    <svc:vm xmlns:svc='${SVC_META_NS}'><svc:spec>${e(JSON.stringify(o.meta))}</svc:spec></svc:vm>
+  </metadata>
+  <memory unit='MiB'>${o.memoryMb}</memory>
+  <vcpu>${o.cpus}</vcpu>
+  <os>
+    <type arch='x86_64' machine='pc'>hvm</type>
+${boot}
+  </os>
+  <features><acpi/><apic/></features>
+${o.virtType === "kvm" ? "  <cpu mode='host-passthrough'/>\n" : ""}  <clock offset='utc'/>
+  <on_poweroff>destroy</on_poweroff>
+  <on_reboot>restart</on_reboot>
+  <on_crash>destroy</on_crash>
+  <devices>
+${disks}
+${seed}${nets}    <serial type='file'>
+      <source path='${e(o.consoleLog)}'/>
+      <target port='0'/>
+    </serial>
+    <rng model='virtio'><backend model='random'>/dev/urandom</backend></rng>
+    <memballoon model='none'/>
+  </devices>
+${qemuArgs}</domain>
+`;
+}
+
+/** The parts of `virsh dumpxml` that info needs. */
+export interface ParsedDomain {
+  memoryMb: number | null;
+  cpus: number | null;
+  disks: { path: string; device: string }[];
+  networks: string[];
+  meta: SvcVmMeta | null;
+}
+
+/** Read a libvirt domain XML (ours or anyone's) for info. Only attributes we rely on are read. */
+export function parseDomainXml(xml: string): ParsedDomain {
+  const mem = /<memory unit='(\w+)'>(\d+)<\/memory>/.exec(xml);
+  const unit: Record<string, number> = { KiB: 1 / 1024, MiB: 1, GiB: 1024, b: 1 / 1048576, bytes: 1 / 1048576 };
+  const memoryMb = mem ? Math.round(Number(mem[2]) * (unit[mem[1]!] ?? 1 / 1024)) : null;
+  const vcpu = /<vcpu[^>]*>(\d+)<\/vcpu>/.exec(xml);
+  const disks: { path: string; device: string }[] = [];
+  for (const m of xml.matchAll(/<disk type='file' device='(\w+)'>([\s\S]*?)<\/disk>/g)) {
+    const src = /<source file='([^']*)'/.exec(m[2]!);
+    if (src) disks.push({ path: xmlUnescape(src[1]!), device: m[1]! });
+  }
+  const networks = [...xml.matchAll(/<interface type='network'>[\s\S]*?<source network='([^']*)'/g)].map((m) => xmlUnescape(m[1]!));
+  let meta: SvcVmMeta | null = null;
+  const spec = /<svc:spec>([\s\S]*?)<\/svc:spec>/.exec(xml);
+  if (spec) {
+    try {
+      meta = JSON.parse(xmlUnescape(spec[1]!)) as SvcVmMeta;
+    } catch {
+      meta = null;
+    }
+  }
+  return { memoryMb, cpus: vcpu ? Number(vcpu[1]) : null, disks, networks, meta };
+}

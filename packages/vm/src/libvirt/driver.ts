@@ -1,0 +1,286 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import type { HostExecutor } from "@svc/host";
+import { VmExistsError, VmInputError, VmNotFoundError, VmPermissionError } from "../errors";
+import { listImages, resolveImage, toImageInfo, type ResolvedImage } from "../images";
+import { assertVmName } from "../names";
+import type { VmSettings } from "../settings";
+import { waitForSsh } from "../ssh-probe";
+import type { CreateOptions, CreateResult, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import { buildDomainXml, parseDomainXml, type ParsedDomain, type SvcVmMeta } from "./domain-xml";
+import { pickForwardPort } from "./ports";
+import { writeSeedIso } from "./seed-iso";
+import { detectVirtType } from "./virt-type";
+import { Virsh, lastError } from "./virsh";
+
+const DEFAULT_WAIT_MS = 300_000;
+
+/** Dependencies of the libvirt driver. */
+export interface LibvirtDriverDeps {
+  /** Runs virsh, qemu-img and genisoimage on this host (a LocalExecutor). */
+  ex: HostExecutor;
+  settings: VmSettings;
+}
+
+/** VMs as libvirt domains: qcow2 overlays on a base image, direct kernel boot or cloud-init. */
+export class LibvirtDriver implements VmDriver {
+  readonly name = "libvirt" as const;
+  private readonly virsh: Virsh;
+
+  constructor(private readonly deps: LibvirtDriverDeps) {
+    this.virsh = new Virsh(deps.ex, deps.settings.libvirtUri);
+  }
+
+  async listImages(): Promise<ImageInfo[]> {
+    return listImages(this.deps.settings.imagesDir).map(toImageInfo);
+  }
+
+  async list(): Promise<VmInfo[]> {
+    const names = (await this.virsh.run(["list", "--all", "--name"])).split("\n").map((s) => s.trim()).filter(Boolean);
+    const out: VmInfo[] = [];
+    for (const n of names.sort()) {
+      try {
+        out.push(await this.info(n));
+      } catch (e) {
+        if (!(e instanceof VmNotFoundError)) throw e; // deleted meanwhile
+      }
+    }
+    return out;
+  }
+
+  async info(name: string): Promise<VmInfo> {
+    const d = await this.domain(name);
+    if (!d) throw new VmNotFoundError(name);
+    return this.toInfo(name, d);
+  }
+
+  async create(spec: VmSpec, opts: CreateOptions = {}): Promise<CreateResult> {
+    assertVmName(spec.name);
+    const image = resolveImage(this.deps.settings.imagesDir, spec.image);
+    const existing = await this.domain(spec.name);
+    if (existing) return this.alreadyThere(spec, existing, opts);
+    if (spec.sshKeys.length === 0) throw new VmInputError("no SSH public key to inject: pass --ssh-key FILE or set SVC_VM_SSH_PUBKEY");
+    const userNets = spec.nets.filter((n) => n === "user");
+    if (userNets.length > 1) throw new VmInputError("nets: 'user' may appear once");
+    const vmDir = this.vmDir(spec.name);
+    const progress = opts.onProgress ?? (() => undefined);
+    await this.prepareDir(vmDir);
+    try {
+      const disks = await this.makeDisks(spec, image, vmDir);
+      let seedIso: string | null = null;
+      if (image.keyInjection === "cloud-init") {
+        seedIso = join(vmDir, "seed.iso");
+        await writeSeedIso(this.deps.ex, seedIso, spec.name, image.sshUser, spec.sshKeys);
+      }
+      const virtType = this.deps.settings.virtType === "auto" ? detectVirtType() : this.deps.settings.virtType;
+      progress(`defining ${spec.name} (${virtType}, ${spec.memoryMb} MiB, ${spec.cpus} cpu, image ${image.name})`);
+      await this.defineAndStart(spec, image, vmDir, disks, seedIso, virtType, userNets.length > 0);
+    } catch (e) {
+      await this.removeDomain(spec.name).catch(() => undefined);
+      await rm(vmDir, { recursive: true, force: true });
+      throw e;
+    }
+    const info = await this.info(spec.name);
+    if (opts.wait) await this.waitSsh(info, opts, progress);
+    return { info: opts.wait ? await this.info(spec.name) : info, created: true };
+  }
+
+  async delete(name: string): Promise<DeleteResult> {
+    assertVmName(name);
+    const d = await this.domain(name);
+    const vmDir = this.vmDir(name);
+    if (!d) {
+      if (existsSync(vmDir)) {
+        await rm(vmDir, { recursive: true, force: true });
+        return { name, deleted: false, note: `VM '${name}' does not exist; removed its leftover files in ${vmDir}` };
+      }
+      return { name, deleted: false, note: `VM '${name}' does not exist; nothing to delete` };
+    }
+    await this.removeDomain(name);
+    if (d.meta) {
+      await rm(vmDir, { recursive: true, force: true });
+      return { name, deleted: true };
+    }
+    const paths = d.disks.filter((x) => x.device === "disk").map((x) => x.path);
+    return { name, deleted: true, note: `'${name}' was not created by svc-vm; its storage was left in place: ${paths.join(", ") || "(none)"}` };
+  }
+
+  // ---- internals ----
+
+  private vmDir(name: string): string {
+    const base = resolve(this.deps.settings.disksDir);
+    const dir = resolve(base, name);
+    // The name is validated, but keep every delete inside the disks directory regardless.
+    if (!dir.startsWith(base + sep)) throw new VmInputError(`refusing a VM directory outside ${base}`);
+    return dir;
+  }
+
+  private async domain(name: string): Promise<ParsedDomain | null> {
+    assertVmName(name);
+    try {
+      return parseDomainXml(await this.virsh.run(["dumpxml", name], { domain: name }));
+    } catch (e) {
+      if (e instanceof VmNotFoundError) return null;
+      throw e;
+    }
+  }
+
+  private async state(name: string): Promise<string> {
+    return (await this.virsh.run(["domstate", name], { domain: name })).trim();
+  }
+
+  private async toInfo(name: string, d: ParsedDomain): Promise<VmInfo> {
+    const state = await this.state(name);
+    let ip: string | null = null;
+    if (state === "running" && d.networks.length > 0) ip = await this.leaseIp(name);
+    const m = d.meta;
+    const userPort = m?.ssh_port ?? null;
+    const rootDisks = d.disks.filter((x) => x.device === "disk");
+    return {
+      name,
+      state,
+      image: m?.image ?? null,
+      memory_mb: d.memoryMb,
+      cpus: d.cpus,
+      disks: rootDisks.map((x, i) => ({ path: x.path, size_gb: m?.disks_gb[i] ?? null })),
+      nets: m?.nets ?? d.networks,
+      ip,
+      ssh_host: userPort ? "127.0.0.1" : ip,
+      ssh_port: userPort ?? (ip ? 22 : null),
+      ssh_user: m?.ssh_user ?? null,
+      driver: this.name,
+    };
+  }
+
+  private async leaseIp(name: string): Promise<string | null> {
+    const r = await this.virsh.tryRun(["domifaddr", name, "--source", "lease"]);
+    const m = /ipv4\s+(\d+\.\d+\.\d+\.\d+)\//.exec(r.stdout);
+    return m ? m[1]! : null;
+  }
+
+  private async alreadyThere(spec: VmSpec, d: ParsedDomain, opts: CreateOptions): Promise<CreateResult> {
+    const m = d.meta;
+    const want = { image: spec.image, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets };
+    const have = m ? { image: m.image, memory_mb: m.memory_mb, cpus: m.cpus, disks_gb: m.disks_gb, nets: m.nets } : null;
+    if (!have || JSON.stringify(have) !== JSON.stringify(want)) {
+      const detail = have
+        ? Object.entries(want).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(have[k as keyof typeof have])).map(([k, v]) => `${k}: has ${JSON.stringify(have[k as keyof typeof have])}, asked ${JSON.stringify(v)}`).join("; ")
+        : "not created by svc-vm";
+      throw new VmExistsError(spec.name, detail);
+    }
+    // Same spec: idempotent success (at-least-once task delivery repeats creates). Start it if stopped.
+    if ((await this.state(spec.name)) !== "running") await this.virsh.run(["start", spec.name], { domain: spec.name });
+    const info = await this.info(spec.name);
+    if (opts.wait) await this.waitSsh(info, opts, opts.onProgress ?? (() => undefined));
+    return { info, created: false };
+  }
+
+  private async prepareDir(vmDir: string): Promise<void> {
+    try {
+      await mkdir(this.deps.settings.disksDir, { recursive: true, mode: 0o755 });
+      // Leftovers of a create that died half-way: no domain owns them (checked by the caller).
+      await rm(vmDir, { recursive: true, force: true });
+      // qemu runs as its own user and must reach the disks: world-traversable, not writable.
+      await mkdir(vmDir, { mode: 0o755 });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EACCES" || code === "EPERM") throw new VmPermissionError(`cannot write ${vmDir} (${code}); root-owned VMs need root: run sudo svc-vm ...`);
+      throw e;
+    }
+  }
+
+  private async makeDisks(spec: VmSpec, image: ResolvedImage, vmDir: string): Promise<{ path: string; format: "qcow2" }[]> {
+    const root = join(vmDir, "root.qcow2");
+    const size = spec.disksGb[0];
+    await this.qemuImg(["create", "-q", "-f", "qcow2", "-F", image.diskFormat, "-b", image.disk, root, ...(size ? [`${size}G`] : [])], image.disk, size);
+    const disks = [{ path: root, format: "qcow2" as const }];
+    for (const [i, gb] of spec.disksGb.slice(1).entries()) {
+      const p = join(vmDir, `data${i + 1}.qcow2`);
+      await this.qemuImg(["create", "-q", "-f", "qcow2", p, `${gb}G`]);
+      disks.push({ path: p, format: "qcow2" });
+    }
+    return disks;
+  }
+
+  private async qemuImg(args: string[], base?: string, sizeGb?: number): Promise<void> {
+    const r = await this.deps.ex.run(["qemu-img", ...args], { timeoutMs: 120_000 });
+    if (r.code === 0) return;
+    const msg = lastError(r.stderr);
+    // Asking for a root disk smaller than the image is a user error, not a tool failure.
+    if (base && sizeGb && /shrink|smaller/i.test(msg)) throw new VmInputError(`disks: root disk ${sizeGb} GB is smaller than image ${base}`);
+    throw new Error(`qemu-img ${args[0]} failed: ${msg}`);
+  }
+
+  private async defineAndStart(spec: VmSpec, image: ResolvedImage, vmDir: string, disks: { path: string; format: "qcow2" }[], seedIso: string | null, virtType: "kvm" | "qemu", userNet: boolean): Promise<void> {
+    const keyArg = image.keyInjection === "cmdline" ? ` svc_ssh_key=${Buffer.from(spec.sshKeys.join("\n") + "\n").toString("base64")} svc_hostname=${spec.name}` : "";
+    // A free port can be taken between picking and qemu binding it: retry with another.
+    for (let attempt = 0; ; attempt++) {
+      const port = userNet ? await pickForwardPort(await this.takenPorts()) : null;
+      const meta: SvcVmMeta = { image: image.name, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets, ssh_port: port, ssh_user: image.sshUser, vm_dir: vmDir };
+      const xml = buildDomainXml({
+        name: spec.name,
+        virtType,
+        memoryMb: spec.memoryMb,
+        cpus: spec.cpus,
+        disks,
+        seedIso,
+        kernel: image.kernel && image.initrd ? { kernel: image.kernel, initrd: image.initrd, cmdline: image.cmdline + keyArg } : null,
+        networks: spec.nets.filter((n) => n !== "user"),
+        userNetPort: port,
+        consoleLog: join(vmDir, "console.log"),
+        meta,
+      });
+      const xmlPath = join(vmDir, "domain.xml");
+      await writeFile(xmlPath, xml, { mode: 0o600 });
+      const def = await this.virsh.tryRun(["define", xmlPath]);
+      if (def.code !== 0) {
+        if (/already exists/i.test(def.stderr)) throw new VmExistsError(spec.name, "created concurrently by another request");
+        throw this.virsh.toError(def, "define");
+      }
+      const start = await this.virsh.tryRun(["start", spec.name]);
+      if (start.code === 0) return;
+      await this.virsh.tryRun(["undefine", spec.name]);
+      if (port && attempt < 2 && /hostfwd|host forwarding|address already in use/i.test(start.stderr)) continue;
+      const err = this.virsh.toError(start, "start");
+      if (/network '.*' is not active|network not found/i.test(start.stderr)) throw new VmInputError(`${err.message}; use nets=[user] or start the network (virsh net-start NAME)`);
+      throw err;
+    }
+  }
+
+  private async takenPorts(): Promise<Set<number>> {
+    const taken = new Set<number>();
+    const names = (await this.virsh.run(["list", "--all", "--name"])).split("\n").map((s) => s.trim()).filter(Boolean);
+    for (const n of names) {
+      const d = await this.domain(n).catch(() => null);
+      if (d?.meta?.ssh_port) taken.add(d.meta.ssh_port);
+    }
+    return taken;
+  }
+
+  private async removeDomain(name: string): Promise<void> {
+    const st = await this.virsh.tryRun(["domstate", name]);
+    if (st.code === 0 && st.stdout.trim() !== "shut off") {
+      const r = await this.virsh.tryRun(["destroy", name]);
+      if (r.code !== 0 && !/not running/i.test(r.stderr)) throw this.virsh.toError(r, "destroy", name);
+    }
+    const u = await this.virsh.tryRun(["undefine", name]);
+    if (u.code !== 0 && !/not found|failed to get domain/i.test(u.stderr)) throw this.virsh.toError(u, "undefine", name);
+  }
+
+  private async waitSsh(info: VmInfo, opts: CreateOptions, progress: (l: string) => void): Promise<void> {
+    if (!info.ssh_host || !info.ssh_port) {
+      // libvirt networks: the lease appears after DHCP; poll info until it does.
+      const deadline = Date.now() + (opts.waitTimeoutMs ?? DEFAULT_WAIT_MS);
+      while (Date.now() < deadline && (!info.ssh_host || !info.ssh_port)) {
+        opts.signal?.throwIfAborted();
+        await new Promise((r) => setTimeout(r, 1000));
+        info = await this.info(info.name);
+      }
+      if (!info.ssh_host || !info.ssh_port) throw new Error(`VM '${info.name}' got no IP address within ${opts.waitTimeoutMs ?? DEFAULT_WAIT_MS} ms`);
+    }
+    progress(`waiting for SSH on ${info.ssh_host}:${info.ssh_port}`);
+    const ok = await waitForSsh(info.ssh_host, info.ssh_port, opts.waitTimeoutMs ?? DEFAULT_WAIT_MS, opts.signal);
+    if (!ok) throw new Error(`VM '${info.name}' did not answer SSH on ${info.ssh_host}:${info.ssh_port} within ${opts.waitTimeoutMs ?? DEFAULT_WAIT_MS} ms; see ${join(this.vmDir(info.name), "console.log")}`);
+  }
+}

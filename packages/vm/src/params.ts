@@ -1,0 +1,55 @@
+import { VmInputError } from "./errors";
+import { assertNetName } from "./names";
+
+/** The `-P key=value` parameters of `create vm`, parsed. */
+export interface VmParams {
+  memoryMb: number;
+  cpus: number;
+  disksGb: number[];
+  nets: string[];
+}
+
+export const DEFAULT_PARAMS: VmParams = { memoryMb: 512, cpus: 1, disksGb: [], nets: ["user"] };
+const KEYS = ["memory", "numcpus", "disks", "nets"] as const;
+
+function list(v: string): string[] {
+  const inner = v.startsWith("[") && v.endsWith("]") ? v.slice(1, -1) : v;
+  return inner.split(",").map((s) => s.trim().replace(/^['"]|['"]$/g, "")).filter((s) => s !== "");
+}
+
+function int(key: string, v: string, min: number, max: number): number {
+  if (!/^\d+$/.test(v)) throw new VmInputError(`-P ${key}: expected a whole number, got ${JSON.stringify(v).slice(0, 40)}`);
+  const n = Number(v);
+  if (n < min || n > max) throw new VmInputError(`-P ${key}: ${n} is out of range ${min}..${max}`);
+  return n;
+}
+
+/** Parse kcli-style parameters (`memory=2048`, `numcpus=2`, `disks=[20,10]`, `nets=[user]`). */
+export function parseVmParams(pairs: readonly string[]): VmParams {
+  const p: VmParams = { ...DEFAULT_PARAMS, disksGb: [], nets: [...DEFAULT_PARAMS.nets] };
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    const key = eq > 0 ? pair.slice(0, eq) : "";
+    const value = eq > 0 ? pair.slice(eq + 1) : "";
+    switch (key) {
+      case "memory":
+        p.memoryMb = int(key, value, 64, 1_048_576);
+        break;
+      case "numcpus":
+        p.cpus = int(key, value, 1, 256);
+        break;
+      case "disks":
+        p.disksGb = list(value).map((d) => int("disks", d.replace(/^size=/, ""), 1, 65_536));
+        break;
+      case "nets": {
+        const nets = list(value);
+        if (nets.length === 0) throw new VmInputError("-P nets: give at least one network, e.g. nets=[user]");
+        p.nets = nets.map(assertNetName);
+        break;
+      }
+      default:
+        throw new VmInputError(`unknown parameter ${JSON.stringify(pair).slice(0, 60)}: use ${KEYS.map((k) => `${k}=...`).join(", ")}`);
+    }
+  }
+  return p;
+}

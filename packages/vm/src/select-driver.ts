@@ -1,0 +1,25 @@
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+import type { HostExecutor } from "@svc/host";
+import { KcliDriver } from "./kcli/driver";
+import { LibvirtDriver } from "./libvirt/driver";
+import type { VmSettings } from "./settings";
+import type { VmDriver } from "./types";
+
+/** Whether an executable `bin` is on PATH. */
+export function onPath(bin: string, path = process.env.PATH ?? ""): boolean {
+  return path.split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, bin), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The configured driver; `auto` picks kcli when it is on PATH, else libvirt. */
+export function createVmDriver(settings: VmSettings, ex: HostExecutor): VmDriver {
+  const kind = settings.driver === "auto" ? (onPath("kcli") ? "kcli" : "libvirt") : settings.driver;
+  return kind === "kcli" ? new KcliDriver(ex) : new LibvirtDriver({ ex, settings });
+}

@@ -1,0 +1,74 @@
+/** What a VM should be: the `create vm` request. */
+export interface VmSpec {
+  name: string;
+  image: string;
+  memoryMb: number;
+  cpus: number;
+  /** Sizes in GB; the first is the root disk (grown from the image when larger). */
+  disksGb: number[];
+  /** `user` = qemu user-mode networking with SSH on a 127.0.0.1 port; other names are libvirt networks. */
+  nets: string[];
+  /** authorized_keys lines injected into the guest. */
+  sshKeys: string[];
+}
+
+/** What `info vm` returns (snake_case: it is the CLI's and operators' JSON). */
+export interface VmInfo {
+  name: string;
+  /** running | shut off | paused | crashed | ... (libvirt wording; kcli up/down mapped). */
+  state: string;
+  image: string | null;
+  memory_mb: number | null;
+  cpus: number | null;
+  disks: { path: string; size_gb: number | null }[];
+  nets: string[];
+  ip: string | null;
+  /** Where SSH answers for this VM: the guest IP, or 127.0.0.1 with a forwarded port. */
+  ssh_host: string | null;
+  ssh_port: number | null;
+  ssh_user: string | null;
+  driver: string;
+}
+
+/** One image the VM CLI can create from. */
+export interface ImageInfo {
+  name: string;
+  path: string;
+  /** kernel = direct kernel boot (test image); disk = boots from its disk (cloud image). */
+  boot: "kernel" | "disk";
+  description: string | null;
+}
+
+/** Options of a create call. */
+export interface CreateOptions {
+  /** Wait until SSH answers on the VM's endpoint. */
+  wait?: boolean;
+  waitTimeoutMs?: number;
+  signal?: AbortSignal;
+  /** Progress lines (the CLI prints them on stderr). */
+  onProgress?: (line: string) => void;
+}
+
+/** Outcome of create: `created` is false when an identical VM already existed. */
+export interface CreateResult {
+  info: VmInfo;
+  created: boolean;
+}
+
+/** Outcome of delete: deleting a missing VM is a success with a note. */
+export interface DeleteResult {
+  name: string;
+  deleted: boolean;
+  note?: string;
+}
+
+/** A VM backend: libvirt (virsh, qemu-img) or kcli. */
+export interface VmDriver {
+  readonly name: "libvirt" | "kcli";
+  list(): Promise<VmInfo[]>;
+  /** Throws VmNotFoundError when there is no such VM. */
+  info(name: string): Promise<VmInfo>;
+  create(spec: VmSpec, opts?: CreateOptions): Promise<CreateResult>;
+  delete(name: string): Promise<DeleteResult>;
+  listImages(): Promise<ImageInfo[]>;
+}
