@@ -12,7 +12,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
 
 # Debian packages: test tools, hypervisor, Ansible, the test image's kernel.
 PKGS=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils virtinst ansible-core debootstrap
-  openssh-server openssh-client sudo linux-image-cloud-amd64 busybox-static cpio genisoimage nginx
+  openssh-server openssh-client sudo ansible-lint linux-image-cloud-amd64 busybox-static cpio genisoimage nginx
   shellcheck bats docker-compose postgresql redis-server curl ca-certificates)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p"); done

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { z } from "zod";
 
 const bool = z
@@ -111,9 +112,10 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.SVC_REDIS_PREFIX,
-    dagsDir: e.SVC_DAGS_DIR,
-    docsDir: e.SVC_DOCS_DIR,
-    playbooksDir: e.SVC_PLAYBOOKS_DIR,
+    // Absolute, so that paths handed to ansible over SSH or to child processes mean the same thing.
+    dagsDir: path.resolve(e.SVC_DAGS_DIR),
+    docsDir: path.resolve(e.SVC_DOCS_DIR),
+    playbooksDir: path.resolve(e.SVC_PLAYBOOKS_DIR),
     worker: { concurrency: e.SVC_WORKER_CONCURRENCY, heartbeatMs: e.SVC_WORKER_HEARTBEAT_MS, zombieAfterMs: e.SVC_ZOMBIE_AFTER_MS },
     reconcileIntervalMs: e.SVC_RECONCILE_INTERVAL_MS,
     domain: e.SVC_DOMAIN,
@@ -147,4 +149,15 @@ function deepFreeze<T>(o: T): T {
     Object.freeze(o);
   }
   return o;
+}
+
+/** Platform settings that DAG param defaults may reference as `{{ settings.<key> }}`. */
+export function dagSettingsFromConfig(config: SvcConfig): Record<string, string> {
+  return {
+    domain: config.domain,
+    cluster_name: config.clusterName,
+    admin_user: config.auth.adminUser ?? "admin",
+    inventory_dir: config.inventoryDir,
+    playbooks_dir: config.playbooksDir,
+  };
 }

@@ -1,2 +1,2 @@
-export { loadConfig, ConfigError } from "./config";
+export { loadConfig, ConfigError, dagSettingsFromConfig } from "./config";
 export type { SvcConfig, SvcEnv } from "./config";

@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { dagSettingsFromConfig, loadConfig } from "@svc/config";
 import { parseDagFolder, type OperatorCatalog } from "@svc/dags";
 import { CATALOG_FIXTURE } from "../catalog/catalog-fixture";
 import { toRouterCatalogEntry } from "../catalog/catalog-entry";
@@ -26,7 +27,7 @@ const ANY_OPERATOR: OperatorCatalog = { has: () => true, checkArgs: () => [] };
  */
 export async function loadEvalCatalog(dagsDir: string = DEFAULT_DAGS_DIR): Promise<LoadedCatalog> {
   try {
-    const results = await parseDagFolder(dagsDir, { catalog: ANY_OPERATOR });
+    const results = await parseDagFolder(dagsDir, { catalog: ANY_OPERATOR, settings: dagSettingsFromConfig(loadConfig(process.env)) });
     const dags = results.flatMap((r) => (r.ok ? [r.dag] : []));
     if (dags.length === 0) return { entries: CATALOG_FIXTURE, source: "fixture", note: `no DAGs in ${dagsDir}` };
     const real = dags.map(toRouterCatalogEntry);

@@ -21,7 +21,8 @@ const hasOwn = (o: object, k: PropertyKey) => Object.prototype.hasOwnProperty.ca
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  // Object.prototype of any realm (ajv clones, vm contexts such as jest's): its own prototype is null.
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /**

@@ -1,12 +1,2 @@
-import type { SvcConfig } from "@svc/config";
-
-/** Platform settings that DAG param defaults may reference as `{{ settings.<key> }}`. */
-export function dagSettingsFromConfig(config: SvcConfig): Record<string, string> {
-  return {
-    domain: config.domain,
-    cluster_name: config.clusterName,
-    admin_user: config.auth.adminUser ?? "admin",
-    inventory_dir: config.inventoryDir,
-    playbooks_dir: config.playbooksDir,
-  };
-}
+// The mapping lives with the configuration; re-exported for the engine's callers.
+export { dagSettingsFromConfig } from "@svc/config";

@@ -1,0 +1,87 @@
+import type { DagDefinition } from "@svc/dags";
+import { PRODUCT_DAG_IDS } from "../src";
+import { loadCatalogue } from "./load-catalogue";
+import { simulateRun } from "./simulate-run";
+
+let dags: Record<string, DagDefinition>;
+beforeAll(async () => {
+  dags = await loadCatalogue();
+});
+
+const VM_DAGS = ["identity_deployment", "ca_deployment", "router_deployment", "registry_deployment", "vm_deployment"];
+/** Tasks that belong to the delete branch (and the join) of each DAG. */
+const DELETE_PATH: Record<string, string[]> = {
+  identity_deployment: ["delete_vm", "remove_record", "report"],
+  ca_deployment: ["delete_vm", "remove_record", "report"],
+  registry_deployment: ["delete_vm", "remove_record", "report"],
+  router_deployment: ["delete_vm", "remove_host_config", "report"],
+  vm_deployment: ["delete_vm", "report"],
+  cluster_initial_deployment: ["delete_ctrl_0", "delete_ctrl_1", "delete_ctrl_2", "delete_worker_0", "delete_worker_1", "remove_install_dir", "report"],
+};
+
+test.each([...PRODUCT_DAG_IDS, "vm_deployment"])("%s: a delete run runs only the delete branch and the report", (id) => {
+  const conf = "vm_name" in dags[id]!.params ? { action: "delete", vm_name: "web01" } : { action: "delete" };
+  const r = simulateRun(dags[id]!, conf);
+  expect(r.state).toBe("success");
+  expect(r.ran.sort()).toEqual([...DELETE_PATH[id]!].sort());
+});
+
+test.each(VM_DAGS)("%s: a create run on a libvirt network runs every create step, no delete step and no clean-up", (id) => {
+  const r = simulateRun(dags[id]!, { action: "create", vm_name: "web01" });
+  expect(r.state).toBe("success");
+  expect(r.ran).toEqual(expect.arrayContaining(["validate_host", "create_vm", "wait_ssh", "configure", "verify", "report"]));
+  expect(r.ran).not.toContain("delete_vm");
+  expect(r.states.cleanup_on_failure).toBe("skipped");
+});
+
+test.each(["identity_deployment", "ca_deployment", "registry_deployment"])("%s: the host record is written on a libvirt network and left out for user-mode networking", (id) => {
+  expect(simulateRun(dags[id]!, {}).states.register_record).toBe("success");
+  expect(simulateRun(dags[id]!, { nets: ["user"] }).states.register_record).toBe("skipped");
+});
+
+test.each(["identity_deployment", "ca_deployment", "registry_deployment", "router_deployment"])("%s: check mode configures with --check and skips the service checks", (id) => {
+  const r = simulateRun(dags[id]!, { check_mode: true, nets: ["user"], ...(id === "router_deployment" ? { networks: [] } : {}) });
+  expect(r.state).toBe("success");
+  expect(r.states).toMatchObject({ create_vm: "success", wait_ssh: "success", configure: "success", verify: "skipped", report: "success" });
+});
+
+test.each(VM_DAGS)("%s: a failure after the VM exists deletes it again, and the run fails", (id) => {
+  const r = simulateRun(dags[id]!, { vm_name: "web01" }, ["configure"]);
+  expect(r.state).toBe("failed");
+  expect(r.states.cleanup_on_failure).toBe("success");
+});
+
+test.each(VM_DAGS)("%s: keep_on_failure keeps the VM after a failure", (id) => {
+  const r = simulateRun(dags[id]!, { vm_name: "web01", keep_on_failure: true }, ["wait_ssh"]);
+  expect(r.state).toBe("failed");
+  expect(r.states.cleanup_on_failure).toBe("skipped");
+});
+
+test.each(VM_DAGS)("%s: when create_vm itself fails, the clean-up never deletes a VM the run did not create", (id) => {
+  const r = simulateRun(dags[id]!, { vm_name: "web01" }, ["create_vm"]);
+  expect(r.state).toBe("failed");
+  expect(r.states.cleanup_on_failure).toBe("skipped");
+});
+
+test("cluster_initial_deployment: a failed install removes the nodes unless keep_on_failure, never in check mode", () => {
+  const dag = dags.cluster_initial_deployment!;
+  expect(simulateRun(dag, {}).ran).toEqual(["validate_host", "prepare_installer", "create_nodes", "wait_install", "report"]);
+  expect(simulateRun(dag, {}, ["wait_install"]).states.cleanup_on_failure).toBe("success");
+  expect(simulateRun(dag, { keep_on_failure: true }, ["wait_install"]).states.cleanup_on_failure).toBe("skipped");
+  expect(simulateRun(dag, { check_mode: true }, ["create_nodes"]).states.cleanup_on_failure).toBe("skipped");
+});
+
+test("vm_deployment: an empty name picks one on create and stops a delete before anything is deleted", () => {
+  const dag = dags.vm_deployment!;
+  expect(simulateRun(dag, {}).states).toMatchObject({ name_vm: "success", create_vm: "success", require_name: "skipped" });
+  expect(simulateRun(dag, { vm_name: "web01" }).states.name_vm).toBe("skipped");
+  const del = simulateRun(dag, { action: "delete" }, ["require_name"]);
+  expect(del.state).toBe("failed");
+  expect(del.states.delete_vm).toBe("upstream_failed");
+});
+
+test("infrastructure_health_check: the host probe runs only when host or hypervisor checks are asked for", () => {
+  const dag = dags.infrastructure_health_check!;
+  expect(simulateRun(dag, {}).ran).toEqual(["validate_host", "collect_findings", "report"]);
+  expect(simulateRun(dag, { checks: ["dns", "certificates"] }).ran).toEqual(["collect_findings", "report"]);
+});

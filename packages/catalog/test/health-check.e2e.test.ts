@@ -1,0 +1,51 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { note, startCatalogueRuntime, type CatalogueRuntime } from "./runtime-harness";
+
+let rt: CatalogueRuntime;
+let certDir: string;
+beforeAll(async () => {
+  rt = await startCatalogueRuntime("cathealth");
+  certDir = mkdtempSync(path.join(tmpdir(), "svc-health-certs-"));
+  // One certificate inside the warning window, one well outside it.
+  for (const [name, days] of [["ends-soon.crt", "3"], ["ends-later.pem", "400"]] as const) {
+    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", path.join(certDir, `${name}.key`), "-out", path.join(certDir, name), "-days", days, "-subj", `/CN=${name}`], { stdio: "ignore" });
+  }
+}, 120_000);
+afterAll(async () => {
+  await rt?.close();
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
+});
+
+const hasHardwareVirt = /\b(vmx|svm)\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
+
+test("infrastructure_health_check runs to success here and reports what it finds as findings, not failures", async () => {
+  // Only localhost is looked up: the test sends no DNS query off this machine.
+  const { run, states, seconds } = await rt.run("infrastructure_health_check", { dns_names: ["localhost"], cert_paths: [certDir], cert_warn_days: 30 }, 600_000);
+  note(`infrastructure_health_check: ${run.state} in ${seconds} s`);
+  expect(states).toEqual({ validate_host: "success", collect_findings: "success", report: "success" });
+  expect(run.state).toBe("success");
+  const log = (await rt.logs("infrastructure_health_check", run.run_id, "collect_findings")).join("\n");
+  expect(log).toMatch(hasHardwareVirt ? /FINDING ok host: hardware virtualization available/ : /FINDING warning host: no hardware virtualization/);
+  expect(log).toMatch(/FINDING ok hypervisor: libvirt answers/);
+  expect(log).toMatch(/FINDING \w+ vms: \d+ VMs defined/);
+  expect(log).toMatch(/FINDING \w+ networks: \d+ networks defined/);
+  expect(log).toMatch(/FINDING ok dns: localhost resolves to 127\.0\.0\.1/);
+  expect(log).toContain(`FINDING warning certificates: ${certDir}/ends-soon.crt ends`);
+  expect(log).not.toContain("ends-later.pem ends");
+  const reportFile = `/var/lib/svc/reports/health-${run.run_id.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`;
+  const report = JSON.parse(readFileSync(reportFile, "utf8")) as { findings: { check: string; severity: string }[] };
+  rmSync(reportFile, { force: true });
+  expect(new Set(report.findings.map((f) => f.check))).toEqual(new Set(["host", "hypervisor", "vms", "networks", "dns", "certificates"]));
+}, 660_000);
+
+test("infrastructure_health_check runs only the checks asked for", async () => {
+  const { run, states } = await rt.run("infrastructure_health_check", { checks: ["certificates"], cert_paths: [certDir] }, 300_000);
+  expect({ state: run.state, states }).toEqual({ state: "success", states: { validate_host: "skipped", collect_findings: "success", report: "success" } });
+  const log = (await rt.logs("infrastructure_health_check", run.run_id, "collect_findings")).join("\n");
+  expect(log).toContain("FINDING warning certificates:");
+  expect(log).not.toMatch(/FINDING \w+ (host|hypervisor|vms|networks|dns):/);
+  rmSync(`/var/lib/svc/reports/health-${run.run_id.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`, { force: true });
+}, 360_000);

@@ -1,0 +1,86 @@
+import { ParamsInvalidError } from "@svc/errors";
+import type { DagDefinition } from "@svc/dags";
+import { previewPlaybookTask, renderTaskArgs } from "../src";
+import { loadCatalogue } from "./load-catalogue";
+import { TEST_SETTINGS } from "./settings";
+
+let dags: Record<string, DagDefinition>;
+beforeAll(async () => {
+  dags = await loadCatalogue();
+});
+
+/** What create_vm returns on a libvirt network (the shape vm_create documents). */
+const CREATED = {
+  create_vm: { name: "idm", state: "running", ssh_host: "192.168.122.10", ssh_port: 22, ip: "192.168.122.10", image: "centos9stream", memory_mb: 4096, cpus: 2 },
+  wait_ssh: { name: "idm", ssh_host: "192.168.122.10", ssh_port: 22, ssh_user: "cloud-user", host_keys: [] },
+};
+const SECRET_WORDS = /password|secret_value|passwd|token/i;
+
+test("identity_deployment's configure step gets the domain, forwarder and secrets file path, never a password", () => {
+  const p = previewPlaybookTask(dags.identity_deployment!, "configure", { domain: "corp.example.org", dns_forwarder: "192.0.2.53" }, { outputs: CREATED });
+  expect(p.playbook).toBe("identity-server.yml");
+  expect(p.check).toBe(false);
+  expect(p.extraVars).toEqual({ vm_name: "idm", domain: "corp.example.org", dns_forwarder: "192.0.2.53", secrets_file: "/var/lib/svc/inventory/secrets.yml" });
+  expect(p.extraVarsYaml).not.toMatch(SECRET_WORDS);
+  expect(p.args.vm).toBe("idm");
+});
+
+test("check_mode reaches the playbook as Ansible check mode", () => {
+  for (const id of ["identity_deployment", "ca_deployment", "registry_deployment", "router_deployment"]) {
+    expect(previewPlaybookTask(dags[id]!, "configure", { check_mode: true }, { outputs: CREATED }).check).toBe(true);
+  }
+  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", { check_mode: true }).args.argv).toContain("--check");
+  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", {}).args.argv).not.toContain("--check");
+});
+
+test("registry_deployment passes the registry type through, and the host record gets the VM's address as JSON data", () => {
+  const p = previewPlaybookTask(dags.registry_deployment!, "configure", { registry_type: "harbor" }, { outputs: CREATED });
+  expect(p.extraVars).toMatchObject({ registry_type: "harbor", vm_name: "registry" });
+  const rec = renderTaskArgs(dags.registry_deployment!, "register_record", {}, { outputs: CREATED }).args;
+  expect(rec.cwd).toBe(TEST_SETTINGS.playbooks_dir);
+  const argv = rec.argv as string[];
+  expect(argv.slice(0, 3)).toEqual(["ansible-playbook", "--inventory=localhost,", "--connection=local"]);
+  expect(argv.slice(-2)).toEqual(["--", "host-records.yml"]);
+  expect(JSON.parse(argv[3]!.replace(/^--extra-vars=/, ""))).toEqual({ vm_name: "registry", domain: "lab.example.com", vm_ip: "192.168.122.10", record_state: "present" });
+});
+
+test("router_deployment hands the lab networks to both the host and the router playbooks as data", () => {
+  const networks = [{ name: "lab-a", cidr: "192.168.150.0/24", gateway: "192.168.150.1" }];
+  const host = renderTaskArgs(dags.router_deployment!, "host_networks", { networks, nets: ["default", "lab-a"], check_mode: true }).args.argv as string[];
+  expect(JSON.parse(host[3]!.replace(/^--extra-vars=/, ""))).toEqual({ networks, router_host_state: "networks" });
+  expect(host[4]).toBe("--check");
+  const vyos = previewPlaybookTask(dags.router_deployment!, "configure", { networks }, { outputs: CREATED });
+  expect(vyos.extraVars.networks).toEqual(networks);
+  expect(vyos.extraVarsYaml).toContain("cidr: 192.168.150.0/24");
+});
+
+test("cluster_initial_deployment names the pull secret by path and renders the node sizing", () => {
+  const vars = (taskId: string, conf: Record<string, unknown>) => JSON.parse((renderTaskArgs(dags.cluster_initial_deployment!, taskId, conf).args.argv as string[])[3]!.replace(/^--extra-vars=/, ""));
+  const prep = vars("prepare_installer", { version: "4.18", deployment_size: "compact" });
+  expect(prep).toMatchObject({ cluster_name: "ocp", version: "4.18", deployment_size: "compact", pull_secret_path: "/var/lib/svc/inventory/pull-secret.json", dns_server: "192.168.122.1" });
+  expect(JSON.stringify(prep)).not.toMatch(/auths/);
+  expect(vars("create_nodes", { memory_mb: 32768, cpus: 12 })).toMatchObject({ memory_mb: 32768, cpus: 12, node_state: "present" });
+  expect(renderTaskArgs(dags.cluster_initial_deployment!, "delete_worker_1", { cluster_name: "lab" }).args).toEqual({ name: "lab-worker-1" });
+});
+
+test("vm_deployment uses the given name, or the picked one when none was given", () => {
+  const named = renderTaskArgs(dags.vm_deployment!, "create_vm", { vm_name: "web01", cpus: 4, memory_mb: 8192 });
+  expect(named.args).toEqual({ name: "web01", image: "centos10stream", cpus: 4, memory_mb: 8192, disks_gb: [20], nets: ["default"] });
+  const picked = renderTaskArgs(dags.vm_deployment!, "create_vm", {}, { outputs: { name_vm: { exit_code: 0, stdout_tail: "vm-20250101-120000" } } });
+  expect(picked.args.name).toBe("vm-20250101-120000");
+  const verify = previewPlaybookTask(dags.vm_deployment!, "verify", { vm_name: "web01" }, { outputs: { create_vm: { ...CREATED.create_vm, name: "web01" } } });
+  expect(verify.extraVars.verify_commands).toEqual([["sh", "-c", 'test "$(hostname)" = "$1" && grep -q "created by svc" /etc/motd', "verify", "web01"]]);
+});
+
+test("the health check passes the chosen checks and limits to its playbook", () => {
+  const argv = renderTaskArgs(dags.infrastructure_health_check!, "collect_findings", { checks: ["certificates"], cert_warn_days: 7 }, { runId: "scheduled__2025-01-01T06:00:00+00:00" }).args.argv as string[];
+  expect(JSON.parse(argv[3]!.replace(/^--extra-vars=/, ""))).toEqual({
+    health_checks: ["certificates"], cert_warn_days: 7, cert_paths: ["/etc/pki/tls/certs/svc", "/var/lib/svc/certs"],
+    dns_names: ["idm.lab.example.com", "step-ca.lab.example.com", "registry.lab.example.com"], svc_run_id: "scheduled__2025-01-01T06:00:00+00:00",
+  });
+});
+
+test("a preview with bad params throws ParamsInvalidError naming the field", () => {
+  expect(() => renderTaskArgs(dags.vm_deployment!, "create_vm", { vm_name: "$(reboot)" })).toThrow(ParamsInvalidError);
+  expect(() => renderTaskArgs(dags.vm_deployment!, "create_vm", { vm_name: "$(reboot)" })).toThrow(/vm_name/);
+});

@@ -1,0 +1,10 @@
+import { CATALOG_PATHS } from "../src";
+
+/** Platform settings the catalogue's param defaults read, as the engine passes them. */
+export const TEST_SETTINGS: Record<string, string> = {
+  domain: "lab.example.com",
+  cluster_name: "ocp",
+  admin_user: "admin",
+  inventory_dir: "/var/lib/svc/inventory",
+  playbooks_dir: CATALOG_PATHS.playbooksDir,
+};
