@@ -78,5 +78,5 @@ pnpm exec jest --ci --json --outputFile="$report" "$@"
 rc=$?
 set -e
 # shellcheck disable=SC2016 # JavaScript template literal, not shell
-node -e 'const r=require(process.argv[1]);console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$report" || true
+node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$report" 2>/dev/null || true
 exit $rc
