@@ -1,10 +1,11 @@
 import { runEvalJobId, type Queues, type SchedulerJob } from "@svc/queue";
 
 /**
- * How engine writes tell the scheduler that something changed. Every write that changes task
- * instances of a run bumps `dag_run.version` in the same transaction, then calls runChanged with
- * the new version after commit. Anything that may let a queued run start (trigger, unpause, run end)
- * calls dagChanged.
+ * How engine writes tell the scheduler that something changed, always after commit. API writes that
+ * change a run's task instances bump `dag_run.version` in the same transaction and pass it: events
+ * for an already evaluated version are skipped. Version 0 (worker outcomes) means "evaluate after
+ * this commit" and is never skipped or merged. Anything that may let a queued run start (trigger,
+ * unpause, run end) calls dagChanged.
  */
 export interface Notifier {
   runChanged(dagId: string, runId: string, version: number): Promise<void>;
@@ -23,11 +24,14 @@ export function createQueueNotifier(queues: Pick<Queues, "scheduler">, onError: 
     }
   };
   return {
-    runChanged: (dagId, runId, version) => add({ kind: "run", dagId, runId, version }, runEvalJobId(dagId, runId, version)),
+    runChanged: (dagId, runId, version) => add({ kind: "run", dagId, runId, version }, version ? runEvalJobId(dagId, runId, version) : uniqueId("run", dagId)),
     // Not coalesced by id: a dag event must never be swallowed by one already being processed.
-    dagChanged: (dagId) => add({ kind: "dag", dagId }, `dag|${dagId.replace(/[|:]/g, "_")}|${Date.now()}|${Math.random().toString(36).slice(2, 8)}`),
+    dagChanged: (dagId) => add({ kind: "dag", dagId }, uniqueId("dag", dagId)),
   };
 }
+
+let seq = 0;
+const uniqueId = (kind: string, dagId: string) => `${kind}|${dagId.replace(/[|:]/g, "_")}|${process.pid}|${Date.now()}|${++seq}`;
 
 /** A notifier that does nothing (CLI tools that only read, unit tests of pure parts). */
 export const nullNotifier: Notifier = { runChanged: async () => undefined, dagChanged: async () => undefined };

@@ -27,7 +27,7 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
 
   const evaluated = await deps.db.transaction().execute(async (tx) => {
     // Serialise evaluations of one run with an advisory lock rather than the row lock, so workers
-    // committing results (which bump dag_run.version) never wait behind an evaluation.
+    // committing results never wait behind an evaluation.
     await sql`select pg_advisory_xact_lock(hashtext(${`svc-run:${dagId}:${runId}`}))`.execute(tx);
     const run = await tx.selectFrom("dag_run").select(["id", "dag_id", "run_id", "state", "conf", "logical_date", "dag_hash", "version", "evaluated_version"]).where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
     if (!run || run.state !== "running") return false;

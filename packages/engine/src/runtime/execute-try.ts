@@ -76,14 +76,15 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     if (timer) clearTimeout(timer);
     cancel?.removeEventListener("abort", onCancel);
   }
-  const version = await commitTry(deps.db, job, deps.instanceId, nowOf(deps), outcome, await writer.detach());
-  if (version === undefined) {
+  const committed = await commitTry(deps.db, job, deps.instanceId, nowOf(deps), outcome, await writer.detach());
+  if (!committed) {
     log.warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
     return "lost";
   }
   log.info({ state: outcome.state }, "try finished");
   if (await needsEvaluation(deps, job, outcome.state, dag!.tasks.some((t) => t.depends_on.includes(job.taskId)))) {
-    await deps.notifier.runChanged(job.dagId, job.runId, version);
+    // Version 0: "evaluate after this commit", never skipped or merged with an earlier event.
+    await deps.notifier.runChanged(job.dagId, job.runId, 0);
   }
   return outcome.state;
 }
@@ -102,7 +103,7 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  * Whether this outcome can change a scheduling decision. A successful or failed leaf task while
  * other tasks are unfinished changes nothing, so wide fan-outs do not flood the scheduler. Checked
  * after our own commit: of two leaves finishing together, the later to commit sees the run done.
- * (The version bump still lets reconciliation catch anything missed.)
+ * (Reconciliation re-evaluates every running run, so nothing missed here is lost.)
  */
 async function needsEvaluation(deps: RuntimeDeps, job: TaskJob, state: TryOutcome["state"], hasDownstream: boolean): Promise<boolean> {
   if (state === "up_for_retry" || hasDownstream) return true;

@@ -41,30 +41,26 @@ export interface TryOutcome {
 
 /**
  * Commit a try's outcome, guarded by try number and worker: a try commits at most once, and a
- * worker that lost its claim (declared a zombie) cannot overwrite the newer try. Bumps the run
- * version in the same transaction; returns it (undefined when the guard rejected the commit).
+ * worker that lost its claim (declared a zombie) cannot overwrite the newer try. The run row is not
+ * touched, so the commits of a wide run's tasks never queue behind one another on it. Returns
+ * whether the guard let the commit through.
  */
-export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Date, o: TryOutcome, logs: LogLine[] = []): Promise<number | undefined> {
-  // One statement (one round trip, one implicit transaction): the try's last log lines, the guarded
-  // task update and the run version bump commit together or not at all.
-  const r = await sql<{ version: number }>`
+export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Date, o: TryOutcome, logs: LogLine[] = []): Promise<boolean> {
+  // One statement (one round trip, one implicit transaction): the try's last log lines and the
+  // guarded task update commit together.
+  const r = await sql<{ task_id: string }>`
     with logs as (
       insert into task_log (dag_id, run_id, task_id, try_number, stream, line)
       select ${job.dagId}, ${job.runId}, ${job.taskId}, ${job.tryNumber}, x.stream, x.line
       from rows from (jsonb_to_recordset(${JSON.stringify(logs)}::jsonb) as (stream text, line text)) with ordinality as x(stream, line, n)
       order by x.n
-    ),
-    ti as (
-      update task_instance set
-        state = ${o.state}, end_date = ${now}, duration = extract(epoch from (${now}::timestamptz - start_date)),
-        output = ${o.output === undefined ? null : JSON.stringify(o.output)}::jsonb, error = ${o.error ?? null},
-        next_retry_at = ${o.nextRetryAt ?? null}, updated_at = ${now}
-      where dag_id = ${job.dagId} and run_id = ${job.runId} and task_id = ${job.taskId}
-        and state = 'running' and try_number = ${job.tryNumber} and worker_id = ${workerId}
-      returning dag_id, run_id
     )
-    update dag_run r set version = r.version + 1, updated_at = ${now}
-    from ti where r.dag_id = ti.dag_id and r.run_id = ti.run_id
-    returning r.version`.execute(db);
-  return r.rows[0]?.version;
+    update task_instance set
+      state = ${o.state}, end_date = ${now}, duration = extract(epoch from (${now}::timestamptz - start_date)),
+      output = ${o.output === undefined ? null : JSON.stringify(o.output)}::jsonb, error = ${o.error ?? null},
+      next_retry_at = ${o.nextRetryAt ?? null}, updated_at = ${now}
+    where dag_id = ${job.dagId} and run_id = ${job.runId} and task_id = ${job.taskId}
+      and state = 'running' and try_number = ${job.tryNumber} and worker_id = ${workerId}
+    returning task_id`.execute(db);
+  return r.rows.length > 0;
 }
