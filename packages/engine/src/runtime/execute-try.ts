@@ -2,7 +2,7 @@ import { renderArgs } from "@svc/dags";
 import { NonRetryableError } from "@svc/errors";
 import type { TaskJob } from "@svc/queue";
 import { canRetry, retryDelayMs } from "../core/retry";
-import { claimTry, commitTry, type TryOutcome } from "./task-claim";
+import { commitTry, tryBatcher, type TryOutcome } from "./task-claim";
 import { runDefinition, readsOutputs } from "./definition-cache";
 import { createLogWriter } from "./log-writer";
 import { nowOf, type RuntimeDeps } from "./deps";
@@ -22,7 +22,8 @@ class TaskTimeoutError extends Error {
  */
 export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal): Promise<TryResult> {
   const log = deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber });
-  const claimed = await claimTry(deps.db, job, deps.instanceId, nowOf(deps));
+  const tries = tryBatcher(deps.db, () => nowOf(deps));
+  const claimed = await tries.claim(job, deps.instanceId);
   if (!claimed) {
     log.debug("try not claimable (duplicate delivery or already handled)");
     return "dropped";
@@ -76,7 +77,7 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     if (timer) clearTimeout(timer);
     cancel?.removeEventListener("abort", onCancel);
   }
-  const committed = await commitTry(deps.db, job, deps.instanceId, nowOf(deps), outcome, await writer.detach());
+  const committed = await tries.commit({ job, workerId: deps.instanceId, outcome, logs: await writer.detach() });
   if (!committed) {
     log.warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
     return "lost";
