@@ -46,9 +46,7 @@ while [ "$#" -gt 0 ]; do
   esac
   shift
 done
-[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || svc_die "--timeout needs a number of seconds"
-svc_is_dry_run && svc_log "dry run: nothing is changed; the steps are printed"
-svc_is_dry_run || svc_require_root "deploy-fastmcp-production.sh"
+svc_start_checks "$TIMEOUT" "deploy-fastmcp-production.sh"
 
 svc_log "step 1/4: compose tool"
 if svc_compose_detect; then

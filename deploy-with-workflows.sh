@@ -58,9 +58,7 @@ while [ "$#" -gt 0 ]; do
   esac
   shift
 done
-[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || svc_die "--timeout needs a number of seconds"
-svc_is_dry_run && svc_log "dry run: nothing is changed; the steps are printed"
-svc_is_dry_run || svc_require_root "deploy-with-workflows.sh"
+svc_start_checks "$TIMEOUT" "deploy-with-workflows.sh"
 
 svc_log "step 1/5: preflight checks"
 if [ "$SKIP_PREFLIGHT" = 1 ]; then

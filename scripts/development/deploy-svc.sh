@@ -61,9 +61,7 @@ while [ "$#" -gt 0 ]; do
   esac
   shift
 done
-[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || svc_die "--timeout needs a number of seconds"
-svc_is_dry_run && svc_log "dry run: nothing is changed; the steps are printed"
-svc_is_dry_run || svc_require_root "deploy-svc.sh"
+svc_start_checks "$TIMEOUT" "deploy-svc.sh"
 
 if [ "$STOP" = 1 ]; then
   svc_log "stopping the svc services"

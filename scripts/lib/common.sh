@@ -36,6 +36,17 @@ svc_as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi
 }
 
+# After option parsing in an entry point: check --timeout, announce a dry run, require root otherwise.
+svc_start_checks() {
+  local timeout=$1 script=$2
+  [[ "$timeout" =~ ^[0-9]+$ ]] || svc_die "--timeout needs a number of seconds"
+  if svc_is_dry_run; then
+    svc_log "dry run: nothing is changed; the steps are printed"
+  else
+    svc_require_root "$script"
+  fi
+}
+
 svc_require_root() {
   [ "$(id -u)" -eq 0 ] || svc_die "$1 needs root: run it with sudo -E (the environment is kept)"
 }
