@@ -74,7 +74,9 @@ find . -name "*.sh" -not -path "./node_modules/*" -print0 | xargs -0 -r shellche
 log "running the test suite"
 report=$(mktemp)
 set +e
-pnpm exec jest --ci --json --outputFile="$report" "$@"
+# One jest worker: VM guests run under software emulation and miss SSH deadlines when a second
+# test file loads both cores at the same time.
+pnpm exec jest --ci --maxWorkers=1 --json --outputFile="$report" "$@"
 rc=$?
 set -e
 # shellcheck disable=SC2016 # JavaScript template literal, not shell
