@@ -7,7 +7,6 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 log() { printf '==> %s\n' "$*"; }
-have() { command -v "$1" >/dev/null 2>&1; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
 
 # Debian packages: test tools, hypervisor, Ansible, the test image's kernel.
@@ -22,13 +21,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# pnpm: corepack first; where corepack cannot verify the registry copy, npm installs it.
-if ! have pnpm; then
-  log "installing pnpm"
-  if ! { corepack enable >/dev/null 2>&1 && corepack prepare pnpm@10 --activate >/dev/null 2>&1 && pnpm --version >/dev/null 2>&1; }; then
-    npm install -g pnpm@10 >/dev/null 2>&1
-  fi
-fi
+# pnpm: corepack first, npm where corepack cannot verify the registry copy.
+# shellcheck source=scripts/lib/pnpm.sh
+source scripts/lib/pnpm.sh
+log "checking pnpm"
+ensure_pnpm
 
 # Postgres and Redis, started when not reachable.
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then

@@ -13,9 +13,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-if ! command -v pnpm >/dev/null 2>&1; then
-  { corepack enable >/dev/null 2>&1 && corepack prepare pnpm@10 --activate >/dev/null 2>&1 && pnpm --version >/dev/null 2>&1; } || npm install -g pnpm@10 >/dev/null 2>&1
-fi
+# shellcheck source=scripts/lib/pnpm.sh
+source scripts/lib/pnpm.sh
+ensure_pnpm
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
   for v in /etc/postgresql/*; do as_root pg_ctlcluster --skip-systemctl-redirect "$(basename "$v")" main start || true; done
 fi
