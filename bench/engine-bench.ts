@@ -1,5 +1,7 @@
 // Engine latency and throughput vs raw BullMQ, measured in one run on this machine.
-// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 2000] [--workers 4]
+// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 4000] [--workers 4] [--profile FILE]
+// The throughput phase triggers ceil(tasks / 1000) runs of a wide DAG at once (a DAG holds at most
+// 1000 tasks) and measures from the first trigger to the last run's end as the scheduler records it.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,10 +13,13 @@ import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor } from "@svc/testing";
 import { rawBullmqThroughput } from "./raw-bullmq";
+import { cpuPerUnit, cpuSnapshot } from "./cpu";
+import { profiled } from "./profile";
 import { percentile } from "./stats";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "2000" }, workers: { type: "string", default: "4" } } });
+const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "4000" }, workers: { type: "string", default: "4" }, profile: { type: "string" } } });
 const RUNS = Number(values.runs), CHAIN = Number(values.chain), TASKS = Number(values.tasks), WORKERS = Number(values.workers);
+const WIDE_RUNS = Math.ceil(TASKS / 1000), WIDE = Math.ceil(TASKS / WIDE_RUNS);
 
 async function main(): Promise<void> {
   const tdb = await createTestDb("bench");
@@ -22,7 +27,7 @@ async function main(): Promise<void> {
   const dagsDir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-"));
   writeFileSync(path.join(dagsDir, "one.yaml"), "dag_id: one\ntasks:\n  - {task_id: t, operator: noop}\n");
   writeFileSync(path.join(dagsDir, "chain.yaml"), `dag_id: chain\ntasks:\n${Array.from({ length: CHAIN }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`);
-  writeFileSync(path.join(dagsDir, "wide.yaml"), `dag_id: wide\ntasks:\n${Array.from({ length: TASKS }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
+  writeFileSync(path.join(dagsDir, "wide.yaml"), `dag_id: wide\nmax_active_runs: ${WIDE_RUNS}\ntasks:\n${Array.from({ length: WIDE }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
   const config: SvcConfig = { ...loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent" }), worker: { concurrency: 4, heartbeatMs: 1000, zombieAfterMs: 30000 } };
   const queues = createQueues({ url: redis.url, prefix: redis.prefix });
   const notifier = createQueueNotifier(queues);
@@ -34,11 +39,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < WORKERS; i++) runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), scheduler: false }));
   await waitFor(() => runtimes[0]!.scheduler!.isLeader(), { what: "scheduler leadership" });
 
-  const runDone = (dagId: string, runId: string) =>
+  const runDone = (dagId: string, runId: string, intervalMs = 5) =>
     waitFor(async () => {
       const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
       return r && (r.state === "success" || r.state === "failed") ? r : undefined;
-    }, { timeoutMs: 600000, intervalMs: 5 });
+    }, { timeoutMs: 600000, intervalMs });
 
   // 1. trigger → first task start (client-side trigger time to the worker's claim time).
   const firstStart: number[] = [];
@@ -60,20 +65,31 @@ async function main(): Promise<void> {
     for (let i = 1; i < CHAIN; i++) hops.push(new Date(by.get(`t${i}`)!.start_date!).getTime() - new Date(by.get(`t${i - 1}`)!.end_date!).getTime());
   }
 
-  // 3. throughput: one run with TASKS independent no-op tasks.
+  // 3. throughput: WIDE_RUNS runs of WIDE independent no-op tasks, triggered together.
+  const cpu0 = cpuSnapshot();
   const t0 = Date.now();
-  const wide = await api.triggerDagRun("wide", { runId: "wide-1" });
-  await runDone("wide", wide.dag_run_id);
-  const engineTput = TASKS / ((Date.now() - t0) / 1000);
+  const ends = await profiled(values.profile, async () => {
+    const wide = await Promise.all(Array.from({ length: WIDE_RUNS }, (_, i) => api.triggerDagRun("wide", { runId: `wide-${i}`, logicalDate: new Date(t0 + i) })));
+    return Promise.all(wide.map(async (w) => {
+      await runDone("wide", w.dag_run_id, 100);
+      const r = await tdb.db.selectFrom("dag_run").select("end_date").where("dag_id", "=", "wide").where("run_id", "=", w.dag_run_id).executeTakeFirstOrThrow();
+      return new Date(r.end_date!).getTime();
+    }));
+  });
+  const engineTasks = WIDE * WIDE_RUNS;
+  const engineTput = engineTasks / ((Math.max(...ends) - t0) / 1000);
+  const engineCpu = cpuPerUnit(cpu0, cpuSnapshot(), engineTasks);
 
   for (const rt of runtimes) await rt.stop();
-  const rawTput = await rawBullmqThroughput(redis.url, `${redis.prefix}-raw`, TASKS, WORKERS, config.worker.concurrency);
+  const { rate: rawTput, cpu: rawCpu } = await rawBullmqThroughput(redis.url, `${redis.prefix}-raw`, engineTasks, WORKERS, config.worker.concurrency);
 
   const fmt = (n: number) => n.toFixed(1);
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}`);
   console.log(`trigger → first task start: p50 ${fmt(percentile(firstStart, 50))} ms, p99 ${fmt(percentile(firstStart, 99))} ms (${RUNS} runs)`);
   console.log(`dependency hop: p50 ${fmt(percentile(hops, 50))} ms, p99 ${fmt(percentile(hops, 99))} ms (${hops.length} hops)`);
-  console.log(`no-op throughput, ${WORKERS} workers × ${config.worker.concurrency}: engine ${fmt(engineTput)} tasks/s, raw BullMQ ${fmt(rawTput)} jobs/s, ratio ${(engineTput / rawTput).toFixed(2)}`);
+  console.log(`no-op throughput, ${WORKERS} workers × ${config.worker.concurrency}: engine ${fmt(engineTput)} tasks/s (${engineTasks} in ${WIDE_RUNS} runs), raw BullMQ ${fmt(rawTput)} jobs/s, ratio ${(engineTput / rawTput).toFixed(2)}`);
+  console.log(`  engine: ${engineCpu}`);
+  console.log(`  raw BullMQ: ${rawCpu}`);
 
   await queues.close();
   await redis.cleanup();

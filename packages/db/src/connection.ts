@@ -4,11 +4,13 @@ import type { Database } from "./schema";
 import * as m001 from "./migrations/001-engine";
 import * as m002 from "./migrations/002-platform";
 import * as m003 from "./migrations/003-flow-details";
+import * as m004 from "./migrations/004-hot-path";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export type Db = Kysely<Database>;
+export type PgPool = pg.Pool;
 
 export interface DbOptions {
   /** Pool size; services use the default, tests and CLIs use small pools. */
@@ -16,15 +18,20 @@ export interface DbOptions {
   applicationName?: string;
 }
 
-/** Open a pooled Kysely connection to the metadata database. */
-export function createDb(url: string, opts: DbOptions = {}): Db {
+/** A pg pool on the metadata database (for prepared hot-path statements; most code uses createDb). */
+export function createPool(url: string, opts: DbOptions = {}): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.applicationName ?? "svc" });
   // An idle client error (server restart) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return pool;
 }
 
-const MIGRATIONS: Record<string, Migration> = { "001-engine": m001, "002-platform": m002, "003-flow-details": m003 };
+/** Open a pooled Kysely connection to the metadata database. */
+export function createDb(url: string, opts: DbOptions = {}): Db {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, opts) }) });
+}
+
+const MIGRATIONS: Record<string, Migration> = { "001-engine": m001, "002-platform": m002, "003-flow-details": m003, "004-hot-path": m004 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */
 export async function migrateToLatest(db: Kysely<any>): Promise<{ error?: unknown; results: MigrationResultSet["results"] }> {

@@ -1,5 +1,5 @@
-export { createDb, migrateToLatest, ensureDatabase } from "./connection";
-export type { Db, DbOptions } from "./connection";
+export { createDb, createPool, migrateToLatest, ensureDatabase } from "./connection";
+export type { Db, DbOptions, PgPool } from "./connection";
 export { DAG_RUN_STATES, TASK_STATES } from "./schema";
 export type {
   Database, DagRunState, TaskState, Json,

@@ -73,8 +73,13 @@ export function dagRunOps(ctx: ApiContext) {
 
   /** Delete a run with its task instances and logs; a freed slot may let a queued run start. */
   async function deleteDagRun(dagId: string, runId: string): Promise<void> {
-    const res = await db.deleteFrom("dag_run").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
-    if (!res.numDeletedRows) throw new DagRunNotFoundError(dagId, runId);
+    const deleted = await db.transaction().execute(async (tx) => {
+      const res = await tx.deleteFrom("dag_run").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
+      // Logs carry no foreign key (it would lock the run row on every line); they go explicitly.
+      if (res.numDeletedRows) await tx.deleteFrom("task_log").where("dag_id", "=", dagId).where("run_id", "=", runId).execute();
+      return res.numDeletedRows > 0n;
+    });
+    if (!deleted) throw new DagRunNotFoundError(dagId, runId);
     ctx.logger.info({ dagId, runId }, "dag run deleted");
     await ctx.notifier.dagChanged(dagId);
   }

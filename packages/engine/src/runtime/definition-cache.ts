@@ -27,3 +27,25 @@ export async function runDefinition(db: Pick<Db, "selectFrom">, dagId: string, r
 export function readsOutputs(values: unknown): boolean {
   return /\bti\s*\./.test(JSON.stringify(values ?? null));
 }
+
+/** What a worker needs to know of one task of a definition, computed once per definition. */
+export interface TaskFacts {
+  task: DagDefinition["tasks"][number];
+  /** Some task depends on it: its outcome can change a scheduling decision. */
+  hasDownstream: boolean;
+  /** Its args read upstream outputs. */
+  readsOutputs: boolean;
+}
+
+const facts = new WeakMap<DagDefinition, Map<string, TaskFacts>>();
+
+/** The facts of a task by id, indexed once per cached definition (wide DAGs made this quadratic). */
+export function taskFacts(dag: DagDefinition, taskId: string): TaskFacts | undefined {
+  let index = facts.get(dag);
+  if (!index) {
+    const downstream = new Set(dag.tasks.flatMap((t) => t.depends_on));
+    index = new Map(dag.tasks.map((t) => [t.task_id, { task: t, hasDownstream: downstream.has(t.task_id), readsOutputs: readsOutputs(t.args) }]));
+    facts.set(dag, index);
+  }
+  return index.get(taskId);
+}

@@ -4,6 +4,7 @@ import type { Logger } from "@svc/logger";
 import type { OperatorRegistry } from "@svc/operators";
 import type { Queues } from "@svc/queue";
 import type { Notifier } from "../notifier";
+import type { TryBatcher } from "./task-claim";
 
 /** What the scheduler and worker runtimes need; passed in, never global. */
 export interface RuntimeDeps {
@@ -16,6 +17,8 @@ export interface RuntimeDeps {
   /** Identifies this process in heartbeats and task claims. */
   instanceId: string;
   clock?: () => Date;
+  /** The worker's batched claims and commits (startWorker sets it; otherwise one over `db`). */
+  tries?: TryBatcher;
 }
 
 export const nowOf = (deps: Pick<RuntimeDeps, "clock">): Date => (deps.clock ? deps.clock() : new Date());

@@ -1,14 +1,18 @@
 import { renderArgs } from "@svc/dags";
 import { NonRetryableError } from "@svc/errors";
+import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import { canRetry, retryDelayMs } from "../core/retry";
-import { commitTry, tryBatcher, type TryOutcome } from "./task-claim";
-import { runDefinition, readsOutputs } from "./definition-cache";
-import { createLogWriter } from "./log-writer";
+import { commitTry, tryBatcher, type TryBatcher, type TryOutcome } from "./task-claim";
+import { runDefinition, taskFacts } from "./definition-cache";
+import { createLogWriter, type LogLine } from "./log-writer";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { templateContext } from "./template-context";
 
 export type TryResult = "dropped" | "lost" | TryOutcome["state"];
+
+/** Takes over the commit of a finished try (the worker tracks it), so the slot is free at once. */
+export type DetachCommit = (finishing: Promise<TryResult>) => void;
 
 class TaskTimeoutError extends Error {
   constructor(ms: number) {
@@ -18,11 +22,14 @@ class TaskTimeoutError extends Error {
 
 /**
  * Run one try end to end: claim, render args, run the operator with streamed logs and the
- * execution timeout, commit the outcome (guarded), signal the scheduler.
+ * execution timeout, commit the outcome (guarded), signal the scheduler. With `detach`, the commit
+ * and the signal go on after this returns "detached": the queue job may complete before the outcome
+ * is in Postgres, which is safe because Postgres, not the queue, says what ran (a crash in between
+ * leaves a running try of a dead worker: a zombie, retried).
  */
-export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal): Promise<TryResult> {
+export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal, detach?: DetachCommit): Promise<TryResult | "detached"> {
   const log = deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber });
-  const tries = tryBatcher(deps.db, () => nowOf(deps));
+  const tries = deps.tries ?? tryBatcher(deps.db, () => nowOf(deps));
   const claimed = await tries.claim(job, deps.instanceId);
   if (!claimed) {
     log.debug("try not claimable (duplicate delivery or already handled)");
@@ -30,11 +37,12 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   }
   const run = claimed;
   const dag = await runDefinition(deps.db, job.dagId, job.runId, run.dag_hash);
-  const task = dag?.tasks.find((t) => t.task_id === job.taskId);
-  if (!task) {
+  const facts = dag && taskFacts(dag, job.taskId);
+  if (!facts) {
     await commitTry(deps.db, job, deps.instanceId, nowOf(deps), { state: "failed", error: `task '${job.taskId}' is not in the run's DAG definition` });
     return "failed";
   }
+  const task = facts.task;
   const writer = createLogWriter(deps.db, job, (e) => log.error({ err: String(e) }, "log write failed"));
   writer.write(`try ${job.tryNumber} of ${claimed.max_tries + 1} started on ${claimed.hostname} (worker ${deps.instanceId}, operator ${task.operator})`, "system");
 
@@ -47,7 +55,7 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   try {
     const op = deps.operators.get(task.operator);
     if (!op) throw new NonRetryableError(`unknown operator '${task.operator}'`);
-    const upstream = readsOutputs(task.args)
+    const upstream = facts.readsOutputs
       ? await deps.db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).where("state", "=", "success").execute()
       : [];
     let args: unknown;
@@ -77,17 +85,49 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     if (timer) clearTimeout(timer);
     cancel?.removeEventListener("abort", onCancel);
   }
-  const committed = await tries.commit({ job, workerId: deps.instanceId, outcome, logs: await writer.detach() });
+  const finishing = finishTry(deps, tries, job, outcome, await writer.detach(), facts.hasDownstream, log);
+  if (!detach) return finishing;
+  detach(finishing);
+  return "detached";
+}
+
+/** Commit a try's outcome (guarded) with its last log lines, then tell the scheduler if it matters. */
+async function finishTry(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, outcome: TryOutcome, logs: LogLine[], hasDownstream: boolean, log: Logger): Promise<TryResult> {
+  const committed = await commitWithRetry(tries, { job, workerId: deps.instanceId, outcome, logs }, log);
   if (!committed) {
     log.warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
     return "lost";
   }
   log.info({ state: outcome.state }, "try finished");
-  if (await needsEvaluation(deps, job, outcome.state, dag!.tasks.some((t) => t.depends_on.includes(job.taskId)))) {
+  // A leaf's success or failure changes no decision while other tasks of its run are unfinished,
+  // so wide fan-outs do not flood the scheduler. Asked after our commit: of two leaves finishing
+  // together, the later to ask sees both done. (Reconciliation re-evaluates every running run.)
+  if (outcome.state === "up_for_retry" || hasDownstream || !(await tries.runOpen(job))) {
     // Version 0: "evaluate after this commit", never skipped or merged with an earlier event.
     await deps.notifier.runChanged(job.dagId, job.runId, 0);
   }
   return outcome.state;
+}
+
+/** Waits between commit attempts when the database is unreachable (about a minute in all). */
+const COMMIT_RETRY_MS = [200, 500, 1000, 2000, 5000, 10_000, 10_000, 15_000, 15_000];
+
+/**
+ * A failed commit (database restarting, connection lost) is retried: the worker is alive, so the
+ * try would otherwise stay running with no zombie reaper to close it. A retry after a commit whose
+ * reply was lost finds the try already closed and reports it lost, which changes nothing.
+ */
+async function commitWithRetry(tries: TryBatcher, req: Parameters<TryBatcher["commit"]>[0], log: Logger): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await tries.commit(req);
+    } catch (e) {
+      const wait = COMMIT_RETRY_MS[attempt];
+      if (wait === undefined) throw e;
+      log.warn({ err: String(e), attempt: attempt + 1, retryInMs: wait }, "try outcome commit failed; retrying");
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
 }
 
 /** Resolve/reject with the operator, but reject as soon as the signal aborts (timeouts must not wait on a stuck operator). */
@@ -98,21 +138,4 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
-}
-
-/**
- * Whether this outcome can change a scheduling decision. A successful or failed leaf task while
- * other tasks are unfinished changes nothing, so wide fan-outs do not flood the scheduler. Checked
- * after our own commit: of two leaves finishing together, the later to commit sees the run done.
- * (Reconciliation re-evaluates every running run, so nothing missed here is lost.)
- */
-async function needsEvaluation(deps: RuntimeDeps, job: TaskJob, state: TryOutcome["state"], hasDownstream: boolean): Promise<boolean> {
-  if (state === "up_for_retry" || hasDownstream) return true;
-  const open = await deps.db
-    .selectFrom("task_instance").select("task_id")
-    .where("dag_id", "=", job.dagId).where("run_id", "=", job.runId)
-    .where((eb) => eb.or([eb("state", "is", null), eb("state", "not in", ["success", "failed", "skipped", "upstream_failed"])]))
-    .limit(1)
-    .executeTakeFirst();
-  return !open;
 }

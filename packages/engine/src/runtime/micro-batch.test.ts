@@ -22,3 +22,22 @@ test("a batch is cut at the maximum size, and a failing batch rejects each of it
   const r = await Promise.allSettled([f(-1), f(4)]);
   expect(r.map((x) => x.status)).toEqual(["rejected", "rejected"]);
 });
+
+test("while a batch is in flight, new calls wait and go out together in the next batch", async () => {
+  const batches: number[][] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const f = microBatch(async (xs: number[]) => {
+    batches.push(xs);
+    if (batches.length === 1) await gate;
+    return xs;
+  }, { maxInFlight: 1 });
+  const first = f(1);
+  await new Promise((r) => setImmediate(r));
+  const later = [f(2), f(3), f(4)];
+  await new Promise((r) => setTimeout(r, 20));
+  expect(batches).toEqual([[1]]); // 2..4 wait for the round in flight
+  release();
+  expect(await Promise.all([first, ...later])).toEqual([1, 2, 3, 4]);
+  expect(batches).toEqual([[1], [2, 3, 4]]);
+});

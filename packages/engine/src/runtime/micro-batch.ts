@@ -1,26 +1,46 @@
+export interface MicroBatchOptions {
+  /** Largest batch; a full batch is sent at once when a slot is free. */
+  max?: number;
+  /** Batches running at the same time. While all are busy, new calls wait and join the next batch. */
+  maxInFlight?: number;
+}
+
 /**
- * Collects calls made in the same tick (up to `max`) and runs them as one batch: concurrent tries in
- * a worker share one statement, and so one commit, instead of paying one each.
+ * Group commit: calls made while earlier batches are still running (and calls of the same tick)
+ * are collected and run as one batch. When the database is idle a call goes out on the next tick,
+ * so an idle system pays no latency; under load the batches grow by themselves, and concurrent
+ * tries share one statement, and so one round trip and one commit, instead of paying one each.
  */
-export function microBatch<I, O>(run: (items: I[]) => Promise<O[]>, max = 64): (item: I) => Promise<O> {
+export function microBatch<I, O>(run: (items: I[]) => Promise<O[]>, opts: MicroBatchOptions | number = {}): (item: I) => Promise<O> {
+  const { max = 64, maxInFlight = 1 } = typeof opts === "number" ? { max: opts } : opts;
   let pending: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
   let scheduled = false;
+  let inFlight = 0;
   const flush = () => {
     scheduled = false;
-    const batch = pending;
-    pending = [];
-    run(batch.map((p) => p.item)).then(
-      (out) => batch.forEach((p, i) => p.resolve(out[i]!)),
-      (e) => batch.forEach((p) => p.reject(e)),
-    );
+    while (pending.length && inFlight < maxInFlight) {
+      const batch = pending.splice(0, max);
+      inFlight++;
+      run(batch.map((p) => p.item))
+        .then(
+          (out) => batch.forEach((p, i) => p.resolve(out[i]!)),
+          (e) => batch.forEach((p) => p.reject(e)),
+        )
+        .finally(() => {
+          inFlight--;
+          schedule();
+        });
+    }
+  };
+  const schedule = () => {
+    if (!scheduled && pending.length) {
+      scheduled = true;
+      setImmediate(flush);
+    }
   };
   return (item) =>
     new Promise<O>((resolve, reject) => {
       pending.push({ item, resolve, reject });
-      if (pending.length >= max) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      schedule();
     });
 }

@@ -1,121 +1,91 @@
-import os from "node:os";
-import { sql } from "kysely";
-import type { Db, TaskState } from "@svc/db";
+import { createPool, type Db } from "@svc/db";
 import type { TaskJob } from "@svc/queue";
-import type { LogLine } from "./log-writer";
 import { microBatch } from "./micro-batch";
+import { runTryOps, TRY_OPS_SQL, type ClaimRequest, type ClaimedTry, type CommitRequest, type TryOpsExecutor, type TryOutcome } from "./try-ops";
 
-/** A claimed try with what the worker needs from its run (fetched in the same statement). */
-export interface ClaimedTry {
-  max_tries: number;
-  hostname: string;
-  dag_id: string;
-  run_id: string;
-  dag_hash: string;
-  conf: Record<string, unknown>;
-  logical_date: Date;
-}
+export type { ClaimedTry, CommitRequest, TryOutcome } from "./try-ops";
 
-const keyOf = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => JSON.stringify([j.dagId, j.runId, j.taskId, j.tryNumber]);
-
-/**
- * Claim queued tries, one statement for the batch. At-least-once delivery means the same job can
- * arrive twice (stalled-job redelivery, reconciliation): only the first claim of a queued try wins.
- * Returns, per request, the claimed try or undefined.
- */
-export async function claimTries(db: Db, reqs: { job: TaskJob; workerId: string }[], now: Date): Promise<(ClaimedTry | undefined)[]> {
-  const rows = reqs.map((r) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId }));
-  const res = await sql<ClaimedTry & { task_id: string; try_number: number }>`
-    update task_instance ti set
-      state = 'running', start_date = ${now}, end_date = null, duration = null, hostname = ${os.hostname()},
-      pid = ${process.pid}, worker_id = x.worker_id, error = null, updated_at = ${now}
-    from dag_run r, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(dag_id text, run_id text, task_id text, try_number int, worker_id text)
-    where ti.dag_id = x.dag_id and ti.run_id = x.run_id and ti.task_id = x.task_id
-      and ti.state = 'queued' and ti.try_number = x.try_number
-      and r.dag_id = ti.dag_id and r.run_id = ti.run_id
-    returning ti.max_tries, ti.hostname, ti.task_id, ti.try_number, r.dag_id, r.run_id, r.dag_hash, r.conf, r.logical_date`.execute(db);
-  const byKey = new Map(res.rows.map((c) => [keyOf({ dagId: c.dag_id, runId: c.run_id, taskId: c.task_id, tryNumber: c.try_number }), c]));
-  // A job delivered twice in one batch: only the first request gets the claim.
-  return reqs.map((r) => {
-    const k = keyOf(r.job);
-    const c = byKey.get(k);
-    byKey.delete(k);
-    return c;
-  });
-}
-
-/** Claim one queued try for this worker (see claimTries). */
+/** Claim one queued try for this worker: only the first claim of a queued try wins. */
 export async function claimTry(db: Db, job: TaskJob, workerId: string, now: Date): Promise<ClaimedTry | undefined> {
-  return (await claimTries(db, [{ job, workerId }], now))[0];
+  return (await runTryOps(db, { claims: [{ job, workerId }], commits: [], openChecks: [] }, now)).claimed[0];
 }
 
-export interface TryOutcome {
-  state: Extract<TaskState, "success" | "failed" | "up_for_retry">;
-  output?: unknown;
-  error?: string;
-  nextRetryAt?: Date;
+/** Commit one try's outcome, guarded by state, try number and worker. */
+export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Date, outcome: TryOutcome, logs: CommitRequest["logs"] = []): Promise<boolean> {
+  return (await runTryOps(db, { claims: [], commits: [{ job, workerId, outcome, logs }], openChecks: [] }, now)).committed[0]!;
 }
 
-export interface CommitRequest {
-  job: TaskJob;
-  workerId: string;
-  outcome: TryOutcome;
-  logs: LogLine[];
+/** Whether a run has unfinished task instances. */
+export async function runHasOpenTasks(db: Db, run: Pick<TaskJob, "dagId" | "runId">, now: Date = new Date()): Promise<boolean> {
+  return (await runTryOps(db, { claims: [], commits: [], openChecks: [run] }, now)).open[0]!;
 }
 
-/**
- * Commit tries' outcomes, one statement for the batch, each guarded by try number and worker: a try
- * commits at most once, and a worker that lost its claim (declared a zombie) cannot overwrite the
- * newer try. The last log lines go in with the outcome. The run row is not touched, so the commits
- * of a wide run's tasks never queue behind one another on it. Returns, per request, whether it
- * committed.
- */
-export async function commitTries(db: Db, reqs: CommitRequest[], now: Date): Promise<boolean[]> {
-  const outcomes = reqs.map((r) => ({
-    dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId,
-    state: r.outcome.state, output: r.outcome.output === undefined ? null : r.outcome.output, error: r.outcome.error ?? null,
-    next_retry_at: r.outcome.nextRetryAt?.toISOString() ?? null,
-  }));
-  const logs = reqs.flatMap((r) => r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })));
-  const res = await sql<{ dag_id: string; run_id: string; task_id: string; try_number: number }>`
-    with logs as (
-      insert into task_log (dag_id, run_id, task_id, try_number, stream, line)
-      select x.dag_id, x.run_id, x.task_id, x.try_number, x.stream, x.line
-      from rows from (jsonb_to_recordset(${JSON.stringify(logs)}::jsonb) as (dag_id text, run_id text, task_id text, try_number int, stream text, line text)) with ordinality as x(dag_id, run_id, task_id, try_number, stream, line, n)
-      order by x.n
-    )
-    update task_instance ti set
-      state = x.state, end_date = ${now}, duration = extract(epoch from (${now}::timestamptz - ti.start_date)),
-      output = x.output, error = x.error, next_retry_at = x.next_retry_at, updated_at = ${now}
-    from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as x(dag_id text, run_id text, task_id text, try_number int, worker_id text, state text, output jsonb, error text, next_retry_at timestamptz)
-    where ti.dag_id = x.dag_id and ti.run_id = x.run_id and ti.task_id = x.task_id
-      and ti.state = 'running' and ti.try_number = x.try_number and ti.worker_id = x.worker_id
-    returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number`.execute(db);
-  const done = new Set(res.rows.map((c) => keyOf({ dagId: c.dag_id, runId: c.run_id, taskId: c.task_id, tryNumber: c.try_number })));
-  return reqs.map((r) => done.has(keyOf(r.job)));
-}
-
-/** Commit one try's outcome (see commitTries). */
-export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Date, o: TryOutcome, logs: LogLine[] = []): Promise<boolean> {
-  return (await commitTries(db, [{ job, workerId, outcome: o, logs }], now))[0]!;
-}
-
-/** Claims and commits of concurrent tries batched per database pool (one statement per tick). */
+/** The workers' database traffic of one process, sent as one statement per round (group commit). */
 export interface TryBatcher {
   claim(job: TaskJob, workerId: string): Promise<ClaimedTry | undefined>;
   commit(req: CommitRequest): Promise<boolean>;
+  /** Asked after a commit of the run has returned: does it still have unfinished tasks? */
+  runOpen(run: Pick<TaskJob, "dagId" | "runId">): Promise<boolean>;
 }
 
-const batchers = new WeakMap<Db, TryBatcher>();
+type Op = { kind: "claim"; req: ClaimRequest } | { kind: "commit"; req: CommitRequest } | { kind: "check"; run: Pick<TaskJob, "dagId" | "runId"> };
+type OpResult = ClaimedTry | boolean | undefined;
 
-export function tryBatcher(db: Db, now: () => Date = () => new Date()): TryBatcher {
-  let b = batchers.get(db);
-  if (!b) {
-    b = {
-      claim: ((f) => (job: TaskJob, workerId: string) => f({ job, workerId }))(microBatch((reqs: { job: TaskJob; workerId: string }[]) => claimTries(db, reqs, now()))),
-      commit: microBatch((reqs: CommitRequest[]) => commitTries(db, reqs, now())),
-    };
-    batchers.set(db, b);
+async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<OpResult[]> {
+  const claims: ClaimRequest[] = [], commits: CommitRequest[] = [], openChecks: Pick<TaskJob, "dagId" | "runId">[] = [];
+  for (const op of ops) {
+    if (op.kind === "claim") claims.push(op.req);
+    else if (op.kind === "commit") commits.push(op.req);
+    else openChecks.push(op.run);
   }
-  return b;
+  const res = await runTryOps(db, { claims, commits, openChecks }, now);
+  let c = 0, k = 0, o = 0;
+  return ops.map((op) => (op.kind === "claim" ? res.claimed[c++] : op.kind === "commit" ? res.committed[k++] : res.open[o++]));
+}
+
+/** Rounds in flight at once; later calls wait and join the next round, so batches grow with load. */
+const MAX_IN_FLIGHT = 1;
+
+/**
+ * A batcher over a pool: claims, commits and open checks of every worker slot share a statement
+ * per round (group commit).
+ */
+export function tryBatcher(db: Db | TryOpsExecutor, now: () => Date = () => new Date()): TryBatcher {
+  const send = microBatch((ops: Op[]) => runOps(db, ops, now()), { max: 256, maxInFlight: MAX_IN_FLIGHT });
+  return {
+    claim: (job, workerId) => send({ kind: "claim", req: { job, workerId } }) as Promise<ClaimedTry | undefined>,
+    commit: (req) => send({ kind: "commit", req }) as Promise<boolean>,
+    runOpen: (run) => send({ kind: "check", run }) as Promise<boolean>,
+  };
+}
+
+const shared = new Map<string, { tries: TryBatcher; end: () => Promise<void>; refs: number }>();
+
+/**
+ * The process-wide batcher for a database URL, on its own small pool: every worker of the process
+ * shares it (bigger rounds). Release it when the worker stops; the last release closes the pool.
+ */
+export function acquireTryBatcher(url: string): { tries: TryBatcher; release: () => Promise<void> } {
+  let s = shared.get(url);
+  if (!s) {
+    const pool = createPool(url, { max: MAX_IN_FLIGHT, applicationName: "svc-worker-tries" });
+    // A named statement: parsed and planned once per connection, not once per round.
+    const exec: TryOpsExecutor = async (values) => (await pool.query({ name: "svc_try_ops", text: TRY_OPS_SQL, values })).rows;
+    s = { tries: tryBatcher(exec), end: () => pool.end(), refs: 0 };
+    shared.set(url, s);
+  }
+  s.refs++;
+  let released = false;
+  const entry = s;
+  return {
+    tries: entry.tries,
+    async release() {
+      if (released) return;
+      released = true;
+      if (--entry.refs === 0) {
+        shared.delete(url);
+        await entry.end();
+      }
+    },
+  };
 }

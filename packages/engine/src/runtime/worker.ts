@@ -3,6 +3,7 @@ import { createRedis, QUEUE_NAMES, taskJobSchema } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import { executeTry } from "./execute-try";
 import { startHeartbeat } from "./heartbeat";
+import { acquireTryBatcher } from "./task-claim";
 
 export interface EngineWorker {
   /** Stop taking jobs; running tries are cancelled after `graceMs` and committed as failed/retry. */
@@ -10,7 +11,19 @@ export interface EngineWorker {
 }
 
 /** Consume the `tasks` queue with the configured concurrency; heartbeat for zombie detection. */
-export function startWorker(deps: RuntimeDeps): EngineWorker {
+export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
+  const batcher = acquireTryBatcher(baseDeps.config.databaseUrl);
+  const deps: RuntimeDeps = { ...baseDeps, tries: baseDeps.tries ?? batcher.tries };
+  // Commits of finished tries, going on after their slot took the next job; bounded, so a slow
+  // database slows the slots down instead of piling up outcomes in memory.
+  const finishing = new Set<Promise<unknown>>();
+  const maxFinishing = deps.config.worker.concurrency * 4;
+  const detach = (p: Promise<unknown>) => {
+    const tracked: Promise<unknown> = p
+      .catch((e) => deps.logger.error({ err: String(e) }, "try commit failed; the try will be reaped as a zombie and retried"))
+      .finally(() => finishing.delete(tracked));
+    finishing.add(tracked);
+  };
   const connection = createRedis(deps.config.redisUrl);
   const running = new Set<AbortController>();
   const worker = new Worker(
@@ -20,7 +33,8 @@ export function startWorker(deps: RuntimeDeps): EngineWorker {
       const ac = new AbortController();
       running.add(ac);
       try {
-        await executeTry(deps, data, ac.signal);
+        await executeTry(deps, data, ac.signal, detach);
+        while (finishing.size > maxFinishing) await Promise.race(finishing);
       } catch (e) {
         // Never fail the BullMQ job: state lives in Postgres; reconciliation/zombie handling recover.
         deps.logger.error({ ...data, err: String(e) }, "try execution error");
@@ -40,6 +54,8 @@ export function startWorker(deps: RuntimeDeps): EngineWorker {
       await closing;
       clearTimeout(t);
       await hb.stop();
+      await Promise.all([...finishing]);
+      await batcher.release();
       connection.disconnect();
     },
   };

@@ -1,0 +1,82 @@
+import { sql } from "kysely";
+import { createPool, type PgPool } from "@svc/db";
+import { createTestDb, type TestDb } from "@svc/testing";
+import { runTryOps, TRY_OPS_SQL, type TryOpsExecutor } from "./try-ops";
+
+let tdb: TestDb;
+let pool: PgPool;
+let exec: TryOpsExecutor;
+beforeAll(async () => {
+  tdb = await createTestDb("tryops");
+  pool = createPool(tdb.url, { max: 1 });
+  exec = async (values) => (await pool.query({ name: "svc_try_ops", text: TRY_OPS_SQL, values })).rows;
+});
+afterAll(async () => {
+  await pool.end();
+  await tdb.drop();
+});
+
+async function seedRun(runId: string, tasks: number, state = "queued"): Promise<void> {
+  await sql`insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date)
+    values ('d', ${runId}, 'running', 'manual', '{"x": 1}', '{}', 'h1', ${new Date(Date.now() + Math.random() * 1e6)})`.execute(tdb.db);
+  await sql`insert into task_instance (dag_id, run_id, task_id, state, try_number, max_tries, operator)
+    select 'd', ${runId}, 't' || g, ${state}, 1, 2, 'noop' from generate_series(1, ${tasks}) g`.execute(tdb.db);
+}
+const job = (runId: string, taskId: string, tryNumber = 1) => ({ dagId: "d", runId, taskId, tryNumber });
+const tiOf = (runId: string, taskId: string) =>
+  tdb.db.selectFrom("task_instance").select(["state", "worker_id", "output", "error"]).where("run_id", "=", runId).where("task_id", "=", taskId).executeTakeFirstOrThrow();
+const logsOf = async (runId: string, taskId: string) =>
+  (await tdb.db.selectFrom("task_log").select("line").where("run_id", "=", runId).where("task_id", "=", taskId).orderBy("id").execute()).map((r) => r.line);
+
+test("a claim takes a queued try at its try number once, and returns the run's context", async () => {
+  await seedRun("claim", 3);
+  const r = await runTryOps(exec, { claims: [{ job: job("claim", "t1"), workerId: "w1" }, { job: job("claim", "t1"), workerId: "w2" }, { job: job("claim", "t2", 2), workerId: "w1" }], commits: [], openChecks: [] }, new Date());
+  expect(r.claimed[0]).toMatchObject({ dag_id: "d", run_id: "claim", dag_hash: "h1", conf: { x: 1 }, max_tries: 2 });
+  expect(r.claimed[1]).toBeUndefined(); // the same job delivered twice in one round
+  expect(r.claimed[2]).toBeUndefined(); // not queued at try 2
+  expect(await tiOf("claim", "t1")).toMatchObject({ state: "running", worker_id: "w1" });
+  expect(await tiOf("claim", "t2")).toMatchObject({ state: "queued", worker_id: null });
+  const again = await runTryOps(exec, { claims: [{ job: job("claim", "t1"), workerId: "w3" }], commits: [], openChecks: [] }, new Date());
+  expect(again.claimed).toEqual([undefined]);
+});
+
+test("a commit lands only for the worker that runs that try, with its log lines in order; a refused commit changes nothing", async () => {
+  await seedRun("commit", 2);
+  await runTryOps(exec, { claims: [{ job: job("commit", "t1"), workerId: "w1" }, { job: job("commit", "t2"), workerId: "w1" }], commits: [], openChecks: [] }, new Date());
+  const r = await runTryOps(exec, {
+    claims: [],
+    commits: [
+      { job: job("commit", "t1"), workerId: "w1", outcome: { state: "success", output: { ip: "10.0.0.5" } }, logs: [{ stream: "system", line: "first" }, { stream: "stdout", line: "second" }] },
+      { job: job("commit", "t2"), workerId: "w-other", outcome: { state: "failed", error: "boom" }, logs: [] },
+    ],
+    openChecks: [],
+  }, new Date());
+  expect(r.committed).toEqual([true, false]);
+  expect(await tiOf("commit", "t1")).toMatchObject({ state: "success", output: { ip: "10.0.0.5" } });
+  expect(await tiOf("commit", "t2")).toMatchObject({ state: "running", error: null });
+  expect(await logsOf("commit", "t1")).toEqual(["first", "second"]);
+  const twice = await runTryOps(exec, { claims: [], commits: [{ job: job("commit", "t1"), workerId: "w1", outcome: { state: "failed", error: "late" }, logs: [] }], openChecks: [] }, new Date());
+  expect(twice.committed).toEqual([false]);
+  expect(await tiOf("commit", "t1")).toMatchObject({ state: "success" });
+});
+
+test("an open check reports whether the run still has unfinished tasks, seeing the commits of its own round", async () => {
+  await seedRun("open", 2);
+  await runTryOps(exec, { claims: [{ job: job("open", "t1"), workerId: "w" }, { job: job("open", "t2"), workerId: "w" }], commits: [], openChecks: [] }, new Date());
+  const ok = (t: string) => ({ job: job("open", t), workerId: "w", outcome: { state: "success" as const, output: {} }, logs: [] });
+  const first = await runTryOps(exec, { claims: [], commits: [ok("t1")], openChecks: [job("open", "t1")] }, new Date());
+  expect(first.open).toEqual([true]);
+  const last = await runTryOps(exec, { claims: [], commits: [ok("t2")], openChecks: [job("open", "t2"), job("open", "t1")] }, new Date());
+  expect(last.open).toEqual([false, false]);
+});
+
+test("a round on a burst of new tasks the planner has no statistics for still reaches rows by key", async () => {
+  await seedRun("burst", 3000);
+  const claims = Array.from({ length: 50 }, (_, i) => ({ job: job("burst", `t${i + 1}`), workerId: "w" }));
+  const plan = await pool.query("explain (format json) update task_instance ti set state = 'running' where ti.dag_id = 'd' and ti.run_id = 'burst' and ti.task_id = 't1' and ti.map_index = -1 and ti.state = 'queued'");
+  expect(JSON.stringify(plan.rows[0])).toMatch(/Index Scan/);
+  const r = await runTryOps(exec, { claims, commits: [], openChecks: [] }, new Date());
+  expect(r.claimed.filter(Boolean)).toHaveLength(50);
+  const running = await tdb.db.selectFrom("task_instance").select((eb) => eb.fn.countAll<number>().as("n")).where("run_id", "=", "burst").where("state", "=", "running").executeTakeFirstOrThrow();
+  expect(Number(running.n)).toBe(50);
+});

@@ -1,0 +1,103 @@
+import os from "node:os";
+import { CompiledQuery } from "kysely";
+import type { Db, TaskState } from "@svc/db";
+import type { TaskJob } from "@svc/queue";
+import type { LogLine } from "./log-writer";
+
+/** A claimed try with what the worker needs from its run (fetched in the same statement). */
+export interface ClaimedTry {
+  max_tries: number;
+  hostname: string;
+  dag_id: string;
+  run_id: string;
+  dag_hash: string;
+  conf: Record<string, unknown>;
+  logical_date: Date;
+}
+
+export interface TryOutcome {
+  state: Extract<TaskState, "success" | "failed" | "up_for_retry">;
+  output?: unknown;
+  error?: string;
+  nextRetryAt?: Date;
+}
+
+export interface ClaimRequest {
+  job: TaskJob;
+  workerId: string;
+}
+
+export interface CommitRequest {
+  job: TaskJob;
+  workerId: string;
+  outcome: TryOutcome;
+  logs: LogLine[];
+}
+
+/** Everything the workers of one process ask of the database in one tick. */
+export interface TryOps {
+  claims: ClaimRequest[];
+  commits: CommitRequest[];
+  /** Runs to check for unfinished tasks (asked after an earlier commit of theirs). */
+  openChecks: Pick<TaskJob, "dagId" | "runId">[];
+}
+
+export interface TryOpsResult {
+  /** Per claim request: the claimed try, or undefined (not queued at that try: duplicate delivery). */
+  claimed: (ClaimedTry | undefined)[];
+  /** Per commit request: whether it committed (guarded by state, try and worker). */
+  committed: boolean[];
+  /** Per open check: whether the run still has unfinished tasks. */
+  open: boolean[];
+}
+
+export const tryKey = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => JSON.stringify([j.dagId, j.runId, j.taskId, j.tryNumber]);
+export const runKey = (j: Pick<TaskJob, "dagId" | "runId">) => JSON.stringify([j.dagId, j.runId]);
+
+export type TryOpsRow = { k: "c" | "k" | "o"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
+
+/**
+ * One round trip for a tick's claims, outcome commits (with their last log lines) and open-run
+ * checks: the database function svc_try_ops (migration 004) reaches each row by its full key.
+ * Parameters: $1 now, $2 hostname, $3 pid, $4 claims, $5 log lines, $6 outcomes, $7 runs to check.
+ */
+export const TRY_OPS_SQL = "select * from svc_try_ops($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb)";
+
+/** Runs TRY_OPS_SQL with its parameters and returns the rows (kysely, or a pool's prepared statement). */
+export type TryOpsExecutor = (values: unknown[]) => Promise<TryOpsRow[]>;
+
+/** An executor over a Kysely database (one-off calls; the worker uses a prepared statement). */
+export const kyselyTryOps = (db: Db): TryOpsExecutor => async (values) => (await db.executeQuery<TryOpsRow>(CompiledQuery.raw(TRY_OPS_SQL, values))).rows;
+
+export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Date): Promise<TryOpsResult> {
+  const claims = ops.claims.map((r) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId }));
+  const commits = ops.commits.map((r) => ({
+    dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId,
+    state: r.outcome.state, output: r.outcome.output === undefined ? null : r.outcome.output, error: r.outcome.error ?? null,
+    next_retry_at: r.outcome.nextRetryAt?.toISOString() ?? null,
+  }));
+  const logs = ops.commits.flatMap((r) => r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })));
+  const checks = [...new Map(ops.openChecks.map((j) => [runKey(j), { dag_id: j.dagId, run_id: j.runId }])).values()];
+  const run = typeof exec === "function" ? exec : kyselyTryOps(exec);
+  const rows = await run([now, os.hostname(), process.pid, JSON.stringify(claims), JSON.stringify(logs), JSON.stringify(commits), JSON.stringify(checks)]);
+
+  const claimedBy = new Map<string, ClaimedTry>();
+  const committedKeys = new Set<string>();
+  const openRuns = new Set<string>();
+  for (const r of rows) {
+    const key = { dagId: r.dag_id, runId: r.run_id, taskId: r.task_id, tryNumber: r.try_number };
+    if (r.k === "c") claimedBy.set(tryKey(key), { max_tries: r.max_tries!, hostname: r.hostname!, dag_id: r.dag_id, run_id: r.run_id, dag_hash: r.dag_hash!, conf: r.conf!, logical_date: r.logical_date! });
+    else if (r.k === "k") committedKeys.add(tryKey(key));
+    else openRuns.add(runKey(key));
+  }
+  return {
+    // A job delivered twice in one batch: only the first request gets the claim.
+    claimed: ops.claims.map((r) => {
+      const c = claimedBy.get(tryKey(r.job));
+      claimedBy.delete(tryKey(r.job));
+      return c;
+    }),
+    committed: ops.commits.map((r) => committedKeys.has(tryKey(r.job))),
+    open: ops.openChecks.map((j) => openRuns.has(runKey(j))),
+  };
+}
