@@ -63,12 +63,41 @@ test.each(VM_DAGS)("%s: when create_vm itself fails, the clean-up never deletes 
   expect(r.states.cleanup_on_failure).toBe("skipped");
 });
 
-test("cluster_initial_deployment: a failed install removes the nodes unless keep_on_failure, never in check mode", () => {
+test("cluster_initial_deployment: create makes the nodes the size asks for, waits for SSH on ctrl-0, then for the install", () => {
   const dag = dags.cluster_initial_deployment!;
-  expect(simulateRun(dag, {}).ran).toEqual(["validate_host", "prepare_installer", "create_nodes", "wait_install", "report"]);
-  expect(simulateRun(dag, {}, ["wait_install"]).states.cleanup_on_failure).toBe("success");
-  expect(simulateRun(dag, { keep_on_failure: true }, ["wait_install"]).states.cleanup_on_failure).toBe("skipped");
-  expect(simulateRun(dag, { check_mode: true }, ["create_nodes"]).states.cleanup_on_failure).toBe("skipped");
+  const head = ["validate_host", "prepare_installer"];
+  const tail = ["wait_ssh", "wait_install", "report"];
+  expect(simulateRun(dag, {}).ran).toEqual([...head, "create_ctrl_0", ...tail]);
+  expect(simulateRun(dag, { deployment_size: "compact" }).ran).toEqual([...head, "create_ctrl_0", "create_ctrl_1", "create_ctrl_2", ...tail]);
+  expect(simulateRun(dag, { deployment_size: "full" }).ran).toEqual([...head, "create_ctrl_0", "create_ctrl_1", "create_ctrl_2", "create_worker_0", "create_worker_1", ...tail]);
+  const sno = simulateRun(dag, {});
+  expect(sno.states).toMatchObject({ create_ctrl_1: "skipped", create_worker_1: "skipped", cleanup_on_failure: "skipped", delete_ctrl_0: "skipped", remove_install_dir: "skipped" });
+});
+
+test("cluster_initial_deployment: check mode creates no node (there is no ISO) unless node_image names an image to boot", () => {
+  const dag = dags.cluster_initial_deployment!;
+  const dry = simulateRun(dag, { check_mode: true, deployment_size: "compact" });
+  expect(dry.state).toBe("success");
+  expect(dry.ran).toEqual(["validate_host", "prepare_installer", "wait_install", "report"]);
+  const onImage = simulateRun(dag, { check_mode: true, node_image: "debian-test" });
+  expect(onImage.ran).toEqual(["validate_host", "prepare_installer", "create_ctrl_0", "wait_ssh", "wait_install", "report"]);
+});
+
+test("cluster_initial_deployment: a failed create step deletes every node and the install directory unless keep_on_failure, never in check mode", () => {
+  const dag = dags.cluster_initial_deployment!;
+  const cleanup = ["cleanup_on_failure", "delete_ctrl_0", "delete_ctrl_1", "delete_ctrl_2", "delete_worker_0", "delete_worker_1", "remove_install_dir"];
+  for (const failing of ["prepare_installer", "create_ctrl_1", "wait_ssh", "wait_install"]) {
+    const r = simulateRun(dag, { deployment_size: "compact" }, [failing]);
+    expect({ failing, state: r.state }).toEqual({ failing, state: "failed" });
+    expect(r.ran).toEqual(expect.arrayContaining(cleanup));
+    expect(r.states.report).toBe("upstream_failed");
+  }
+  const kept = simulateRun(dag, { keep_on_failure: true }, ["wait_install"]);
+  expect(kept.state).toBe("failed");
+  expect(kept.ran.filter((t) => cleanup.includes(t))).toEqual([]);
+  const check = simulateRun(dag, { check_mode: true, node_image: "debian-test" }, ["create_ctrl_0"]);
+  expect(check.state).toBe("failed");
+  expect(check.ran.filter((t) => cleanup.includes(t))).toEqual([]);
 });
 
 test("vm_deployment: an empty name picks one on create and stops a delete before anything is deleted", () => {

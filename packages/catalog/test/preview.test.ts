@@ -1,5 +1,6 @@
 import { ParamsInvalidError } from "@svc/errors";
 import type { DagDefinition } from "@svc/dags";
+import { defaultOperators } from "@svc/operators";
 import { previewPlaybookTask, renderTaskArgs } from "../src";
 import { loadCatalogue } from "./load-catalogue";
 import { TEST_SETTINGS } from "./settings";
@@ -59,8 +60,24 @@ test("cluster_initial_deployment names the pull secret by path and renders the n
   const prep = vars("prepare_installer", { version: "4.18", deployment_size: "compact" });
   expect(prep).toMatchObject({ cluster_name: "ocp", version: "4.18", deployment_size: "compact", pull_secret_path: "/var/lib/svc/inventory/pull-secret.json", dns_server: "192.168.122.1" });
   expect(JSON.stringify(prep)).not.toMatch(/auths/);
-  expect(vars("create_nodes", { memory_mb: 32768, cpus: 12 })).toMatchObject({ memory_mb: 32768, cpus: 12, node_state: "present" });
   expect(renderTaskArgs(dags.cluster_initial_deployment!, "delete_worker_1", { cluster_name: "lab" }).args).toEqual({ name: "lab-worker-1" });
+});
+
+test("cluster_initial_deployment's nodes boot the agent ISO with their pinned MAC, or node_image instead, with args vm_create accepts", () => {
+  const vmCreate = defaultOperators().get("vm_create")!;
+  const node = (taskId: string, conf: Record<string, unknown>) => renderTaskArgs(dags.cluster_initial_deployment!, taskId, conf).args;
+  const ctrl0 = node("create_ctrl_0", { memory_mb: 32768, cpus: 12 });
+  // 52:54:00 + md5("ocp-0")[0:6], computed with Python's hashlib.
+  expect(ctrl0).toEqual({
+    name: "ocp-ctrl-0", image: null, iso: "/var/lib/svc/clusters/ocp/agent.x86_64.iso",
+    memory_mb: 32768, cpus: 12, disks_gb: [120], nets: ["default"], macs: ["52:54:00:0a:b9:b5"],
+  });
+  expect(vmCreate.args.safeParse(ctrl0).success).toBe(true);
+  const worker = node("create_worker_1", { cluster_name: "lab", node_image: "debian-test", node_network: "user", disk_gb: 2 });
+  expect(worker).toMatchObject({ name: "lab-worker-1", image: "debian-test", iso: null, disks_gb: [2], nets: ["user"] });
+  expect(vmCreate.args.safeParse(worker).success).toBe(true);
+  const macs = ["ctrl_0", "ctrl_1", "ctrl_2", "worker_0", "worker_1"].map((n) => (node(`create_${n}`, {}).macs as string[])[0]);
+  expect(new Set(macs).size).toBe(5);
 });
 
 test("vm_deployment uses the given name, or the picked one when none was given", () => {

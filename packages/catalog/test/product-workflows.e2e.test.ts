@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import path from "node:path";
-import { note, REPO_ROOT, startCatalogueRuntime, type CatalogueRuntime } from "./runtime-harness";
+import { ansibleClusterNodes } from "./ansible-cluster-nodes";
+import { note, startCatalogueRuntime, type CatalogueRuntime } from "./runtime-harness";
 import { prepareVmTestEnv, VM_PREFIX, type VmTestEnv } from "./vm-env";
 
 let env: VmTestEnv;
@@ -55,31 +55,44 @@ describe.each(PRODUCTS)("%s", (dagId, vmName, extra, checkModeNote) => {
 
 describe("cluster_initial_deployment", () => {
   const cluster = `${VM_PREFIX}ocp`;
+  const node = `${cluster}-ctrl-0`;
+  const virsh = (...args: string[]) => spawnSync("virsh", ["-c", "qemu:///system", ...args], { encoding: "utf8" }).stdout ?? "";
 
-  test("create with check_mode runs the installer playbooks with --check on the host: configs rendered, nothing built or booted", async () => {
-    const { run, states, seconds } = await rt.run("cluster_initial_deployment", { cluster_name: cluster, deployment_size: "compact", check_mode: true }, 600_000);
-    note(`cluster_initial_deployment create (check mode): ${run.state} in ${seconds} s`);
+  test("create (check mode, node_image) creates the rendezvous node through the VM layer with its pinned MAC, waits for SSH, and runs the installer playbooks with --check", async () => {
+    const conf = { cluster_name: cluster, deployment_size: "sno", check_mode: true, node_image: env.image, node_network: "user", cpus: 1, memory_mb: 512, disk_gb: 2 };
+    const { run, states, seconds } = await rt.run("cluster_initial_deployment", conf, 900_000);
+    note(`cluster_initial_deployment create (check mode, node_image): ${run.state} in ${seconds} s`);
     expect(run.state).toBe("success");
-    expect(states).toMatchObject({ validate_host: "success", prepare_installer: "success", create_nodes: "success", wait_install: "success", cleanup_on_failure: "skipped", report: "success" });
+    expect(states).toMatchObject({
+      validate_host: "success", prepare_installer: "success", create_ctrl_0: "success", create_ctrl_1: "skipped", create_ctrl_2: "skipped",
+      create_worker_0: "skipped", create_worker_1: "skipped", wait_ssh: "success", wait_install: "success", cleanup_on_failure: "skipped",
+      delete_ctrl_0: "skipped", remove_install_dir: "skipped", report: "success",
+    });
+    const tis = await rt.tis("cluster_initial_deployment", run.run_id);
+    expect(tis.wait_ssh!.output).toMatchObject({ name: node, ssh_host: "127.0.0.1", ssh_port: expect.any(Number) });
+    // The node carries the MAC agent-config.yaml gives node 0, as Ansible derives it.
+    const [first, ...others] = ansibleClusterNodes(cluster, "sno");
+    expect({ name: first!.name, others: others.length }).toEqual({ name: node, others: 0 });
+    expect(tis.create_ctrl_0!.output).toMatchObject({ name: node, image: env.image, iso: null, macs: [first!.mac], state: "running" });
+    expect(virsh("dumpxml", node)).toContain(`mac=${first!.mac}`);
+    expect(virsh("qemu-monitor-command", node, "--hmp", "info network")).toContain(`macaddr=${first!.mac}`);
     const prep = (await rt.logs("cluster_initial_deployment", run.run_id, "prepare_installer")).join("\n");
     expect(prep).toMatch(/check mode on Debian: package installs, downloads and the ISO build are skipped/);
     expect(prep).toMatch(/TASK \[Write install-config.yaml and agent-config.yaml/);
     expect(prep).not.toMatch(/auths/);
-    expect(exists(`${cluster}-ctrl-0`)).toBe(false);
-  }, 660_000);
+  }, 960_000);
 
-  test("delete removes a node VM that exists and the install directory", async () => {
-    // A node as the cluster would name it, created from the test image with the VM CLI.
-    const created = spawnSync(path.join(REPO_ROOT, "packages/vm/bin/svc-vm"), [
-      "create", "vm", `${cluster}-ctrl-0`, "-i", env.image, "-P", "memory=512", "-P", "numcpus=1", "-P", "nets=[user]",
-      "--ssh-key", env.scratch.pubKeyPath, "--images-dir", env.configEnv.SVC_VM_IMAGES_DIR!, "--disks-dir", env.scratch.disksDir, "-o", "json",
-    ], { encoding: "utf8", timeout: 300_000 });
-    expect({ status: created.status, stderr: created.status === 0 ? "" : created.stderr }).toEqual({ status: 0, stderr: "" });
-    expect(exists(`${cluster}-ctrl-0`)).toBe(true);
+  test("delete removes the node the create run made and the install directory", async () => {
+    expect(exists(node)).toBe(true);
     const { run, states, seconds } = await rt.run("cluster_initial_deployment", { action: "delete", cluster_name: cluster }, 300_000);
     note(`cluster_initial_deployment delete: ${run.state} in ${seconds} s`);
     expect(run.state).toBe("success");
-    expect(states).toMatchObject({ delete_ctrl_0: "success", delete_ctrl_1: "success", delete_worker_1: "success", remove_install_dir: "success", prepare_installer: "skipped", report: "success" });
-    expect(exists(`${cluster}-ctrl-0`)).toBe(false);
-  }, 660_000);
+    expect(states).toMatchObject({
+      delete_ctrl_0: "success", delete_ctrl_1: "success", delete_worker_1: "success", remove_install_dir: "success",
+      prepare_installer: "skipped", create_ctrl_0: "skipped", cleanup_on_failure: "skipped", report: "success",
+    });
+    expect((await rt.tis("cluster_initial_deployment", run.run_id)).delete_ctrl_0!.output).toEqual({ name: node, deleted: true });
+    expect(exists(node)).toBe(false);
+    expect((await rt.logs("cluster_initial_deployment", run.run_id, "remove_install_dir")).join("\n")).toMatch(/localhost\s*: ok=\d+ .*failed=0/);
+  }, 360_000);
 });

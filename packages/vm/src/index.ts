@@ -1,6 +1,7 @@
 export type { VmDriver, VmSpec, VmInfo, ImageInfo, CreateOptions, CreateResult, DeleteResult } from "./types";
 export { VmNotFoundError, ImageNotFoundError, VmExistsError, VmInputError, LibvirtUnavailableError, VmPermissionError } from "./errors";
 export { assertVmName, assertImageName, assertNetName, isVmName } from "./names";
+export { assertMac, assertIsoPath, assertVmSpec } from "./spec-check";
 export { parseVmParams, DEFAULT_PARAMS } from "./params";
 export type { VmParams } from "./params";
 export { vmSettingsFromEnv } from "./settings";

@@ -1,5 +1,6 @@
 import { VmInputError } from "./errors";
 import { assertNetName } from "./names";
+import { assertIsoPath, assertMac, assertMacsForNets } from "./spec-check";
 
 /** The `-P key=value` parameters of `create vm`, parsed. */
 export interface VmParams {
@@ -7,10 +8,14 @@ export interface VmParams {
   cpus: number;
   disksGb: number[];
   nets: string[];
+  /** A bootable ISO on this host (`iso=/path`). */
+  iso?: string;
+  /** One MAC per network (`macs=[52:54:00:..,..]`). */
+  macs?: string[];
 }
 
 export const DEFAULT_PARAMS: VmParams = { memoryMb: 512, cpus: 1, disksGb: [], nets: ["user"] };
-const KEYS = ["memory", "numcpus", "disks", "nets"] as const;
+const KEYS = ["memory", "numcpus", "disks", "nets", "iso", "macs"] as const;
 
 function list(v: string): string[] {
   const inner = v.startsWith("[") && v.endsWith("]") ? v.slice(1, -1) : v;
@@ -24,7 +29,7 @@ function int(key: string, v: string, min: number, max: number): number {
   return n;
 }
 
-/** Parse kcli-style parameters (`memory=2048`, `numcpus=2`, `disks=[20,10]`, `nets=[user]`). */
+/** Parse kcli-style parameters (`memory=2048`, `numcpus=2`, `disks=[20,10]`, `nets=[user]`, `iso=/x.iso`, `macs=[..]`). */
 export function parseVmParams(pairs: readonly string[]): VmParams {
   const p: VmParams = { ...DEFAULT_PARAMS, disksGb: [], nets: [...DEFAULT_PARAMS.nets] };
   for (const pair of pairs) {
@@ -47,9 +52,17 @@ export function parseVmParams(pairs: readonly string[]): VmParams {
         p.nets = nets.map(assertNetName);
         break;
       }
+      case "iso":
+        p.iso = assertIsoPath(value);
+        break;
+      case "macs":
+        p.macs = list(value).map(assertMac);
+        break;
       default:
         throw new VmInputError(`unknown parameter ${JSON.stringify(pair).slice(0, 60)}: use ${KEYS.map((k) => `${k}=...`).join(", ")}`);
     }
   }
+  // Checked once every parameter is read: -P macs may come before -P nets.
+  if (p.macs) assertMacsForNets(p.macs, p.nets);
   return p;
 }

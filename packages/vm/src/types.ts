@@ -1,14 +1,22 @@
 /** What a VM should be: the `create vm` request. */
 export interface VmSpec {
   name: string;
-  image: string;
+  /** Base image to boot; optional when `iso` is given (then the disks start empty). */
+  image?: string;
+  /**
+   * Absolute path on the host of a bootable ISO, attached as a CD-ROM. With no image the disks
+   * are created empty and the VM boots from disk first, then from the CD-ROM.
+   */
+  iso?: string;
   memoryMb: number;
   cpus: number;
-  /** Sizes in GB; the first is the root disk (grown from the image when larger). */
+  /** Sizes in GB; the first is the root disk (grown from the image when larger; empty without an image). */
   disksGb: number[];
   /** `user` = qemu user-mode networking with SSH on a 127.0.0.1 port; other names are libvirt networks. */
   nets: string[];
-  /** authorized_keys lines injected into the guest. */
+  /** One MAC address per entry of `nets` (lower-case, unicast); the hypervisor picks them when absent. */
+  macs?: string[];
+  /** authorized_keys lines injected into the guest (image boots only: nothing is injected into an ISO). */
   sshKeys: string[];
 }
 
@@ -22,6 +30,10 @@ export interface VmInfo {
   cpus: number | null;
   disks: { path: string; size_gb: number | null }[];
   nets: string[];
+  /** The NICs' MAC addresses in `nets` order when known (pinned at create, or read from libvirt). */
+  macs: string[];
+  /** The ISO attached as a CD-ROM at create, or null. */
+  iso: string | null;
   ip: string | null;
   /** Where SSH answers for this VM: the guest IP, or 127.0.0.1 with a forwarded port. */
   ssh_host: string | null;

@@ -21,10 +21,11 @@ if (cmd === "list image") { console.log("+--------+\\n| Images |\\n+--------+");
 if (cmd === "info vm") { const v = state[a[2]]; if (!v) { console.error("VM " + a[2] + " not found"); process.exit(1); } console.log(JSON.stringify(v)); process.exit(0); }
 if (cmd === "delete vm") { delete state[a[2]]; save(); console.log("vm " + a[2] + " deleted"); process.exit(0); }
 if (cmd === "create vm") {
-  const name = a[2], image = a[a.indexOf("-i") + 1];
-  if (!images.includes(image)) { console.error("Image " + image + " not found"); process.exit(1); }
-  const p = {}; a.forEach((x, i) => { if (x === "-P") { const [k, v] = a[i + 1].split("="); p[k] = v; } });
-  state[name] = { name, status: "up", ip: "192.0.2.10", image, cpus: Number(p.numcpus), memory: Number(p.memory), user: "cloud-user", nets: [{ net: "default" }], disks: [] };
+  const name = a[2], image = a.includes("-i") ? a[a.indexOf("-i") + 1] : "";
+  if (image && !images.includes(image)) { console.error("Image " + image + " not found"); process.exit(1); }
+  const p = {}; a.forEach((x, i) => { if (x === "-P") { const eq = a[i + 1].indexOf("="); p[a[i + 1].slice(0, eq)] = a[i + 1].slice(eq + 1); } });
+  const nets = p.nets.includes("{") ? JSON.parse(p.nets).map((n) => ({ net: n.name, mac: n.mac })) : [{ net: "default" }];
+  state[name] = { name, status: "up", ip: "192.0.2.10", image, iso: p.iso || "", cpus: Number(p.numcpus), memory: Number(p.memory), user: "cloud-user", nets, disks: [] };
   save(); console.log("vm " + name + " created"); process.exit(0);
 }
 console.error("fake kcli: unsupported " + a.join(" ")); process.exit(2);
@@ -64,6 +65,19 @@ describe("kcli argv contract", () => {
     expect(calls()).toContainEqual(["info", "vm", "kc-argv", "-o", "json"]);
     expect(calls()).toContainEqual(["list", "vm", "-o", "json"]);
     expect(calls()).toContainEqual(["list", "image"]);
+  });
+
+  it("boots an ISO with -P iso= and no -i, and pins MACs through nets given as dicts", async () => {
+    const macs = ["52:54:00:0a:1b:2c", "52:54:00:0a:1b:2d"];
+    const r = await driver.create({ name: "kc-iso", iso: "/srv/isos/agent.x86_64.iso", memoryMb: 2048, cpus: 2, disksGb: [30], nets: ["default", "lab"], macs, sshKeys: [] });
+    expect(calls()).toContainEqual([
+      "create", "vm", "kc-iso", "-P", "iso=/srv/isos/agent.x86_64.iso", "-P", "memory=2048", "-P", "numcpus=2", "-P", "disks=[30]",
+      "-P", 'nets=[{"name":"default","mac":"52:54:00:0a:1b:2c"},{"name":"lab","mac":"52:54:00:0a:1b:2d"}]',
+    ]);
+    expect(r.info).toMatchObject({ name: "kc-iso", image: null, iso: "/srv/isos/agent.x86_64.iso", nets: ["default", "lab"], macs });
+    expect((await driver.create({ name: "kc-iso", iso: "/srv/isos/agent.x86_64.iso", memoryMb: 2048, cpus: 2, disksGb: [30], nets: ["default", "lab"], macs, sshKeys: [] })).created).toBe(false);
+    await expect(driver.create({ name: "kc-iso", iso: "/srv/isos/other.iso", memoryMb: 2048, cpus: 2, disksGb: [30], nets: ["default", "lab"], macs, sshKeys: [] })).rejects.toThrow(/iso: has \/srv\/isos\/agent.x86_64.iso/);
+    await driver.delete("kc-iso");
   });
 
   it("is chosen automatically when kcli is on PATH", () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { TemplateError } from "./errors";
 import { Missing, isPlainObject, toJson, toText, typeName } from "./values";
 
@@ -33,6 +34,19 @@ export const FILTERS: Readonly<Record<string, FilterSpec>> = Object.freeze(Objec
     apply: (v: unknown, [sep]: unknown[]) => {
       if (!Array.isArray(v)) throw new TemplateError(`filter 'join' needs a list, got ${typeName(v)}`);
       return v.map(toText).join(sep === undefined ? "" : needString("join", sep));
+    },
+  },
+  /**
+   * A MAC address that is the same for the same input on every run: '52:54:00:' and the first six
+   * hex digits of md5(input + suffix), as Ansible's `'52:54:00:' ~ (x | hash('md5'))[0:6]` in pairs.
+   */
+  stable_mac: {
+    minArgs: 0,
+    maxArgs: 1,
+    apply: (v: unknown, [suffix]: unknown[]) => {
+      const text = needString("stable_mac", v) + (suffix === undefined ? "" : needString("stable_mac", suffix));
+      const h = createHash("md5").update(text, "utf8").digest("hex");
+      return `52:54:00:${h.slice(0, 2)}:${h.slice(2, 4)}:${h.slice(4, 6)}`;
     },
   },
   length: {

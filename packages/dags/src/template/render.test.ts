@@ -83,6 +83,31 @@ describe("renderTemplate: operators and filters", () => {
   });
 });
 
+describe("the stable_mac filter", () => {
+  // Expected values computed with Python's hashlib: '52:54:00:' + md5(text)[0:6] in pairs.
+  it.each([
+    ["'ocp' | stable_mac('-0')", "52:54:00:0a:b9:b5"],
+    ["params.vm_name | stable_mac", "52:54:00:2f:52:76"],
+    ["params.vm_name | stable_mac('-3')", "52:54:00:90:88:4a"],
+    ["'café' | stable_mac('-1')", "52:54:00:3d:4e:15"],
+  ])("{{ %s }} is %p", (expr, expected) => {
+    expect(renderTemplate(`{{ ${expr} }}`, ctx)).toBe(expected);
+  });
+
+  it("is a unicast, locally administered QEMU MAC, the same on every call", () => {
+    const mac = renderTemplate("{{ params.vm_name | stable_mac('-0') }}", ctx) as string;
+    expect(mac).toMatch(/^52:54:00(:[0-9a-f]{2}){3}$/);
+    expect(renderTemplate("{{ params.vm_name | stable_mac('-0') }}", ctx)).toBe(mac);
+    expect(renderTemplate("{{ params.vm_name | stable_mac('-1') }}", ctx)).not.toBe(mac);
+  });
+
+  it("takes strings only", () => {
+    expect(() => renderTemplate("{{ params.cpus | stable_mac }}", ctx)).toThrow("filter 'stable_mac' needs a string, got number");
+    expect(() => renderTemplate("{{ params.vm_name | stable_mac(1) }}", ctx)).toThrow("filter 'stable_mac' needs a string, got number");
+    expect(() => renderTemplate("{{ params.vm_name | stable_mac('-0', '-1') }}", ctx)).toThrow("filter 'stable_mac' takes 0 to 1 argument(s), got 2");
+  });
+});
+
 describe("renderTemplate: errors name what went wrong", () => {
   it.each([
     ["{{ foo }}", "unknown variable 'foo'"],

@@ -81,6 +81,24 @@ describe("hostile strings through every operator argument that reaches a command
     }
   });
 
+  it("vm_create: hostile ISO paths and MACs are refused by the schema, or reach the VM CLI as one word and come back as a missing file", async () => {
+    for (const s of [...hostileWords, ...NUL_STRINGS]) {
+      expect(checkLiteralArgs(ops.get("vm_create")!.args, { name: "ok", iso: "/srv/a.iso", macs: [s] }).join()).toMatch(/argument 'macs': MAC address/);
+    }
+    const isos = [...hostileWords, "/tmp/$(touch /tmp/svc-pwned).iso", "/tmp/a b; touch /tmp/svc-pwned #.iso", "/tmp/`id`.iso", "/tmp/it's \"q\".iso", "/tmp/a,b]=c.iso"];
+    const accepted = isos.filter((w) => ops.get("vm_create")!.args.safeParse({ name: "q2", iso: w }).success);
+    expect(accepted.length).toBeGreaterThanOrEqual(5);
+    for (const s of accepted) {
+      const err = await run("vm_create", { name: "q2", iso: s, disks_gb: [1] }).catch((e) => e);
+      if (!(err instanceof NonRetryableError)) throw new Error(`for ${JSON.stringify(s).slice(0, 50)}: ${err?.message}`);
+      expect(err.message).toBe(`iso ${s}: no such file on this host`);
+    }
+    for (const s of [...hostileWords, ...NUL_STRINGS].filter((w) => !accepted.includes(w))) {
+      expect(checkLiteralArgs(ops.get("vm_create")!.args, { name: "ok", iso: s }).join()).toMatch(/argument 'iso': .*path must/);
+    }
+    expect(existsSync(SENTINEL)).toBe(false);
+  });
+
   it("ansible_playbook: hostile extra_vars arrive in the play byte-for-byte (passed as a file, not argv)", async () => {
     writeFileSync(join(dir, "echo-vars.yml"), "- hosts: all\n  gather_facts: false\n  tasks:\n    - copy: { content: \"{{ payload | to_json }}\", dest: \"{{ out }}\" }\n");
     const out = join(dir, "vars-out.json");

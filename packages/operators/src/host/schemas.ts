@@ -8,4 +8,15 @@ export const hostName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.:-]{0,252}$/, "
 export const userName = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "user must be a POSIX user name");
 /** A file path on the host: absolute or relative, no NUL, not an option look-alike. */
 export const hostPath = z.string().min(1).max(4096).refine((s) => !s.includes("\0"), "path must not contain NUL").refine((s) => !s.startsWith("-"), "path must not start with '-'");
+/** An absolute file path on the host: no '..' segment, no control characters (a boot ISO). */
+export const absoluteHostPath = z
+  .string()
+  .max(4096)
+  .regex(/^\/[^\x00-\x1f\x7f]+$/, "path must be absolute, without control characters")
+  .refine((s) => !s.split("/").includes(".."), "path must not contain '..'");
+/** A lower-case unicast MAC address. */
+export const macAddress = z
+  .string()
+  .regex(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/, "MAC address must be six lower-case hex pairs, e.g. 52:54:00:12:34:56")
+  .refine((s) => (parseInt(s.slice(0, 2), 16) & 1) === 0, "MAC address must be unicast (even first byte)");
 export const seconds = (def: number, max = 86_400) => z.coerce.number().min(0).max(max).default(def);

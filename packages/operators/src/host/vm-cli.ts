@@ -8,6 +8,9 @@ export interface VmCliInfo {
   name: string;
   state: string;
   image: string | null;
+  /** Absent from VM CLIs older than ISO boots. */
+  iso?: string | null;
+  macs?: string[];
   memory_mb: number | null;
   cpus: number | null;
   ip: string | null;
@@ -56,6 +59,8 @@ export function vmOutput(v: VmCliInfo): Record<string, unknown> {
     ssh_user: v.ssh_user,
     ip: v.ip,
     image: v.image,
+    iso: v.iso ?? null,
+    macs: v.macs ?? [],
     memory_mb: v.memory_mb,
     cpus: v.cpus,
     ...(v.created !== undefined ? { created: v.created } : {}),

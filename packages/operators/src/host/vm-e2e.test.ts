@@ -14,6 +14,7 @@ jest.setTimeout(900_000);
 // ansible-playbook runs there against the VM. One VM for the whole file.
 const VM_CLI = resolve(__dirname, "../../../vm/bin/svc-vm");
 const vm = `svct-${randomBytes(3).toString("hex")}-op`;
+const MAC = "52:54:00:6f:70:01";
 let release: () => void = () => undefined;
 let sshd: TestSshd;
 let scratch: VmScratch;
@@ -81,9 +82,9 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
   let sshPort = 0;
   let hostKeys: string[] = [];
 
-  it("vm_create makes the VM and outputs its SSH endpoint", async () => {
-    const { out } = await run("vm_create", { name: vm, image: "debian-test", memory_mb: 512, cpus: 1, nets: ["user"] });
-    expect(out).toMatchObject({ name: vm, state: "running", image: "debian-test", memory_mb: 512, cpus: 1, ssh_host: "127.0.0.1", ssh_user: "root", ip: null, created: true });
+  it("vm_create makes the VM with its pinned MAC and outputs its SSH endpoint", async () => {
+    const { out } = await run("vm_create", { name: vm, image: "debian-test", memory_mb: 512, cpus: 1, nets: ["user"], macs: [MAC] });
+    expect(out).toMatchObject({ name: vm, state: "running", image: "debian-test", iso: null, macs: [MAC], memory_mb: 512, cpus: 1, ssh_host: "127.0.0.1", ssh_user: "root", ip: null, created: true });
     sshPort = out.ssh_port;
     expect(sshPort).toBeGreaterThan(1024);
   });
@@ -103,13 +104,13 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
   });
 
   it("vm_create again with the same spec is an idempotent success", async () => {
-    const { out } = await run("vm_create", { name: vm, image: "debian-test", memory_mb: 512, cpus: 1, nets: ["user"] });
+    const { out } = await run("vm_create", { name: vm, image: "debian-test", memory_mb: 512, cpus: 1, nets: ["user"], macs: [MAC] });
     expect(out).toMatchObject({ name: vm, created: false, ssh_port: sshPort });
   });
 
   it("vm_info outputs the info JSON", async () => {
     const { out } = await run("vm_info", { name: vm });
-    expect(out).toEqual({ name: vm, state: "running", ssh_host: "127.0.0.1", ssh_port: sshPort, ssh_user: "root", ip: null, image: "debian-test", memory_mb: 512, cpus: 1 });
+    expect(out).toEqual({ name: vm, state: "running", ssh_host: "127.0.0.1", ssh_port: sshPort, ssh_user: "root", ip: null, image: "debian-test", iso: null, macs: [MAC], memory_mb: 512, cpus: 1 });
   });
 
   it("ansible_playbook changes the VM, which reads back over SSH with the pinned host key", async () => {
@@ -121,6 +122,8 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
     const ex = new SshExecutor({ host: "127.0.0.1", port: sshPort, user: "root", keyPath: scratch.keyPath, knownHostsPath: knownHosts, connectTimeoutMs: 30_000 }, vmPool);
     const r = await ex.run(["sh", "-c", "cat /etc/svc-demo; id -un svcdemo"]);
     expect(r.stdout).toBe("configured by svc; $(not a command)\nsvcdemo\n");
+    // The guest's NIC carries the MAC vm_create pinned.
+    expect((await ex.run(["sh", "-c", "cat /sys/class/net/*/address"])).stdout.split("\n")).toContain(MAC);
     const again = await run("ansible_playbook", { playbook: "configure.yml", vm, extra_vars: { message: "configured by svc; $(not a command)" }, check: true });
     expect(again.out).toMatchObject({ check: true, changed: 0, failed: 0 });
   });

@@ -20,11 +20,13 @@ export function vmDetails(v: VmInfo): string {
     ["name", v.name],
     ["state", v.state],
     ["image", v.image ?? "-"],
+    ["iso", v.iso ?? "-"],
     ["cpus", String(v.cpus ?? "-")],
     ["memory", v.memory_mb ? `${v.memory_mb} MiB` : "-"],
     ["ip", v.ip ?? "-"],
     ["ssh", endpoint(v)],
     ["nets", v.nets.join(", ") || "-"],
+    ["macs", v.macs.join(", ") || "-"],
     ["disks", v.disks.map((d) => (d.size_gb ? `${d.path} (${d.size_gb} GB)` : d.path)).join(", ") || "-"],
     ["driver", v.driver],
   ];

@@ -8,7 +8,7 @@ Commands:
   list vm                      List VMs
   list image                   List images in the images directory
   info vm <name>               VM details: state, SSH endpoint, memory, cpus, image, disks
-  create vm <name> -i <image>  Create a VM from an image
+  create vm <name> -i <image>  Create a VM from an image (or from an ISO: -P iso=/path)
   delete vm <name> -y          Delete a VM and its disks
   ssh vm <name> -- <cmd...>    Run a command in the VM over SSH (host key pinned)
 
@@ -29,26 +29,35 @@ Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 not found, 4 exists with 
 List VMs (name, state, image, cpus, memory, SSH endpoint) or the images VMs can be created from.`,
   info: `Usage: svc-vm info vm <name> [-o json]
 
-Show one VM: state, ip, ssh_host and ssh_port, memory_mb, cpus, image, disks, nets.
+Show one VM: state, ip, ssh_host and ssh_port, memory_mb, cpus, image, iso, disks, nets, macs.
 Exit code 3 when the VM does not exist.`,
   create: `Usage: svc-vm create vm <name> -i <image> [-P memory=MB] [-P numcpus=N] [-P disks=[GB,...]]
-                      [-P nets=[NET,...]] [--ssh-key FILE] [--wait [--wait-timeout SECONDS]] [-o json]
+                      [-P nets=[NET,...]] [-P macs=[MAC,...]] [-P iso=/path.iso]
+                      [--ssh-key FILE] [--wait [--wait-timeout SECONDS]] [-o json]
+       svc-vm create vm <name> -P iso=/path.iso [-P disks=[GB,...]] [...]   (an ISO on empty disks)
 
 Create a VM: a copy-on-write overlay on the image, the SSH public key injected, started.
   -i, --image IMAGE        Image name (see: svc-vm list image)
+  -P iso=/path.iso         A bootable ISO on this host (absolute path), attached as a CD-ROM. Without
+                           -i the disks are created empty and the VM boots from disk, then the ISO;
+                           no key is injected (the ISO decides who may log in)
   -P memory=MB             Memory in MiB (default 512)
   -P numcpus=N             vCPUs (default 1)
-  -P disks=[GB,...]        Disk sizes; the first is the root disk (default: the image's size)
+  -P disks=[GB,...]        Disk sizes; the first is the root disk (default: the image's size;
+                           with an ISO and no image, empty disks of these sizes)
   -P nets=[NET,...]        user = user-mode network, SSH forwarded to a 127.0.0.1 port (default);
                            any other name is a libvirt network (e.g. default)
+  -P macs=[MAC,...]        One MAC address per network, lower-case and unicast
+                           (e.g. macs=[52:54:00:12:34:56]); default: picked by the hypervisor
   --ssh-key FILE           Public key to inject (SVC_VM_SSH_PUBKEY, default ~/.ssh/id_*.pub)
   --virt-type auto|kvm|qemu  Domain type (SVC_VM_VIRT_TYPE; auto = kvm when usable, else TCG)
   --wait                   Wait until SSH answers (timeout --wait-timeout, default 300 s)
-Creating a VM that exists with the same spec succeeds without change; another spec fails (exit 4).`,
+Creating a VM that exists with the same spec (image, iso, memory, cpus, disks, nets, macs) succeeds
+without change; another spec fails (exit 4).`,
   delete: `Usage: svc-vm delete vm <name> -y [-o json]
 
-Delete a VM, its overlay disks and seed ISO. Without -y it asks on a terminal and refuses
-otherwise. Deleting a VM that does not exist succeeds with a note.`,
+Delete a VM, its overlay disks and seed ISO (a boot ISO given with -P iso= is left alone).
+Without -y it asks on a terminal and refuses otherwise. Deleting a VM that does not exist succeeds with a note.`,
   ssh: `Usage: svc-vm ssh vm <name> [--identity FILE] [--known-hosts FILE] [--trust-on-first-use]
                    [--timeout SECONDS] -- <command> [args...]
 

@@ -35,6 +35,18 @@ describe("svc-vm command line", () => {
     expect(await runCli(["list", "vm", "-o", "yaml"], io())).toBe(2);
   });
 
+  it("create needs an image or an ISO, and checks -P iso and -P macs before touching the hypervisor", async () => {
+    const none = io();
+    expect(await runCli(["create", "vm", "n0"], none)).toBe(2);
+    expect(none.errText[0]).toMatch(/needs an image: -i <image> .*or an ISO to boot: -P iso=/);
+    const rel = io();
+    expect(await runCli(["create", "vm", "n0", "-P", "iso=agent.iso"], rel)).toBe(2);
+    expect(rel.errText[0]).toMatch(/invalid ISO path "agent.iso"/);
+    const macs = io();
+    expect(await runCli(["create", "vm", "n0", "-P", "iso=/srv/agent.iso", "-P", "nets=[default]", "-P", "macs=[52:54:00:0a:1b:2c,52:54:00:0a:1b:2d]"], macs)).toBe(2);
+    expect(macs.errText[0]).toMatch(/one MAC per network/);
+  });
+
   it("asks before deleting on a terminal and keeps the VM when the answer is no", async () => {
     const questions: string[] = [];
     const o = io({ isTTY: true, ask: async (q) => (questions.push(q), "n") });

@@ -105,8 +105,8 @@ function settingsFrom(p: ParsedArgs, env: Record<string, string | undefined>): V
 async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings: VmSettings, io: CliIo, print: (d: unknown, t: string) => void): Promise<number> {
   const name = one(args, "create vm <name> -i <image>");
   const image = opt(p, "image");
-  if (!image) throw new VmInputError("create vm needs an image: -i <image> (see svc-vm list image)");
   const params = parseVmParams(p.options.get("param") ?? []);
+  if (!image && !params.iso) throw new VmInputError("create vm needs an image: -i <image> (see svc-vm list image), or an ISO to boot: -P iso=/path/to.iso");
   const explicit = p.options.has("ssh-key");
   const keyFiles = settings.sshPubkeyPaths.filter((f) => explicit || existsSync(f));
   const sshKeys = keyFiles.flatMap((f) => {
@@ -122,7 +122,7 @@ async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings:
   const waitS = opt(p, "wait-timeout");
   if (waitS !== undefined && !/^\d+$/.test(waitS)) throw new VmInputError("--wait-timeout takes whole seconds");
   const r = await driver.create(
-    { name, image, ...params, sshKeys },
+    { name, ...(image ? { image } : {}), ...params, sshKeys },
     { wait: p.flags.has("wait"), waitTimeoutMs: waitS ? Number(waitS) * 1000 : undefined, onProgress: (l) => io.err(l) },
   );
   const v = r.info;

@@ -1,6 +1,7 @@
 import type { HostExecutor, RunResult } from "@svc/host";
 import { ImageNotFoundError, VmExistsError, VmNotFoundError } from "../errors";
-import { assertImageName, assertVmName } from "../names";
+import { assertVmName } from "../names";
+import { assertVmSpec } from "../spec-check";
 import type { CreateOptions, CreateResult, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { lastError } from "../libvirt/virsh";
 
@@ -29,30 +30,36 @@ export class KcliDriver implements VmDriver {
   }
 
   async create(spec: VmSpec, opts: CreateOptions = {}): Promise<CreateResult> {
-    assertVmName(spec.name);
-    assertImageName(spec.image);
+    assertVmSpec(spec);
     const existing = await this.info(spec.name).catch((e) => (e instanceof VmNotFoundError ? null : Promise.reject(e)));
     if (existing) {
       const diff = [
-        existing.image !== null && existing.image !== spec.image ? `image: has ${existing.image}, asked ${spec.image}` : "",
+        existing.image !== null && existing.image !== (spec.image ?? null) ? `image: has ${existing.image}, asked ${spec.image ?? null}` : "",
+        existing.iso !== null && existing.iso !== (spec.iso ?? null) ? `iso: has ${existing.iso}, asked ${spec.iso ?? null}` : "",
+        existing.macs.length && spec.macs && existing.macs.join() !== spec.macs.join() ? `macs: has ${existing.macs.join(",")}, asked ${spec.macs.join(",")}` : "",
         existing.memory_mb !== null && existing.memory_mb !== spec.memoryMb ? `memory_mb: has ${existing.memory_mb}, asked ${spec.memoryMb}` : "",
         existing.cpus !== null && existing.cpus !== spec.cpus ? `cpus: has ${existing.cpus}, asked ${spec.cpus}` : "",
       ].filter(Boolean);
       if (diff.length) throw new VmExistsError(spec.name, diff.join("; "));
       return { info: existing, created: false };
     }
+    // kcli pins a MAC through a net given as a dict, which it reads as a Python literal:
+    // nets=[{"name":"default","mac":"52:54:00:.."}].
+    const nets = spec.macs ? spec.nets.map((n, i) => JSON.stringify({ name: n, mac: spec.macs![i] })) : spec.nets;
     const argv = [
-      "create", "vm", spec.name, "-i", spec.image,
+      "create", "vm", spec.name,
+      ...(spec.image ? ["-i", spec.image] : []),
+      ...(spec.iso ? ["-P", `iso=${spec.iso}`] : []),
       "-P", `memory=${spec.memoryMb}`,
       "-P", `numcpus=${spec.cpus}`,
       ...(spec.disksGb.length ? ["-P", `disks=[${spec.disksGb.join(",")}]`] : []),
-      "-P", `nets=[${spec.nets.join(",")}]`,
+      "-P", `nets=[${nets.join(",")}]`,
       ...(opts.wait ? ["--wait"] : []),
     ];
     try {
       await this.kcli(argv, opts.signal, opts.onProgress);
     } catch (e) {
-      if (/image .*not found|not found.*image/i.test((e as Error).message)) {
+      if (spec.image && /image .*not found|not found.*image/i.test((e as Error).message)) {
         const images = await this.listImages().catch(() => []);
         throw new ImageNotFoundError(spec.image, images.map((i) => i.name), "kcli's pools");
       }
@@ -91,7 +98,9 @@ export class KcliDriver implements VmDriver {
     const status = (str("status") ?? "unknown").toLowerCase();
     const ip = str("ip");
     const disks = Array.isArray(v.disks) ? (v.disks as Record<string, unknown>[]).map((d) => ({ path: String(d.path ?? ""), size_gb: d.size === undefined ? null : Number(d.size) })) : [];
-    const nets = Array.isArray(v.nets) ? (v.nets as Record<string, unknown>[]).map((n) => String(n.net ?? n.name ?? "")) : [];
+    const rawNets = Array.isArray(v.nets) ? (v.nets as Record<string, unknown>[]) : [];
+    const nets = rawNets.map((n) => String(n.net ?? n.name ?? ""));
+    const macs = rawNets.map((n) => (typeof n.mac === "string" ? n.mac.toLowerCase() : "")).filter(Boolean);
     return {
       name: String(v.name ?? ""),
       state: status === "up" ? "running" : status === "down" ? "shut off" : status,
@@ -100,6 +109,8 @@ export class KcliDriver implements VmDriver {
       cpus: num("cpus") ?? num("numcpus"),
       disks,
       nets,
+      macs,
+      iso: str("iso"),
       ip,
       ssh_host: ip,
       ssh_port: ip ? 22 : null,

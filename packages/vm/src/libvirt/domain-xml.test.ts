@@ -7,9 +7,11 @@ const base: DomainXmlOptions = {
   cpus: 2,
   disks: [{ path: "/var/lib/svc/vms/vm1/root.qcow2", format: "qcow2" }, { path: "/var/lib/svc/vms/vm1/data1.qcow2", format: "qcow2" }],
   seedIso: null,
+  iso: null,
   kernel: { kernel: "/img/vmlinuz", initrd: "/img/initrd.img", cmdline: "root=/dev/vda rw svc_ssh_key=abc" },
-  networks: ["default"],
+  networks: [{ name: "default", mac: null }],
   userNetPort: 40022,
+  userNetMac: null,
   consoleLog: "/var/lib/svc/vms/vm1/console.log",
   meta: { image: "debian-test", memory_mb: 768, cpus: 2, disks_gb: [10, 5], nets: ["user", "default"], ssh_port: 40022, ssh_user: "root", vm_dir: "/var/lib/svc/vms/vm1" },
 };
@@ -22,6 +24,7 @@ describe("libvirt domain XML", () => {
       cpus: 2,
       disks: [{ path: base.disks[0]!.path, device: "disk" }, { path: base.disks[1]!.path, device: "disk" }],
       networks: ["default"],
+      macs: [],
       meta: base.meta,
     });
   });
@@ -48,6 +51,57 @@ describe("libvirt domain XML", () => {
 
   it("reads domains svc-vm did not create (no metadata, KiB memory)", () => {
     const foreign = "<domain type='kvm'><name>x</name><memory unit='KiB'>2097152</memory><vcpu placement='static'>4</vcpu><devices><disk type='file' device='disk'><source file='/v/x.qcow2'/></disk></devices></domain>";
-    expect(parseDomainXml(foreign)).toEqual({ memoryMb: 2048, cpus: 4, disks: [{ path: "/v/x.qcow2", device: "disk" }], networks: [], meta: null });
+    expect(parseDomainXml(foreign)).toEqual({ memoryMb: 2048, cpus: 4, disks: [{ path: "/v/x.qcow2", device: "disk" }], networks: [], macs: [], meta: null });
+  });
+
+  describe("an ISO on empty disks with pinned MACs", () => {
+    const isoVm: DomainXmlOptions = {
+      ...base,
+      disks: [{ path: "/var/lib/svc/vms/vm1/root.qcow2", format: "qcow2" }],
+      iso: "/var/lib/svc/clusters/ocp/agent.x86_64.iso",
+      kernel: null,
+      networks: [{ name: "default", mac: "52:54:00:0a:1b:2c" }, { name: "lab", mac: null }],
+      userNetMac: "52:54:00:aa:bb:cc",
+    };
+
+    it("attaches the ISO as a read-only IDE CD-ROM and boots from disk first, then the CD-ROM", () => {
+      const xml = buildDomainXml(isoVm);
+      expect(xml).toContain(`<disk type='file' device='cdrom'>
+      <driver name='qemu' type='raw'/>
+      <source file='/var/lib/svc/clusters/ocp/agent.x86_64.iso'/>
+      <target dev='hdc' bus='ide'/>
+      <readonly/>`);
+      expect(xml).toMatch(/<os>\s*<type arch='x86_64' machine='pc'>hvm<\/type>\s*<boot dev='hd'\/>\s*<boot dev='cdrom'\/>\s*<\/os>/);
+      expect(xml).not.toContain("<kernel>");
+    });
+
+    it("puts the cloud-init seed after the ISO when an image needs both", () => {
+      const xml = buildDomainXml({ ...isoVm, seedIso: "/var/lib/svc/vms/vm1/seed.iso" });
+      expect(xml.indexOf("<target dev='hdc' bus='ide'/>")).toBeGreaterThan(xml.indexOf("agent.x86_64.iso"));
+      expect(xml.indexOf("<target dev='hdd' bus='ide'/>")).toBeGreaterThan(xml.indexOf("seed.iso"));
+    });
+
+    it("pins each libvirt NIC's MAC and the user-mode NIC's MAC; unpinned NICs get none", () => {
+      const xml = buildDomainXml(isoVm);
+      expect(xml).toContain(`<interface type='network'>
+      <mac address='52:54:00:0a:1b:2c'/>
+      <source network='default'/>`);
+      expect(xml).toContain(`<interface type='network'>
+      <source network='lab'/>`);
+      expect(xml).toContain("virtio-net-pci,netdev=svcnet0,bus=pci.0,addr=0x1f,mac=52:54:00:aa:bb:cc");
+    });
+
+    it("reads back the ISO as a cdrom and the MACs in interface order", () => {
+      const p = parseDomainXml(buildDomainXml(isoVm));
+      expect(p.disks).toEqual([{ path: "/var/lib/svc/vms/vm1/root.qcow2", device: "disk" }, { path: isoVm.iso, device: "cdrom" }]);
+      expect(p.networks).toEqual(["default", "lab"]);
+      expect(p.macs).toEqual(["52:54:00:0a:1b:2c"]);
+    });
+
+    it("boots an ISO without disks (a live ISO) from the CD-ROM", () => {
+      const xml = buildDomainXml({ ...isoVm, disks: [] });
+      expect(xml).not.toContain("device='disk'");
+      expect(xml).toContain("<boot dev='cdrom'/>");
+    });
   });
 });

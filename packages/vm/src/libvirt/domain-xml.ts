@@ -1,12 +1,18 @@
 /** What svc-vm records in the domain's <metadata>, so `info vm` can report it later. */
 export interface SvcVmMeta {
-  image: string;
+  /** Null for a VM that boots an ISO on empty disks. */
+  image: string | null;
   memory_mb: number;
   cpus: number;
   disks_gb: number[];
   nets: string[];
+  /** Pinned MACs, one per net (absent in metadata written before MACs could be pinned). */
+  macs?: string[];
+  /** The ISO attached as a CD-ROM (absent in older metadata). */
+  iso?: string | null;
   ssh_port: number | null;
-  ssh_user: string;
+  /** Null when no key was injected (ISO boots: the ISO decides who may log in). */
+  ssh_user: string | null;
   vm_dir: string;
 }
 
@@ -17,12 +23,17 @@ export interface DomainXmlOptions {
   memoryMb: number;
   cpus: number;
   disks: { path: string; format: "qcow2" | "raw" }[];
+  /** cloud-init NoCloud seed, attached as a CD-ROM. */
   seedIso: string | null;
+  /** A bootable ISO, attached as a CD-ROM; without a kernel the VM boots disk first, then it. */
+  iso: string | null;
   kernel: { kernel: string; initrd: string; cmdline: string } | null;
-  /** libvirt networks (everything but `user`). */
-  networks: string[];
+  /** libvirt networks (everything but `user`), each with a pinned MAC or null (libvirt picks one). */
+  networks: { name: string; mac: string | null }[];
   /** Forwarded 127.0.0.1 port for user-mode networking, or null. */
   userNetPort: number | null;
+  /** Pinned MAC of the user-mode NIC, or null (qemu's default). */
+  userNetMac: string | null;
   consoleLog: string;
   meta: SvcVmMeta;
 }
@@ -49,17 +60,19 @@ export function buildDomainXml(o: DomainXmlOptions): string {
       <target dev='vd${String.fromCharCode(97 + i)}' bus='virtio'/>
     </disk>`)
     .join("\n");
-  const seed = o.seedIso
-    ? `    <disk type='file' device='cdrom'>
+  // IDE slots hdc, hdd: the boot ISO first, then the cloud-init seed.
+  const cdroms = [o.iso, o.seedIso]
+    .filter((p): p is string => !!p)
+    .map((p, i) => `    <disk type='file' device='cdrom'>
       <driver name='qemu' type='raw'/>
-      <source file='${e(o.seedIso)}'/>
-      <target dev='hdc' bus='ide'/>
+      <source file='${e(p)}'/>
+      <target dev='hd${String.fromCharCode(99 + i)}' bus='ide'/>
       <readonly/>
-    </disk>\n`
-    : "";
+    </disk>\n`)
+    .join("");
   const nets = o.networks
     .map((n) => `    <interface type='network'>
-      <source network='${e(n)}'/>
+${n.mac ? `      <mac address='${e(n.mac)}'/>\n` : ""}      <source network='${e(n.name)}'/>
       <model type='virtio'/>
     </interface>\n`)
     .join("");
@@ -67,7 +80,9 @@ export function buildDomainXml(o: DomainXmlOptions): string {
     ? `    <kernel>${e(o.kernel.kernel)}</kernel>
     <initrd>${e(o.kernel.initrd)}</initrd>
     <cmdline>${e(o.kernel.cmdline)}</cmdline>`
-    : "    <boot dev='hd'/>";
+    : o.iso
+      ? "    <boot dev='hd'/>\n    <boot dev='cdrom'/>"
+      : "    <boot dev='hd'/>";
   // User-mode networking through qemu's own -netdev: libvirt 9 forwards ports on
   // <interface type='user'> only with the passt backend. restrict=on keeps the guest
   // isolated (no traffic out of it); the SSH forward on 127.0.0.1 still works. The NIC
@@ -77,7 +92,7 @@ export function buildDomainXml(o: DomainXmlOptions): string {
     <qemu:arg value='-netdev'/>
     <qemu:arg value='user,id=svcnet0,restrict=on,hostfwd=tcp:127.0.0.1:${o.userNetPort}-:22'/>
     <qemu:arg value='-device'/>
-    <qemu:arg value='virtio-net-pci,netdev=svcnet0,bus=pci.0,addr=0x1f'/>
+    <qemu:arg value='virtio-net-pci,netdev=svcnet0,bus=pci.0,addr=0x1f${o.userNetMac ? `,mac=${e(o.userNetMac)}` : ""}'/>
   </qemu:commandline>\n`
     : "";
   return `<domain type='${o.virtType}' xmlns:qemu='${QEMU_NS}'>
@@ -98,7 +113,7 @@ ${o.virtType === "kvm" ? "  <cpu mode='host-passthrough'/>\n" : ""}  <clock offs
   <on_crash>destroy</on_crash>
   <devices>
 ${disks}
-${seed}${nets}    <serial type='file'>
+${cdroms}${nets}    <serial type='file'>
       <source path='${e(o.consoleLog)}'/>
       <target port='0'/>
     </serial>
@@ -115,6 +130,8 @@ export interface ParsedDomain {
   cpus: number | null;
   disks: { path: string; device: string }[];
   networks: string[];
+  /** MAC addresses of the libvirt-network NICs, in order (libvirt fills them in when not pinned). */
+  macs: string[];
   meta: SvcVmMeta | null;
 }
 
@@ -129,7 +146,14 @@ export function parseDomainXml(xml: string): ParsedDomain {
     const src = /<source file='([^']*)'/.exec(m[2]!);
     if (src) disks.push({ path: xmlUnescape(src[1]!), device: m[1]! });
   }
-  const networks = [...xml.matchAll(/<interface type='network'>[\s\S]*?<source network='([^']*)'/g)].map((m) => xmlUnescape(m[1]!));
+  const networks: string[] = [];
+  const macs: string[] = [];
+  for (const m of xml.matchAll(/<interface type='network'>([\s\S]*?)<\/interface>/g)) {
+    const src = /<source network='([^']*)'/.exec(m[1]!);
+    const mac = /<mac address='([^']*)'/.exec(m[1]!);
+    if (src) networks.push(xmlUnescape(src[1]!));
+    if (mac) macs.push(xmlUnescape(mac[1]!));
+  }
   let meta: SvcVmMeta | null = null;
   const spec = /<svc:spec>([\s\S]*?)<\/svc:spec>/.exec(xml);
   if (spec) {
@@ -139,5 +163,5 @@ export function parseDomainXml(xml: string): ParsedDomain {
       meta = null;
     }
   }
-  return { memoryMb, cpus: vcpu ? Number(vcpu[1]) : null, disks, networks, meta };
+  return { memoryMb, cpus: vcpu ? Number(vcpu[1]) : null, disks, networks, macs, meta };
 }

@@ -6,11 +6,14 @@ import { VmExistsError, VmInputError, VmNotFoundError, VmPermissionError } from 
 import { listImages, resolveImage, toImageInfo, type ResolvedImage } from "../images";
 import { assertVmName } from "../names";
 import type { VmSettings } from "../settings";
+import { assertVmSpec } from "../spec-check";
 import { waitForSsh } from "../ssh-probe";
 import type { CreateOptions, CreateResult, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import { makeDisks, type VmDisk } from "./disks";
 import { buildDomainXml, parseDomainXml, type ParsedDomain, type SvcVmMeta } from "./domain-xml";
 import { pickForwardPort } from "./ports";
 import { writeSeedIso } from "./seed-iso";
+import { specDiff } from "./spec-diff";
 import { detectVirtType } from "./virt-type";
 import { Virsh, lastError } from "./virsh";
 
@@ -23,7 +26,7 @@ export interface LibvirtDriverDeps {
   settings: VmSettings;
 }
 
-/** VMs as libvirt domains: qcow2 overlays on a base image, direct kernel boot or cloud-init. */
+/** VMs as libvirt domains: qcow2 overlays on a base image (direct kernel boot or cloud-init), or an ISO on empty disks. */
 export class LibvirtDriver implements VmDriver {
   readonly name = "libvirt" as const;
   private readonly virsh: Virsh;
@@ -56,25 +59,27 @@ export class LibvirtDriver implements VmDriver {
   }
 
   async create(spec: VmSpec, opts: CreateOptions = {}): Promise<CreateResult> {
-    assertVmName(spec.name);
-    const image = resolveImage(this.deps.settings.imagesDir, spec.image);
+    assertVmSpec(spec);
+    const image = spec.image ? resolveImage(this.deps.settings.imagesDir, spec.image) : null;
     const existing = await this.domain(spec.name);
     if (existing) return this.alreadyThere(spec, existing, opts);
-    if (spec.sshKeys.length === 0) throw new VmInputError("no SSH public key to inject: pass --ssh-key FILE or set SVC_VM_SSH_PUBKEY");
+    // Keys go into images only; an ISO decides itself who may log in.
+    if (image && spec.sshKeys.length === 0) throw new VmInputError("no SSH public key to inject: pass --ssh-key FILE or set SVC_VM_SSH_PUBKEY");
+    if (spec.iso && !existsSync(spec.iso)) throw new VmInputError(`iso ${spec.iso}: no such file on this host`);
     const userNets = spec.nets.filter((n) => n === "user");
     if (userNets.length > 1) throw new VmInputError("nets: 'user' may appear once");
     const vmDir = this.vmDir(spec.name);
     const progress = opts.onProgress ?? (() => undefined);
     await this.prepareDir(vmDir);
     try {
-      const disks = await this.makeDisks(spec, image, vmDir);
+      const disks = await makeDisks(this.deps.ex, spec.disksGb, image, vmDir);
       let seedIso: string | null = null;
-      if (image.keyInjection === "cloud-init") {
+      if (image?.keyInjection === "cloud-init") {
         seedIso = join(vmDir, "seed.iso");
         await writeSeedIso(this.deps.ex, seedIso, spec.name, image.sshUser, spec.sshKeys);
       }
       const virtType = this.deps.settings.virtType === "auto" ? detectVirtType() : this.deps.settings.virtType;
-      progress(`defining ${spec.name} (${virtType}, ${spec.memoryMb} MiB, ${spec.cpus} cpu, image ${image.name})`);
+      progress(`defining ${spec.name} (${virtType}, ${spec.memoryMb} MiB, ${spec.cpus} cpu, ${[image ? `image ${image.name}` : "", spec.iso ? `ISO ${spec.iso}` : ""].filter(Boolean).join(", ")})`);
       await this.defineAndStart(spec, image, vmDir, disks, seedIso, virtType, userNets.length > 0);
     } catch (e) {
       await this.removeDomain(spec.name).catch(() => undefined);
@@ -133,7 +138,7 @@ export class LibvirtDriver implements VmDriver {
   private async toInfo(name: string, d: ParsedDomain): Promise<VmInfo> {
     const state = await this.state(name);
     let ip: string | null = null;
-    if (state === "running" && d.networks.length > 0) ip = await this.leaseIp(name);
+    if (state === "running" && d.networks.length > 0) ip = await this.guestIp(name);
     const m = d.meta;
     const userPort = m?.ssh_port ?? null;
     const rootDisks = d.disks.filter((x) => x.device === "disk");
@@ -145,6 +150,8 @@ export class LibvirtDriver implements VmDriver {
       cpus: d.cpus,
       disks: rootDisks.map((x, i) => ({ path: x.path, size_gb: m?.disks_gb[i] ?? null })),
       nets: m?.nets ?? d.networks,
+      macs: m?.macs?.length ? m.macs : d.macs,
+      iso: m?.iso ?? null,
       ip,
       ssh_host: userPort ? "127.0.0.1" : ip,
       ssh_port: userPort ?? (ip ? 22 : null),
@@ -153,22 +160,19 @@ export class LibvirtDriver implements VmDriver {
     };
   }
 
-  private async leaseIp(name: string): Promise<string | null> {
-    const r = await this.virsh.tryRun(["domifaddr", name, "--source", "lease"]);
-    const m = /ipv4\s+(\d+\.\d+\.\d+\.\d+)\//.exec(r.stdout);
-    return m ? m[1]! : null;
+  /** The guest's address from the DHCP lease, else from the host's ARP table (static addresses). */
+  private async guestIp(name: string): Promise<string | null> {
+    for (const source of ["lease", "arp"]) {
+      const r = await this.virsh.tryRun(["domifaddr", name, "--source", source]);
+      const m = /ipv4\s+(\d+\.\d+\.\d+\.\d+)\//.exec(r.stdout);
+      if (m) return m[1]!;
+    }
+    return null;
   }
 
   private async alreadyThere(spec: VmSpec, d: ParsedDomain, opts: CreateOptions): Promise<CreateResult> {
-    const m = d.meta;
-    const want = { image: spec.image, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets };
-    const have = m ? { image: m.image, memory_mb: m.memory_mb, cpus: m.cpus, disks_gb: m.disks_gb, nets: m.nets } : null;
-    if (!have || JSON.stringify(have) !== JSON.stringify(want)) {
-      const detail = have
-        ? Object.entries(want).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(have[k as keyof typeof have])).map(([k, v]) => `${k}: has ${JSON.stringify(have[k as keyof typeof have])}, asked ${JSON.stringify(v)}`).join("; ")
-        : "not created by svc-vm";
-      throw new VmExistsError(spec.name, detail);
-    }
+    const detail = specDiff(spec, d.meta);
+    if (detail) throw new VmExistsError(spec.name, detail);
     // Same spec: idempotent success (at-least-once task delivery repeats creates). Start it if stopped.
     if ((await this.state(spec.name)) !== "running") await this.virsh.run(["start", spec.name], { domain: spec.name });
     const info = await this.info(spec.name);
@@ -190,34 +194,16 @@ export class LibvirtDriver implements VmDriver {
     }
   }
 
-  private async makeDisks(spec: VmSpec, image: ResolvedImage, vmDir: string): Promise<{ path: string; format: "qcow2" }[]> {
-    const root = join(vmDir, "root.qcow2");
-    const size = spec.disksGb[0];
-    await this.qemuImg(["create", "-q", "-f", "qcow2", "-F", image.diskFormat, "-b", image.disk, root, ...(size ? [`${size}G`] : [])], image.disk, size);
-    const disks = [{ path: root, format: "qcow2" as const }];
-    for (const [i, gb] of spec.disksGb.slice(1).entries()) {
-      const p = join(vmDir, `data${i + 1}.qcow2`);
-      await this.qemuImg(["create", "-q", "-f", "qcow2", p, `${gb}G`]);
-      disks.push({ path: p, format: "qcow2" });
-    }
-    return disks;
-  }
-
-  private async qemuImg(args: string[], base?: string, sizeGb?: number): Promise<void> {
-    const r = await this.deps.ex.run(["qemu-img", ...args], { timeoutMs: 120_000 });
-    if (r.code === 0) return;
-    const msg = lastError(r.stderr);
-    // Asking for a root disk smaller than the image is a user error, not a tool failure.
-    if (base && sizeGb && /shrink|smaller/i.test(msg)) throw new VmInputError(`disks: root disk ${sizeGb} GB is smaller than image ${base}`);
-    throw new Error(`qemu-img ${args[0]} failed: ${msg}`);
-  }
-
-  private async defineAndStart(spec: VmSpec, image: ResolvedImage, vmDir: string, disks: { path: string; format: "qcow2" }[], seedIso: string | null, virtType: "kvm" | "qemu", userNet: boolean): Promise<void> {
-    const keyArg = image.keyInjection === "cmdline" ? ` svc_ssh_key=${Buffer.from(spec.sshKeys.join("\n") + "\n").toString("base64")} svc_hostname=${spec.name}` : "";
+  private async defineAndStart(spec: VmSpec, image: ResolvedImage | null, vmDir: string, disks: VmDisk[], seedIso: string | null, virtType: "kvm" | "qemu", userNet: boolean): Promise<void> {
+    const keyArg = image?.keyInjection === "cmdline" ? ` svc_ssh_key=${Buffer.from(spec.sshKeys.join("\n") + "\n").toString("base64")} svc_hostname=${spec.name}` : "";
     // A free port can be taken between picking and qemu binding it: retry with another.
     for (let attempt = 0; ; attempt++) {
       const port = userNet ? await pickForwardPort(await this.takenPorts()) : null;
-      const meta: SvcVmMeta = { image: image.name, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets, ssh_port: port, ssh_user: image.sshUser, vm_dir: vmDir };
+      const meta: SvcVmMeta = {
+        image: image?.name ?? null, iso: spec.iso ?? null, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets,
+        macs: spec.macs ?? [], ssh_port: port, ssh_user: image?.sshUser ?? null, vm_dir: vmDir,
+      };
+      const macOf = (i: number) => spec.macs?.[i] ?? null;
       const xml = buildDomainXml({
         name: spec.name,
         virtType,
@@ -225,9 +211,11 @@ export class LibvirtDriver implements VmDriver {
         cpus: spec.cpus,
         disks,
         seedIso,
-        kernel: image.kernel && image.initrd ? { kernel: image.kernel, initrd: image.initrd, cmdline: image.cmdline + keyArg } : null,
-        networks: spec.nets.filter((n) => n !== "user"),
+        iso: spec.iso ?? null,
+        kernel: image?.kernel && image.initrd ? { kernel: image.kernel, initrd: image.initrd, cmdline: image.cmdline + keyArg } : null,
+        networks: spec.nets.flatMap((n, i) => (n === "user" ? [] : [{ name: n, mac: macOf(i) }])),
         userNetPort: port,
+        userNetMac: macOf(spec.nets.indexOf("user")),
         consoleLog: join(vmDir, "console.log"),
         meta,
       });

@@ -1,0 +1,28 @@
+import { HOSTILE_STRINGS, NUL_STRINGS } from "@svc/testing";
+import { assertIsoPath, assertMac, assertVmSpec } from "./spec-check";
+import type { VmSpec } from "./types";
+
+const spec = (over: Partial<VmSpec> = {}): VmSpec => ({ name: "node-0", memoryMb: 512, cpus: 1, disksGb: [10], nets: ["default"], sshKeys: [], ...over });
+
+describe("create request checks", () => {
+  it("needs an image or an ISO, and accepts either or both", () => {
+    expect(() => assertVmSpec(spec())).toThrow(/give an image .* or an ISO/);
+    expect(() => assertVmSpec(spec({ image: "debian-test" }))).not.toThrow();
+    expect(() => assertVmSpec(spec({ iso: "/srv/agent.iso" }))).not.toThrow();
+    expect(() => assertVmSpec(spec({ image: "debian-test", iso: "/srv/agent.iso" }))).not.toThrow();
+  });
+
+  it("checks the MACs against the networks", () => {
+    expect(() => assertVmSpec(spec({ iso: "/srv/agent.iso", macs: ["52:54:00:0a:1b:2c"] }))).not.toThrow();
+    expect(() => assertVmSpec(spec({ iso: "/srv/agent.iso", macs: [] }))).toThrow(/one MAC per network/);
+    expect(() => assertVmSpec(spec({ iso: "/srv/agent.iso", macs: ["ff:ff:ff:ff:ff:ff"] }))).toThrow(/multicast/);
+  });
+
+  it("rejects every hostile string as an ISO path and as a MAC", () => {
+    for (const s of [...HOSTILE_STRINGS, ...NUL_STRINGS]) {
+      if (!s.startsWith("/") || /[\x00-\x1f\x7f]|(^|\/)\.\.(\/|$)/.test(s)) expect(() => assertIsoPath(s)).toThrow(/invalid ISO path/);
+      expect(() => assertMac(s)).toThrow(/invalid MAC address/);
+    }
+    expect(() => assertIsoPath(`/${"a".repeat(4096)}`)).toThrow(/invalid ISO path/);
+  });
+});
