@@ -44,7 +44,7 @@ async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<Op
 }
 
 /** Rounds in flight at once; later calls wait and join the next round, so batches grow with load. */
-const MAX_IN_FLIGHT = 1;
+const MAX_IN_FLIGHT = 2;
 
 /**
  * A batcher over a pool: claims, commits and open checks of every worker slot share a statement
