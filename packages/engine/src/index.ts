@@ -4,9 +4,10 @@ export type { Notifier } from "./notifier";
 export { decideRun, evaluateTriggerRule, countUpstream, canRetry, retryDelayMs, runStateOf, isFinished } from "./core";
 export type { TiView, RunDecision, RuleVerdict, UpstreamCounts } from "./core";
 export {
-  evaluateRun, startQueuedRuns, executeTry, claimTry, commitTry, reconcile, reapZombies, startWorker, startScheduler,
+  evaluateRun, startQueuedRuns, executeTry, claimTry, commitTry, tryBatcher, reconcile, reapZombies, startWorker, startScheduler,
   startEngineRuntime, newInstanceId, syncCronSchedulers, dagSettingsFromConfig, beat, startHeartbeat, bootDatabase, onShutdown,
 } from "./runtime";
+export type { TryBatcher } from "./runtime/task-claim";
 export type { RuntimeDeps, ReconcileReport, EngineWorker, EngineScheduler, SchedulerOptions, EngineRuntime, EngineRuntimeOptions } from "./runtime";
 export { syncDagFolder, watchDagFolder, getImportErrorForDag } from "./processor";
 export type { SyncDagFolderDeps, SyncReport, WatchDagFolderOptions } from "./processor";

@@ -73,14 +73,19 @@ export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
     },
   });
   const worker = o.worker === false ? undefined : startWorker(deps("worker"));
+  let stopping: Promise<void> | undefined;
   return {
     scheduler,
     worker,
     config,
-    async stop() {
-      await worker?.close(2000);
-      await scheduler?.close();
-      await queues.close();
+    // Idempotent: a second stop waits for the first.
+    stop() {
+      stopping ??= (async () => {
+        await worker?.close(2000);
+        await scheduler?.close();
+        await queues.close();
+      })();
+      return stopping;
     },
   };
 }

@@ -60,13 +60,13 @@ test("a commit lands only for the worker that runs that try, with its log lines 
   expect(await tiOf("commit", "t1")).toMatchObject({ state: "success" });
 });
 
-test("an open check reports whether the run still has unfinished tasks, seeing the commits of its own round", async () => {
+test("an open check reports whether the run still has unfinished tasks, seeing the commits of its own round (also through Kysely)", async () => {
   await seedRun("open", 2);
-  await runTryOps(exec, { claims: [{ job: job("open", "t1"), workerId: "w" }, { job: job("open", "t2"), workerId: "w" }], commits: [], openChecks: [] }, new Date());
+  await runTryOps(tdb.db, { claims: [{ job: job("open", "t1"), workerId: "w" }, { job: job("open", "t2"), workerId: "w" }], commits: [], openChecks: [] }, new Date());
   const ok = (t: string) => ({ job: job("open", t), workerId: "w", outcome: { state: "success" as const, output: {} }, logs: [] });
   const first = await runTryOps(exec, { claims: [], commits: [ok("t1")], openChecks: [job("open", "t1")] }, new Date());
   expect(first.open).toEqual([true]);
-  const last = await runTryOps(exec, { claims: [], commits: [ok("t2")], openChecks: [job("open", "t2"), job("open", "t1")] }, new Date());
+  const last = await runTryOps(tdb.db, { claims: [], commits: [ok("t2")], openChecks: [job("open", "t2"), job("open", "t1")] }, new Date());
   expect(last.open).toEqual([false, false]);
 });
 

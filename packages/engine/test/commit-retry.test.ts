@@ -1,0 +1,49 @@
+import { silentLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
+import { waitFor } from "@svc/testing";
+import { createQueueNotifier, executeTry, tryBatcher, type RuntimeDeps } from "../src";
+import { createHarness, type Harness } from "./harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness("commitretry");
+  h.writeDag("one.yaml", "dag_id: one\ntasks:\n  - {task_id: t, operator: noop}\n");
+  await h.sync();
+  await h.api.setPaused("one", false);
+  h.startRuntime({ worker: false });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+test("a try whose outcome commit fails while the database is unreachable retries the commit and lands it once", async () => {
+  const run = await h.api.triggerDagRun("one", { runId: "r1" });
+  await waitFor(async () => (await h.tis("one", run.dag_run_id)).t?.state === "queued", { what: "task queued" });
+
+  const real = tryBatcher(h.db);
+  let failures = 0;
+  const deps: RuntimeDeps = {
+    db: h.db, queues: h.queues, notifier: createQueueNotifier(h.queues), logger: silentLogger(), config: h.config,
+    operators: defaultOperators(), instanceId: "worker-test-1",
+    tries: { ...real, commit: async (req) => (failures++ < 2 ? Promise.reject(new Error("Connection terminated unexpectedly")) : real.commit(req)) },
+  };
+  expect(await executeTry(deps, { dagId: "one", runId: run.dag_run_id, taskId: "t", tryNumber: 1 })).toBe("success");
+  expect(failures).toBe(3); // two refused, the third landed
+  expect((await h.tis("one", run.dag_run_id)).t).toMatchObject({ state: "success", try_number: 1 });
+  expect(await h.logs("one", run.dag_run_id, "t", 1)).toEqual(expect.arrayContaining([expect.stringMatching(/task succeeded/)]));
+  expect((await h.waitRun("one", run.dag_run_id)).state).toBe("success");
+});
+
+test("stopping a worker mid-run lands every try it finished: none is left running", async () => {
+  h.writeDag("wide.yaml", `dag_id: wide\ntasks:\n${Array.from({ length: 60 }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
+  await h.sync();
+  await h.api.setPaused("wide", false);
+  const worker = h.startRuntime({ scheduler: false });
+  const run = await h.api.triggerDagRun("wide", { runId: "w1" });
+  await waitFor(async () => Object.values(await h.tis("wide", run.dag_run_id)).some((t) => t.state === "success"), { what: "first success" });
+  await worker.stop();
+  const states = Object.values(await h.tis("wide", run.dag_run_id)).map((t) => t.state);
+  expect(states).not.toContain("running");
+  expect(states.filter((s) => s === "success").length).toBeGreaterThan(0);
+  expect(new Set(states)).toEqual(new Set(states.filter((s) => s === "success" || s === "queued")));
+});
