@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+# shellcheck shell=bash
 # ensure_pnpm: make a working pnpm 10 available. Corepack first; where corepack cannot verify the
 # registry copy (no signatures), its shims are removed and npm installs pnpm instead. A pnpm
 # command that exists but does not run (a shim left by an earlier attempt) counts as missing.
