@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import type { Db } from "@svc/db";
-import { createEngineApi, syncDagFolder, type EngineApi, type Notifier } from "@svc/engine";
+import { createEngineApi, recordingNotifier, syncDagFolder, type EngineApi, type RecordingNotifier } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
 import { createTestDb, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../src/app";
@@ -40,23 +40,13 @@ tasks:
     operator: noop
 `;
 
-/** Records scheduler notifications (the Notifier port). */
-export function recordingNotifier(): Notifier & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    calls,
-    runChanged: async (d, r, v) => void calls.push(`run:${d}:${r}:${v}`),
-    dagChanged: async (d) => void calls.push(`dag:${d}`),
-  };
-}
-
 export interface WebFixture {
   db: Db;
   tdb: TestDb;
   dagsDir: string;
   api: EngineApi;
   app: ReturnType<typeof createWebUiApp>;
-  notifier: ReturnType<typeof recordingNotifier>;
+  notifier: RecordingNotifier;
   writeDag(file: string, yaml: string): void;
   sync(): Promise<unknown>;
   get(url: string): request.Test;

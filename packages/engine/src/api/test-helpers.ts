@@ -4,25 +4,9 @@ import path from "node:path";
 import type { Db } from "@svc/db";
 import { defaultOperators } from "@svc/operators";
 import { createTestDb, type TestDb } from "@svc/testing";
-import type { Notifier } from "../notifier";
+import { recordingNotifier, type RecordingNotifier } from "../notifier";
 import { syncDagFolder } from "../processor";
 import { createEngineApi, type EngineApi } from "./engine-api";
-
-/** A Notifier that records what the API told the scheduler (the port under test, not a mock of Redis). */
-export interface RecordingNotifier extends Notifier {
-  calls: string[];
-  clear(): void;
-}
-
-export function recordingNotifier(): RecordingNotifier {
-  const calls: string[] = [];
-  return {
-    calls,
-    clear: () => void calls.splice(0),
-    runChanged: async (dagId, runId, version) => void calls.push(`run:${dagId}:${runId}:${version}`),
-    dagChanged: async (dagId) => void calls.push(`dag:${dagId}`),
-  };
-}
 
 /** Two DAGs used across the API tests: one with params and a chain of tasks, one scheduled with none. */
 export const VM_DAG = `dag_id: vm_deploy

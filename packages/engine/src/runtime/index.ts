@@ -2,7 +2,7 @@ export type { RuntimeDeps } from "./deps";
 export { evaluateRun } from "./evaluate-run";
 export { startQueuedRuns } from "./start-runs";
 export { executeTry } from "./execute-try";
-export { claimTry, commitTry, runHasOpenTasks, tryBatcher, acquireTryBatcher } from "./task-claim";
+export { claimTry, commitTry, tryBatcher, acquireTryBatcher } from "./task-claim";
 export type { TryBatcher, CommitRequest, ClaimedTry } from "./task-claim";
 export { reconcile } from "./reconcile";
 export type { ReconcileReport } from "./reconcile";

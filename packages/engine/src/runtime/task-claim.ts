@@ -15,11 +15,6 @@ export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Dat
   return (await runTryOps(db, { claims: [], commits: [{ job, workerId, outcome, logs }], openChecks: [] }, now)).committed[0]!;
 }
 
-/** Whether a run has unfinished task instances. */
-export async function runHasOpenTasks(db: Db, run: Pick<TaskJob, "dagId" | "runId">, now: Date = new Date()): Promise<boolean> {
-  return (await runTryOps(db, { claims: [], commits: [], openChecks: [run] }, now)).open[0]!;
-}
-
 /** The workers' database traffic of one process, sent as one statement per round (group commit). */
 export interface TryBatcher {
   claim(job: TaskJob, workerId: string): Promise<ClaimedTry | undefined>;

@@ -70,13 +70,31 @@ test("an open check reports whether the run still has unfinished tasks, seeing t
   expect(last.open).toEqual([false, false]);
 });
 
-test("a round on a burst of new tasks the planner has no statistics for still reaches rows by key", async () => {
+test("a round on a burst of new tasks the planner has no statistics for reaches every row by key, never by scanning", async () => {
   await seedRun("burst", 3000);
-  const claims = Array.from({ length: 50 }, (_, i) => ({ job: job("burst", `t${i + 1}`), workerId: "w" }));
-  const plan = await pool.query("explain (format json) update task_instance ti set state = 'running' where ti.dag_id = 'd' and ti.run_id = 'burst' and ti.task_id = 't1' and ti.map_index = -1 and ti.state = 'queued'");
-  expect(JSON.stringify(plan.rows[0])).toMatch(/Index Scan/);
-  const r = await runTryOps(exec, { claims, commits: [], openChecks: [] }, new Date());
-  expect(r.claimed.filter(Boolean)).toHaveLength(50);
+  // auto_explain sends the plan of every statement inside svc_try_ops to this client as a notice.
+  const client = await pool.connect();
+  const plans: string[] = [];
+  const onNotice = (n: { message?: string }) => void plans.push(n.message ?? "");
+  client.on("notice", onNotice);
+  try {
+    await client.query("load 'auto_explain'");
+    await client.query("set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set client_min_messages = log");
+    const claims = Array.from({ length: 50 }, (_, i) => ({ job: job("burst", `t${i + 1}`), workerId: "w" }));
+    const r = await runTryOps(async (values) => (await client.query(TRY_OPS_SQL, values)).rows, { claims, commits: [], openChecks: [job("burst", "t1")] }, new Date());
+    expect(r.claimed.filter(Boolean)).toHaveLength(50);
+    expect(r.open).toEqual([true]);
+  } finally {
+    client.off("notice", onNotice);
+    await client.query("reset client_min_messages; reset auto_explain.log_min_duration; reset auto_explain.log_nested_statements");
+    client.release();
+  }
+  const updates = plans.filter((p) => /Update on task_instance/.test(p));
+  expect(updates).toHaveLength(50);
+  for (const p of plans.filter((x) => /task_instance/.test(x))) {
+    expect(p).toMatch(/Index (Only )?Scan/);
+    expect(p).not.toMatch(/Seq Scan on task_instance|Hash Join|Bitmap Heap Scan on task_instance/);
+  }
   const running = await tdb.db.selectFrom("task_instance").select((eb) => eb.fn.countAll<number>().as("n")).where("run_id", "=", "burst").where("state", "=", "running").executeTakeFirstOrThrow();
   expect(Number(running.n)).toBe(50);
 });

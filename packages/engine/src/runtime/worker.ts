@@ -20,7 +20,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const maxFinishing = deps.config.worker.concurrency * 4;
   const detach = (p: Promise<unknown>) => {
     const tracked: Promise<unknown> = p
-      .catch((e) => deps.logger.error({ err: String(e) }, "try commit failed; the try will be reaped as a zombie and retried"))
+      .catch((e) => deps.logger.error({ err: String(e) }, "try outcome could not be committed; the try stays running until this worker stops, then it is reaped as a zombie and retried"))
       .finally(() => finishing.delete(tracked));
     finishing.add(tracked);
   };
@@ -53,8 +53,9 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
       const t = setTimeout(() => running.forEach((ac) => ac.abort(new Error("worker shutting down"))), graceMs);
       await closing;
       clearTimeout(t);
-      await hb.stop();
+      // Pending commits land while the heartbeat still says this worker is alive (no zombie reaping).
       await Promise.all([...finishing]);
+      await hb.stop();
       await batcher.release();
       connection.disconnect();
     },
