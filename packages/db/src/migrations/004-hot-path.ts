@@ -35,7 +35,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
  * still runs that try; open checks run last, so they see this round's commits. Rows out: kind
  * 'c' (claimed, with the run's context), 'k' (committed) or 'o' (run has unfinished tasks).
  */
-const TRY_OPS_FUNCTION = `
+export const TRY_OPS_FUNCTION = `
 create function svc_try_ops(p_now timestamptz, p_host text, p_pid int, p_claims jsonb, p_logs jsonb, p_commits jsonb, p_checks jsonb)
 returns table (k text, dag_id text, run_id text, task_id text, try_number int, max_tries int, hostname text, dag_hash text, conf jsonb, logical_date timestamptz)
 language plpgsql volatile as $fn$

@@ -58,7 +58,7 @@ export type TryOpsRow = { k: "c" | "k" | "o"; dag_id: string; run_id: string; ta
 
 /**
  * One round trip for a tick's claims, outcome commits (with their last log lines) and open-run
- * checks: the database function svc_try_ops (migration 004) reaches each row by its full key.
+ * checks: the database function svc_try_ops (migrations 004, 005) reaches each row by its full key.
  * Parameters: $1 now, $2 hostname, $3 pid, $4 claims, $5 log lines, $6 outcomes, $7 runs to check.
  */
 export const TRY_OPS_SQL = "select * from svc_try_ops($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb)";
@@ -69,6 +69,9 @@ export type TryOpsExecutor = (values: unknown[]) => Promise<TryOpsRow[]>;
 /** An executor over a Kysely database (one-off calls; the worker uses a prepared statement). */
 export const kyselyTryOps = (db: Db): TryOpsExecutor => async (values) => (await db.executeQuery<TryOpsRow>(CompiledQuery.raw(TRY_OPS_SQL, values))).rows;
 
+type RowKey = { dag_id: string; run_id: string; task_id: string };
+const byRowKey = (a: RowKey, b: RowKey) => (a.dag_id < b.dag_id ? -1 : a.dag_id > b.dag_id ? 1 : a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : a.task_id < b.task_id ? -1 : a.task_id > b.task_id ? 1 : 0);
+
 export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Date): Promise<TryOpsResult> {
   const claims = ops.claims.map((r) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId }));
   const commits = ops.commits.map((r) => ({
@@ -78,6 +81,9 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
   }));
   const logs = ops.commits.flatMap((r) => r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })));
   const checks = [...new Map(ops.openChecks.map((j) => [runKey(j), { dag_id: j.dagId, run_id: j.runId }])).values()];
+  // One lock order for every round: two rounds touching the same rows cannot deadlock.
+  claims.sort(byRowKey);
+  commits.sort(byRowKey);
   const run = typeof exec === "function" ? exec : kyselyTryOps(exec);
   const rows = await run([now, os.hostname(), process.pid, JSON.stringify(claims), JSON.stringify(logs), JSON.stringify(commits), JSON.stringify(checks)]);
 
