@@ -35,6 +35,8 @@ export interface TaskFacts {
   hasDownstream: boolean;
   /** Its args read upstream outputs. */
   readsOutputs: boolean;
+  /** Its args hold templates at all (most do not: no context to build for them). */
+  templated: boolean;
 }
 
 const facts = new WeakMap<DagDefinition, Map<string, TaskFacts>>();
@@ -44,7 +46,7 @@ export function taskFacts(dag: DagDefinition, taskId: string): TaskFacts | undef
   let index = facts.get(dag);
   if (!index) {
     const downstream = new Set(dag.tasks.flatMap((t) => t.depends_on));
-    index = new Map(dag.tasks.map((t) => [t.task_id, { task: t, hasDownstream: downstream.has(t.task_id), readsOutputs: readsOutputs(t.args) }]));
+    index = new Map(dag.tasks.map((t) => [t.task_id, { task: t, hasDownstream: downstream.has(t.task_id), readsOutputs: readsOutputs(t.args), templated: JSON.stringify(t.args ?? null).includes("{{") }]));
     facts.set(dag, index);
   }
   return index.get(taskId);

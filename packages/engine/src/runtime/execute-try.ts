@@ -14,6 +14,11 @@ export type TryResult = "dropped" | "lost" | TryOutcome["state"];
 /** Takes over the commit of a finished try (the worker tracks it), so the slot is free at once. */
 export type DetachCommit = (finishing: Promise<TryResult>) => void;
 
+/** For callers with nothing to cancel: a signal that never aborts. */
+const NEVER = new AbortController().signal;
+/** Args without templates are rendered against nothing (they read no variable). */
+const NO_TEMPLATES = { params: {} };
+
 class TaskTimeoutError extends Error {
   constructor(ms: number) {
     super(`execution_timeout of ${ms / 1000}s exceeded; task killed`);
@@ -28,11 +33,13 @@ class TaskTimeoutError extends Error {
  * leaves a running try of a dead worker: a zombie, retried).
  */
 export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal, detach?: DetachCommit): Promise<TryResult | "detached"> {
-  const log = deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber });
+  // Child loggers are made on first use: most tries log once, at the end.
+  let logger: Logger | undefined;
+  const log = () => (logger ??= deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber }));
   const tries = deps.tries ?? tryBatcher(deps.db, () => nowOf(deps));
   const claimed = await tries.claim(job, deps.instanceId);
   if (!claimed) {
-    log.debug("try not claimable (duplicate delivery or already handled)");
+    log().debug("try not claimable (duplicate delivery or already handled)");
     return "dropped";
   }
   const run = claimed;
@@ -43,13 +50,17 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     return "failed";
   }
   const task = facts.task;
-  const writer = createLogWriter(deps.db, job, (e) => log.error({ err: String(e) }, "log write failed"));
+  const writer = createLogWriter(deps.db, job, (e) => log().error({ err: String(e) }, "log write failed"));
   writer.write(`try ${job.tryNumber} of ${claimed.max_tries + 1} started on ${claimed.hostname} (worker ${deps.instanceId}, operator ${task.operator})`, "system");
 
-  const ac = new AbortController();
-  const onCancel = () => ac.abort(new Error("cancelled"));
-  cancel?.addEventListener("abort", onCancel, { once: true });
-  const timer = task.execution_timeout_ms ? setTimeout(() => ac.abort(new TaskTimeoutError(task.execution_timeout_ms!)), task.execution_timeout_ms) : null;
+  // The operator's signal: the caller's cancel signal as it is, unless an execution timeout needs a
+  // controller of its own (AbortControllers are not free, and most tasks have no timeout).
+  const timeoutMs = task.execution_timeout_ms;
+  const ac = timeoutMs ? new AbortController() : undefined;
+  const signal = ac?.signal ?? cancel ?? NEVER;
+  const onCancel = () => ac?.abort(cancel?.reason ?? new Error("cancelled"));
+  if (ac) cancel?.addEventListener("abort", onCancel, { once: true });
+  const timer = ac && timeoutMs ? setTimeout(() => ac.abort(new TaskTimeoutError(timeoutMs)), timeoutMs) : null;
 
   let outcome: TryOutcome;
   try {
@@ -60,17 +71,17 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
       : [];
     let args: unknown;
     try {
-      args = renderArgs(task.args, templateContext(run, Object.fromEntries(upstream.map((u) => [u.task_id, u.output]))));
+      args = renderArgs(task.args, facts.templated ? templateContext(run, Object.fromEntries(upstream.map((u) => [u.task_id, u.output]))) : NO_TEMPLATES);
     } catch (e) {
       throw new NonRetryableError(`cannot render args: ${(e as Error).message}`);
     }
     const parsed = op.args.safeParse(args);
     if (!parsed.success) throw new NonRetryableError(`invalid args: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-    const result = await abortable(op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: (run.conf ?? {}) as Record<string, unknown>, config: deps.config, log: (l, s) => writer.write(l, s), signal: ac.signal }), ac.signal);
+    const result = await abortable(op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: (run.conf ?? {}) as Record<string, unknown>, config: deps.config, log: (l, s) => writer.write(l, s), signal }), signal);
     outcome = { state: "success", output: result ?? {} };
     writer.write("task succeeded", "system");
   } catch (e) {
-    const err = ac.signal.aborted && ac.signal.reason instanceof Error ? ac.signal.reason : (e as Error);
+    const err = signal.aborted && signal.reason instanceof Error ? signal.reason : (e as Error);
     const retryable = !(err instanceof NonRetryableError) && canRetry(job.tryNumber, claimed.max_tries);
     const msg = err?.message ?? String(err);
     writer.write(`task failed: ${msg}`, "system");
@@ -83,7 +94,7 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     }
   } finally {
     if (timer) clearTimeout(timer);
-    cancel?.removeEventListener("abort", onCancel);
+    if (ac) cancel?.removeEventListener("abort", onCancel);
   }
   const finishing = finishTry(deps, tries, job, outcome, await writer.detach(), facts.hasDownstream, log);
   if (!detach) return finishing;
@@ -92,13 +103,13 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
 }
 
 /** Commit a try's outcome (guarded) with its last log lines, then tell the scheduler if it matters. */
-async function finishTry(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, outcome: TryOutcome, logs: LogLine[], hasDownstream: boolean, log: Logger): Promise<TryResult> {
+async function finishTry(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, outcome: TryOutcome, logs: LogLine[], hasDownstream: boolean, log: () => Logger): Promise<TryResult> {
   const committed = await commitWithRetry(tries, { job, workerId: deps.instanceId, outcome, logs }, log);
   if (!committed) {
-    log.warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
+    log().warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
     return "lost";
   }
-  log.info({ state: outcome.state }, "try finished");
+  log().info({ state: outcome.state }, "try finished");
   // A leaf's success or failure changes no decision while other tasks of its run are unfinished,
   // so wide fan-outs do not flood the scheduler. Asked after our commit: of two leaves finishing
   // together, the later to ask sees both done. (Reconciliation re-evaluates every running run.)
@@ -117,14 +128,14 @@ const COMMIT_RETRY_MS = [200, 500, 1000, 2000, 5000, 10_000, 10_000, 15_000, 15_
  * try would otherwise stay running with no zombie reaper to close it. A retry after a commit whose
  * reply was lost finds the try already closed and reports it lost, which changes nothing.
  */
-async function commitWithRetry(tries: TryBatcher, req: Parameters<TryBatcher["commit"]>[0], log: Logger): Promise<boolean> {
+async function commitWithRetry(tries: TryBatcher, req: Parameters<TryBatcher["commit"]>[0], log: () => Logger): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await tries.commit(req);
     } catch (e) {
       const wait = COMMIT_RETRY_MS[attempt];
       if (wait === undefined) throw e;
-      log.warn({ err: String(e), attempt: attempt + 1, retryInMs: wait }, "try outcome commit failed; retrying");
+      log().warn({ err: String(e), attempt: attempt + 1, retryInMs: wait }, "try outcome commit failed; retrying");
       await new Promise((r) => setTimeout(r, wait));
     }
   }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { Worker, type ConnectionOptions } from "bullmq";
 import { createRedis, QUEUE_NAMES, taskJobSchema } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
@@ -25,32 +26,34 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     finishing.add(tracked);
   };
   const connection = createRedis(deps.config.redisUrl);
-  const running = new Set<AbortController>();
+  // One signal for every try of this worker: aborted when a stop's grace period runs out.
+  const stopping = new AbortController();
+  setMaxListeners(0, stopping.signal); // one listener per running try, not a leak
+  let running = 0;
   const worker = new Worker(
     QUEUE_NAMES.tasks,
     async (job) => {
       const data = taskJobSchema.parse(job.data);
-      const ac = new AbortController();
-      running.add(ac);
+      running++;
       try {
-        await executeTry(deps, data, ac.signal, detach);
+        await executeTry(deps, data, stopping.signal, detach);
         while (finishing.size > maxFinishing) await Promise.race(finishing);
       } catch (e) {
         // Never fail the BullMQ job: state lives in Postgres; reconciliation/zombie handling recover.
         deps.logger.error({ ...data, err: String(e) }, "try execution error");
       } finally {
-        running.delete(ac);
+        running--;
       }
     },
     { connection: connection as ConnectionOptions, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 },
   );
   worker.on("error", (e) => deps.logger.warn({ err: String(e) }, "worker queue error"));
-  const hb = startHeartbeat(deps.db, "worker", deps.instanceId, deps.config.worker.heartbeatMs, (e) => deps.logger.warn({ err: String(e) }, "heartbeat failed"), () => ({ running: running.size, concurrency: deps.config.worker.concurrency }));
+  const hb = startHeartbeat(deps.db, "worker", deps.instanceId, deps.config.worker.heartbeatMs, (e) => deps.logger.warn({ err: String(e) }, "heartbeat failed"), () => ({ running, concurrency: deps.config.worker.concurrency }));
   deps.logger.info({ instanceId: deps.instanceId, concurrency: deps.config.worker.concurrency }, "worker started");
   return {
     async close(graceMs = 10000) {
       const closing = worker.close();
-      const t = setTimeout(() => running.forEach((ac) => ac.abort(new Error("worker shutting down"))), graceMs);
+      const t = setTimeout(() => stopping.abort(new Error("worker shutting down")), graceMs);
       await closing;
       clearTimeout(t);
       // Pending commits land while the heartbeat still says this worker is alive (no zombie reaping).
