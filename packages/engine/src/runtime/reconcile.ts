@@ -1,7 +1,7 @@
-import { QUEUE_NAMES, taskJobId } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import { nowOf } from "./deps";
 import { enqueueTasks } from "./enqueue";
+import { jobsWithoutHash } from "./job-hashes";
 import { evaluateRun } from "./evaluate-run";
 import { startQueuedRuns } from "./start-runs";
 import { reapZombies } from "./zombies";
@@ -33,11 +33,7 @@ export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
     .where("queued_at", "<", new Date(now.getTime() - QUEUED_GRACE_MS))
     .execute();
   const jobs = queued.map((ti) => ({ dagId: ti.dag_id, runId: ti.run_id, taskId: ti.task_id, tryNumber: ti.try_number }));
-  // One pipelined EXISTS per job hash: cheap even with thousands of queued tries.
-  const pipe = deps.queues.connection.pipeline();
-  for (const j of jobs) pipe.exists(`${deps.queues.prefix}:${QUEUE_NAMES.tasks}:${taskJobId(j)}`);
-  const exists = jobs.length ? ((await pipe.exec()) ?? []) : [];
-  const missing = jobs.filter((_, i) => exists[i]?.[1] !== 1);
+  const missing = await jobsWithoutHash(deps.queues, jobs);
   if (missing.length) {
     await enqueueTasks(deps.queues, missing);
     deps.logger.warn({ count: missing.length }, "re-enqueued queued tries that had no job");
@@ -57,3 +53,4 @@ export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
   for (const d of dagsWithQueued) report.startedRuns += (await startQueuedRuns(deps, d.dag_id)).length;
   return report;
 }
+
