@@ -47,3 +47,20 @@ test("stopping a worker mid-run lands every try it finished: none is left runnin
   expect(states.filter((s) => s === "success").length).toBeGreaterThan(0);
   expect(new Set(states)).toEqual(new Set(states.filter((s) => s === "success" || s === "queued")));
 });
+
+test("an instant try delivered to two workers at once lands once: one success, one dropped, its log lines written once", async () => {
+  const run = await h.api.triggerDagRun("one", { runId: "dup" });
+  await waitFor(async () => (await h.tis("one", run.dag_run_id)).t?.state === "queued", { what: "task queued" });
+  const { dag_hash } = await h.db.selectFrom("dag_run").select("dag_hash").where("dag_id", "=", "one").where("run_id", "=", "dup").executeTakeFirstOrThrow();
+  const worker = (id: string, tries = tryBatcher(h.db)): RuntimeDeps => ({
+    db: h.db, queues: h.queues, notifier: createQueueNotifier(h.queues), logger: silentLogger(), config: h.config, operators: defaultOperators(), instanceId: id, tries,
+  });
+  const job = { dagId: "one", runId: "dup", taskId: "t", tryNumber: 1, dagHash: dag_hash };
+  const results = await Promise.all([executeTry(worker("worker-a"), job), executeTry(worker("worker-b"), job)]);
+  expect(results.sort()).toEqual(["dropped", "success"]);
+  expect((await h.tis("one", "dup")).t).toMatchObject({ state: "success", try_number: 1 });
+  const lines = await h.logs("one", "dup", "t", 1);
+  expect(lines.filter((l) => /instant/.test(l))).toHaveLength(1);
+  expect(lines.filter((l) => /task succeeded/.test(l))).toHaveLength(1);
+  expect((await h.waitRun("one", "dup")).state).toBe("success");
+});

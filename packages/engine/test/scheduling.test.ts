@@ -54,8 +54,16 @@ max_active_runs: 1
 tasks:
   - {task_id: s, operator: sleep, args: {seconds: 0.3}}
 `);
+  h.writeDag("instant.yaml", `
+dag_id: instant
+params:
+  who: {type: string, default: world}
+tasks:
+  - {task_id: plain, operator: noop, args: {message: "hello from a noop"}}
+  - {task_id: templated, operator: noop, args: {message: "hello {{ params.who }}"}, depends_on: [plain]}
+`);
   await h.sync();
-  for (const d of ["diamond", "branch", "retry", "timeout", "upstream", "outputs", "limited"]) await h.api.setPaused(d, false);
+  for (const d of ["diamond", "branch", "retry", "timeout", "upstream", "outputs", "limited", "instant"]) await h.api.setPaused(d, false);
   h.startRuntime();
 });
 
@@ -119,6 +127,19 @@ test("an upstream task's output and the run id reach a downstream task's args th
   const run = await h.api.triggerDagRun("outputs", { runId: "out-1" });
   expect((await h.waitRun("outputs", run.dag_run_id)).state).toBe("success");
   expect(await h.logs("outputs", "out-1", "consume")).toContain("got hello for out-1");
+});
+
+test("a noop runs without a claim and lands from queued in one step; a noop with templated args (it needs the run's params) is claimed first", async () => {
+  const run = await h.api.triggerDagRun("instant", { runId: "inst-1", conf: { who: "svc" } });
+  expect((await h.waitRun("instant", run.dag_run_id)).state).toBe("success");
+  const t = await h.tis("instant", "inst-1");
+  expect([t.plain!.state, t.plain!.try_number, t.templated!.state]).toEqual(["success", 1, "success"]);
+  const plain = (await h.logs("instant", "inst-1", "plain")).join("\n");
+  expect(plain).toMatch(/try 1 ran on .* \(worker .*, operator noop; instant: no side effects, so no claim before it\)/);
+  expect(plain).toContain("hello from a noop");
+  const templated = (await h.logs("instant", "inst-1", "templated")).join("\n");
+  expect(templated).toMatch(/try 1 of 1 started on /);
+  expect(templated).toContain("hello svc");
 });
 
 test("a paused DAG keeps its run queued until it is unpaused", async () => {

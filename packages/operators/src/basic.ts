@@ -7,6 +7,7 @@ import type { Operator } from "./types";
 export const noopOperator: Operator<{ message?: string }> = {
   name: "noop",
   description: "Do nothing (joins, markers); logs an optional message",
+  instant: true,
   args: z.object({ message: z.string().optional() }),
   async run(args, ctx) {
     if (args.message) ctx.log(args.message);

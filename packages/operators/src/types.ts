@@ -24,6 +24,12 @@ export interface Operator<A = any> {
   description: string;
   /** zod schema of rendered args; also used at import time to reject bad DAGs. */
   args: z.ZodType<A>;
+  /**
+   * Finishes at once and touches nothing outside the process (noop): a worker may run it before
+   * claiming the try and write its success in one step. A duplicate delivery may then run it twice,
+   * which is why it must have no effect; only one outcome is ever written.
+   */
+  instant?: boolean;
   /** Returns the try's output (JSON), exposed to downstream tasks as `ti.<task>.output`. */
   run(args: A, ctx: OperatorContext): Promise<Record<string, unknown> | void>;
 }

@@ -18,6 +18,8 @@ export const taskJobSchema = z.object({
   runId: z.string(),
   taskId: z.string(),
   tryNumber: z.number().int().min(1),
+  /** The run's definition hash, when the scheduler knows it: lets a worker look the task up before claiming it. */
+  dagHash: z.string().optional(),
 });
 export type TaskJob = z.infer<typeof taskJobSchema>;
 

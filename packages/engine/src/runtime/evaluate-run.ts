@@ -73,7 +73,7 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
         .where((eb) => eb.or([eb("state", "is", null), eb("state", "=", "up_for_retry")]))
         .returning(["task_id", "try_number"])
         .execute();
-      for (const q of queued) jobs.push({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number });
+      for (const q of queued) jobs.push({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: run.dag_hash });
     }
     for (const [ids, state] of [[d.skip, "skipped"], [d.upstreamFailed, "upstream_failed"]] as const) {
       if (!ids.length) continue;

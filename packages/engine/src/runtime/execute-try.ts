@@ -3,13 +3,15 @@ import { NonRetryableError } from "@svc/errors";
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import { canRetry, retryDelayMs } from "../core/retry";
-import { commitTry, tryBatcher, type TryBatcher, type TryOutcome } from "./task-claim";
+import { commitTry, tryBatcher, type TryOutcome } from "./task-claim";
+import { finishTry, type TryResult } from "./finish-try";
+import { tryInstant } from "./instant-try";
 import { runDefinition, taskFacts } from "./definition-cache";
-import { createLogWriter, type LogLine } from "./log-writer";
+import { createLogWriter } from "./log-writer";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { templateContext } from "./template-context";
 
-export type TryResult = "dropped" | "lost" | TryOutcome["state"];
+export type { TryResult } from "./finish-try";
 
 /** Takes over the commit of a finished try (the worker tracks it), so the slot is free at once. */
 export type DetachCommit = (finishing: Promise<TryResult>) => void;
@@ -37,6 +39,14 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   let logger: Logger | undefined;
   const log = () => (logger ??= deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber }));
   const tries = deps.tries ?? tryBatcher(deps.db, () => nowOf(deps));
+  if (job.dagHash) {
+    const instant = await tryInstant(deps, tries, job, log);
+    if (instant) {
+      if (!detach) return instant.finishing;
+      detach(instant.finishing);
+      return "detached";
+    }
+  }
   const claimed = await tries.claim(job, deps.instanceId);
   if (!claimed) {
     log().debug("try not claimable (duplicate delivery or already handled)");
@@ -96,49 +106,11 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     if (timer) clearTimeout(timer);
     if (ac) cancel?.removeEventListener("abort", onCancel);
   }
-  const finishing = finishTry(deps, tries, job, outcome, await writer.detach(), facts.hasDownstream, log);
+  const logs = await writer.detach();
+  const finishing = finishTry(deps, tries, job, outcome.state, () => tries.commit({ job, workerId: deps.instanceId, outcome, logs }), facts.hasDownstream, log);
   if (!detach) return finishing;
   detach(finishing);
   return "detached";
-}
-
-/** Commit a try's outcome (guarded) with its last log lines, then tell the scheduler if it matters. */
-async function finishTry(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, outcome: TryOutcome, logs: LogLine[], hasDownstream: boolean, log: () => Logger): Promise<TryResult> {
-  const committed = await commitWithRetry(tries, { job, workerId: deps.instanceId, outcome, logs }, log);
-  if (!committed) {
-    log().warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
-    return "lost";
-  }
-  log().info({ state: outcome.state }, "try finished");
-  // A leaf's success or failure changes no decision while other tasks of its run are unfinished,
-  // so wide fan-outs do not flood the scheduler. Asked after our commit: of two leaves finishing
-  // together, the later to ask sees both done. (Reconciliation re-evaluates every running run.)
-  if (outcome.state === "up_for_retry" || hasDownstream || !(await tries.runOpen(job))) {
-    // Version 0: "evaluate after this commit", never skipped or merged with an earlier event.
-    await deps.notifier.runChanged(job.dagId, job.runId, 0);
-  }
-  return outcome.state;
-}
-
-/** Waits between commit attempts when the database is unreachable (about a minute in all). */
-const COMMIT_RETRY_MS = [200, 500, 1000, 2000, 5000, 10_000, 10_000, 15_000, 15_000];
-
-/**
- * A failed commit (database restarting, connection lost) is retried: the worker is alive, so the
- * try would otherwise stay running with no zombie reaper to close it. A retry after a commit whose
- * reply was lost finds the try already closed and reports it lost, which changes nothing.
- */
-async function commitWithRetry(tries: TryBatcher, req: Parameters<TryBatcher["commit"]>[0], log: () => Logger): Promise<boolean> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await tries.commit(req);
-    } catch (e) {
-      const wait = COMMIT_RETRY_MS[attempt];
-      if (wait === undefined) throw e;
-      log().warn({ err: String(e), attempt: attempt + 1, retryInMs: wait }, "try outcome commit failed; retrying");
-      await new Promise((r) => setTimeout(r, wait));
-    }
-  }
 }
 
 /** Resolve/reject with the operator, but reject as soon as the signal aborts (timeouts must not wait on a stuck operator). */

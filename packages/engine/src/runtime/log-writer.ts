@@ -16,6 +16,9 @@ export interface LogWriter {
 
 const MAX_LINE = 16_384;
 
+/** A line as Postgres can store it: NULs stripped (text cannot hold them), pathological lengths capped. */
+export const cleanLogLine = (line: string): string => line.replace(/\u0000/g, "").slice(0, MAX_LINE);
+
 /**
  * Streams a try's log lines to Postgres in small batches (every `intervalMs` or `maxBatch` lines),
  * so a follower sees lines while the task runs. Order is kept: one insert at a time.
@@ -38,9 +41,7 @@ export function createLogWriter(db: Db, key: { dagId: string; runId: string; tas
 
   return {
     write(line, stream = "stdout") {
-      // Strip NULs (Postgres text cannot hold them) and cap pathological lines.
-      const clean = line.replace(/\u0000/g, "").slice(0, MAX_LINE);
-      buf.push({ stream, line: clean });
+      buf.push({ stream, line: cleanLogLine(line) });
       if (buf.length >= maxBatch) void drain();
       else if (!timer) timer = setTimeout(() => void drain(), intervalMs);
     },

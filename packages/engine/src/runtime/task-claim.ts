@@ -1,9 +1,9 @@
 import { createPool, type Db } from "@svc/db";
 import type { TaskJob } from "@svc/queue";
 import { microBatch } from "./micro-batch";
-import { runTryOps, TRY_OPS_SQL, type ClaimRequest, type ClaimedTry, type CommitRequest, type TryOpsExecutor, type TryOutcome } from "./try-ops";
+import { runTryOps, TRY_OPS_SQL, type ClaimRequest, type ClaimedTry, type CommitRequest, type FinishRequest, type TryOpsExecutor, type TryOutcome } from "./try-ops";
 
-export type { ClaimedTry, CommitRequest, TryOutcome } from "./try-ops";
+export type { ClaimedTry, CommitRequest, FinishRequest, TryOutcome } from "./try-ops";
 
 /** Claim one queued try for this worker: only the first claim of a queued try wins. */
 export async function claimTry(db: Db, job: TaskJob, workerId: string, now: Date): Promise<ClaimedTry | undefined> {
@@ -19,23 +19,26 @@ export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Dat
 export interface TryBatcher {
   claim(job: TaskJob, workerId: string): Promise<ClaimedTry | undefined>;
   commit(req: CommitRequest): Promise<boolean>;
+  /** Write the success of an instant try that ran without a claim; false if it was no longer queued. */
+  finish(req: FinishRequest): Promise<boolean>;
   /** Asked after a commit of the run has returned: does it still have unfinished tasks? */
   runOpen(run: Pick<TaskJob, "dagId" | "runId">): Promise<boolean>;
 }
 
-type Op = { kind: "claim"; req: ClaimRequest } | { kind: "commit"; req: CommitRequest } | { kind: "check"; run: Pick<TaskJob, "dagId" | "runId"> };
+type Op = { kind: "claim"; req: ClaimRequest } | { kind: "commit"; req: CommitRequest } | { kind: "finish"; req: FinishRequest } | { kind: "check"; run: Pick<TaskJob, "dagId" | "runId"> };
 type OpResult = ClaimedTry | boolean | undefined;
 
 async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<OpResult[]> {
-  const claims: ClaimRequest[] = [], commits: CommitRequest[] = [], openChecks: Pick<TaskJob, "dagId" | "runId">[] = [];
+  const claims: ClaimRequest[] = [], commits: CommitRequest[] = [], finishes: FinishRequest[] = [], openChecks: Pick<TaskJob, "dagId" | "runId">[] = [];
   for (const op of ops) {
     if (op.kind === "claim") claims.push(op.req);
     else if (op.kind === "commit") commits.push(op.req);
+    else if (op.kind === "finish") finishes.push(op.req);
     else openChecks.push(op.run);
   }
-  const res = await runTryOps(db, { claims, commits, openChecks }, now);
-  let c = 0, k = 0, o = 0;
-  return ops.map((op) => (op.kind === "claim" ? res.claimed[c++] : op.kind === "commit" ? res.committed[k++] : res.open[o++]));
+  const res = await runTryOps(db, { claims, commits, finishes, openChecks }, now);
+  let c = 0, k = 0, f = 0, o = 0;
+  return ops.map((op) => (op.kind === "claim" ? res.claimed[c++] : op.kind === "commit" ? res.committed[k++] : op.kind === "finish" ? res.finished[f++] : res.open[o++]));
 }
 
 /** Rounds in flight at once; later calls wait and join the next round, so batches grow with load. */
@@ -50,6 +53,7 @@ export function tryBatcher(db: Db | TryOpsExecutor, now: () => Date = () => new 
   return {
     claim: (job, workerId) => send({ kind: "claim", req: { job, workerId } }) as Promise<ClaimedTry | undefined>,
     commit: (req) => send({ kind: "commit", req }) as Promise<boolean>,
+    finish: (req) => send({ kind: "finish", req }) as Promise<boolean>,
     runOpen: (run) => send({ kind: "check", run }) as Promise<boolean>,
   };
 }

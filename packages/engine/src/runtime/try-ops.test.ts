@@ -70,13 +70,34 @@ test("an open check reports whether the run still has unfinished tasks, seeing t
   expect(last.open).toEqual([false, false]);
 });
 
+test("a finish writes an instant try's success from queued in one step, once, with its log lines only when it lands", async () => {
+  await seedRun("finish", 3);
+  const started = new Date(Date.now() - 5);
+  const fin = (taskId: string, tryNumber = 1, line = "ran") => ({ job: job("finish", taskId, tryNumber), workerId: "w1", started, output: { ok: true }, logs: [{ stream: "system" as const, line }, { stream: "stdout" as const, line: `${line} 2` }] });
+  await runTryOps(exec, { claims: [{ job: job("finish", "t3"), workerId: "w9" }], commits: [], openChecks: [] }, new Date());
+  const r = await runTryOps(exec, { claims: [], commits: [], finishes: [fin("t1"), fin("t1", 1, "twice"), fin("t2", 2), fin("t3")], openChecks: [job("finish", "t1")] }, new Date());
+  // t1 lands once (the same job twice in a round); t2 is not queued at try 2; t3 was claimed by a worker.
+  expect(r.finished).toEqual([true, false, false, false]);
+  expect(r.open).toEqual([true]);
+  const t1 = await tdb.db.selectFrom("task_instance").selectAll().where("run_id", "=", "finish").where("task_id", "=", "t1").executeTakeFirstOrThrow();
+  expect(t1).toMatchObject({ state: "success", worker_id: "w1", output: { ok: true }, try_number: 1 });
+  expect(new Date(t1.start_date!).getTime()).toBe(started.getTime());
+  expect(await logsOf("finish", "t1")).toEqual(["ran", "ran 2"]);
+  expect(await logsOf("finish", "t2")).toEqual([]);
+  expect(await tiOf("finish", "t2")).toMatchObject({ state: "queued" });
+  expect(await tiOf("finish", "t3")).toMatchObject({ state: "running", worker_id: "w9" });
+  const again = await runTryOps(exec, { claims: [], commits: [], finishes: [fin("t1", 1, "late")], openChecks: [] }, new Date());
+  expect(again.finished).toEqual([false]);
+  expect(await logsOf("finish", "t1")).toEqual(["ran", "ran 2"]);
+});
+
 test.each([
   ["no statistics", async () => undefined],
   ["statistics from before the burst, when every task had finished", async () => {
     await seedRun("before", 3000, "success");
     await sql`analyze task_instance`.execute(tdb.db);
   }],
-])("rounds on a burst of new tasks, with %s, claim and commit in one statement each that reaches every row by key, never by scanning", async (_, setUp) => {
+])("rounds on a burst of new tasks, with %s, claim, commit and finish in one statement each that reaches every row by key, never by scanning", async (_, setUp) => {
   await setUp();
   const runId = `burst-${Math.random().toString(36).slice(2, 8)}`;
   await seedRun(runId, 3000);
@@ -93,8 +114,10 @@ test.each([
     const claimed = await runTryOps(viaClient, { claims: jobs.map((j) => ({ job: j, workerId: "w" })), commits: [], openChecks: [] }, new Date());
     expect(claimed.claimed.filter(Boolean)).toHaveLength(50);
     const commits = jobs.map((j) => ({ job: j, workerId: "w", outcome: { state: "success" as const, output: {} }, logs: [{ stream: "system" as const, line: "done" }] }));
-    const done = await runTryOps(viaClient, { claims: [], commits, openChecks: [jobs[0]!] }, new Date());
+    const finishes = Array.from({ length: 50 }, (_, i) => ({ job: job(runId, `t${i + 51}`), workerId: "w", started: new Date(), output: {}, logs: [{ stream: "system" as const, line: "instant" }] }));
+    const done = await runTryOps(viaClient, { claims: [], commits, finishes, openChecks: [jobs[0]!] }, new Date());
     expect(done.committed.every(Boolean)).toBe(true);
+    expect(done.finished.every(Boolean)).toBe(true);
     expect(done.open).toEqual([true]);
   } finally {
     client.off("notice", onNotice);
@@ -104,7 +127,7 @@ test.each([
   // Each round updates in one statement: the requests drive a nested loop of key lookups. Claims
   // look their run up by index; the open check uses the open index.
   const updates = plans.filter((p) => /Update on task_instance/.test(p));
-  expect(updates).toHaveLength(4); // claims and commits of each of the two rounds (two of them empty)
+  expect(updates).toHaveLength(6); // claims, commits and finishes of each of the two rounds (three of them empty)
   for (const u of updates) expect(u).toMatch(/Nested Loop[^\n]*\n\s+->\s+CTE Scan on x[\s\S]*Index Scan using task_instance_\w+ on task_instance ti[^\n]*\n\s+Index Cond: \(\(dag_id = x\.dag_id\) AND \(run_id = x\.run_id\) AND \(task_id = x\.task_id\)/);
   expect(plans.find((p) => /dag_run d/.test(p))).toMatch(/CTE Scan on c[\s\S]*Index Scan using dag_run_\w+ on dag_run d/);
   expect(plans.some((p) => /task_instance_open_idx/.test(p) && !/Update on/.test(p))).toBe(true);
@@ -113,5 +136,5 @@ test.each([
     expect(p).not.toMatch(/Seq Scan on task_instance|Hash Join|Bitmap Heap Scan on task_instance/);
   }
   const finished = await tdb.db.selectFrom("task_instance").select((eb) => eb.fn.countAll<number>().as("n")).where("run_id", "=", runId).where("state", "=", "success").executeTakeFirstOrThrow();
-  expect(Number(finished.n)).toBe(50);
+  expect(Number(finished.n)).toBe(100);
 });

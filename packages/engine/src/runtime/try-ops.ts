@@ -34,10 +34,21 @@ export interface CommitRequest {
   logs: LogLine[];
 }
 
+/** The successful outcome of a try of an instant operator, run before any claim (see svc_try_ops). */
+export interface FinishRequest {
+  job: TaskJob;
+  workerId: string;
+  started: Date;
+  output: unknown;
+  /** The try's log lines: written only if the finish lands. */
+  logs: LogLine[];
+}
+
 /** Everything the workers of one process ask of the database in one tick. */
 export interface TryOps {
   claims: ClaimRequest[];
   commits: CommitRequest[];
+  finishes?: FinishRequest[];
   /** Runs to check for unfinished tasks (asked after an earlier commit of theirs). */
   openChecks: Pick<TaskJob, "dagId" | "runId">[];
 }
@@ -47,21 +58,26 @@ export interface TryOpsResult {
   claimed: (ClaimedTry | undefined)[];
   /** Per commit request: whether it committed (guarded by state, try and worker). */
   committed: boolean[];
+  /** Per finish request: whether it landed (the try was still queued at that try number). */
+  finished: boolean[];
   /** Per open check: whether the run still has unfinished tasks. */
   open: boolean[];
 }
 
+const HOSTNAME = os.hostname();
+
 export const tryKey = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => JSON.stringify([j.dagId, j.runId, j.taskId, j.tryNumber]);
 export const runKey = (j: Pick<TaskJob, "dagId" | "runId">) => JSON.stringify([j.dagId, j.runId]);
 
-export type TryOpsRow = { k: "c" | "k" | "o"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
+export type TryOpsRow = { k: "c" | "k" | "f" | "o"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
 
 /**
  * One round trip for a tick's claims, outcome commits (with their last log lines) and open-run
  * checks: the database function svc_try_ops (migrations 004, 005) reaches each row by its full key.
- * Parameters: $1 now, $2 hostname, $3 pid, $4 claims, $5 log lines, $6 outcomes, $7 runs to check.
+ * Parameters: $1 now, $2 hostname, $3 pid, $4 claims, $5 log lines, $6 outcomes, $7 runs to check,
+ * $8 finishes of instant tries.
  */
-export const TRY_OPS_SQL = "select * from svc_try_ops($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb)";
+export const TRY_OPS_SQL = "select * from svc_try_ops($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb)";
 
 /** Runs TRY_OPS_SQL with its parameters and returns the rows (kysely, or a pool's prepared statement). */
 export type TryOpsExecutor = (values: unknown[]) => Promise<TryOpsRow[]>;
@@ -79,21 +95,28 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     state: r.outcome.state, output: r.outcome.output === undefined ? null : r.outcome.output, error: r.outcome.error ?? null,
     next_retry_at: r.outcome.nextRetryAt?.toISOString() ?? null,
   }));
+  const finishes = (ops.finishes ?? []).map((r) => ({
+    dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId,
+    started: r.started.toISOString(), output: r.output === undefined ? null : r.output, lines: r.logs,
+  }));
   const logs = ops.commits.flatMap((r) => r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })));
   const checks = [...new Map(ops.openChecks.map((j) => [runKey(j), { dag_id: j.dagId, run_id: j.runId }])).values()];
   // One lock order for every round: two rounds touching the same rows cannot deadlock.
   claims.sort(byRowKey);
   commits.sort(byRowKey);
+  finishes.sort(byRowKey);
   const run = typeof exec === "function" ? exec : kyselyTryOps(exec);
-  const rows = await run([now, os.hostname(), process.pid, JSON.stringify(claims), JSON.stringify(logs), JSON.stringify(commits), JSON.stringify(checks)]);
+  const rows = await run([now, HOSTNAME, process.pid, JSON.stringify(claims), JSON.stringify(logs), JSON.stringify(commits), JSON.stringify(checks), JSON.stringify(finishes)]);
 
   const claimedBy = new Map<string, ClaimedTry>();
   const committedKeys = new Set<string>();
+  const finishedKeys = new Set<string>();
   const openRuns = new Set<string>();
   for (const r of rows) {
     const key = { dagId: r.dag_id, runId: r.run_id, taskId: r.task_id, tryNumber: r.try_number };
     if (r.k === "c") claimedBy.set(tryKey(key), { max_tries: r.max_tries!, hostname: r.hostname!, dag_id: r.dag_id, run_id: r.run_id, dag_hash: r.dag_hash!, conf: r.conf!, logical_date: r.logical_date! });
     else if (r.k === "k") committedKeys.add(tryKey(key));
+    else if (r.k === "f") finishedKeys.add(tryKey(key));
     else openRuns.add(runKey(key));
   }
   return {
@@ -104,6 +127,8 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
       return c;
     }),
     committed: ops.commits.map((r) => committedKeys.has(tryKey(r.job))),
+    // A job delivered twice in one round: only the first request gets the finish.
+    finished: (ops.finishes ?? []).map((r) => finishedKeys.delete(tryKey(r.job))),
     open: ops.openChecks.map((j) => openRuns.has(runKey(j))),
   };
 }

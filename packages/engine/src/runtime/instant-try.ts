@@ -1,0 +1,42 @@
+import os from "node:os";
+import type { Logger } from "@svc/logger";
+import type { TaskJob } from "@svc/queue";
+import { cleanLogLine, type LogLine } from "./log-writer";
+import { runDefinition, taskFacts } from "./definition-cache";
+import { finishTry, type TryResult } from "./finish-try";
+import type { TryBatcher } from "./task-claim";
+import type { RuntimeDeps } from "./deps";
+
+/** Instant operators run before any claim, so they see no run params. */
+const NO_PARAMS: Record<string, unknown> = Object.freeze({});
+const NEVER = new AbortController().signal;
+const HOST = os.hostname();
+
+/**
+ * Run a try of an instant operator (noop: finishes at once, touches nothing) without claiming it
+ * first, and write its success in one step from queued, guarded by the try number: one database
+ * operation per try instead of a claim and a commit. A duplicate delivery runs it again harmlessly
+ * and finds the try no longer queued. Returns undefined when the task does not qualify (not an
+ * instant operator, templated args, no definition) or the operator did not succeed: the caller
+ * then takes the claim path, which runs it again and records the failure with retries as usual.
+ */
+export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, log: () => Logger): Promise<{ finishing: Promise<TryResult> } | undefined> {
+  if (!job.dagHash) return undefined;
+  const dag = await runDefinition(deps.db, job.dagId, job.runId, job.dagHash);
+  const facts = dag && taskFacts(dag, job.taskId);
+  const op = facts && deps.operators.get(facts.task.operator);
+  if (!facts || !op?.instant || facts.templated) return undefined;
+  const parsed = op.args.safeParse(facts.task.args);
+  if (!parsed.success) return undefined;
+  const started = new Date();
+  const logs: LogLine[] = [{ stream: "system", line: `try ${job.tryNumber} ran on ${HOST} (worker ${deps.instanceId}, operator ${op.name}; instant: no side effects, so no claim before it)` }];
+  let output: Record<string, unknown> | void;
+  try {
+    output = await op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: NO_PARAMS, config: deps.config, log: (line, stream = "stdout") => void logs.push({ stream, line: cleanLogLine(line) }), signal: NEVER });
+  } catch {
+    return undefined;
+  }
+  logs.push({ stream: "system", line: "task succeeded" });
+  return { finishing: finishTry(deps, tries, job, "success", () => tries.finish({ job, workerId: deps.instanceId, started, output: output ?? {}, logs }), facts.hasDownstream, log, true) };
+}
+
