@@ -135,7 +135,7 @@ test("a noop runs without a claim and lands from queued in one step; a noop with
   const t = await h.tis("instant", "inst-1");
   expect([t.plain!.state, t.plain!.try_number, t.templated!.state]).toEqual(["success", 1, "success"]);
   const plain = (await h.logs("instant", "inst-1", "plain")).join("\n");
-  expect(plain).toMatch(/try 1 ran on .* \(worker .*, operator noop; instant: no side effects, so no claim before it\)/);
+  expect(plain).toMatch(/try 1 ran on .* \(worker .*, operator noop\) without a claim \(instant operator, no side effects\) and succeeded/);
   expect(plain).toContain("hello from a noop");
   const templated = (await h.logs("instant", "inst-1", "templated")).join("\n");
   expect(templated).toMatch(/try 1 of 1 started on /);

@@ -37,6 +37,8 @@ export interface TaskFacts {
   readsOutputs: boolean;
   /** Its args hold templates at all (most do not: no context to build for them). */
   templated: boolean;
+  /** Untemplated args as validated by an instant operator, kept after the first try. */
+  instantArgs?: { success: boolean; data?: unknown };
 }
 
 const facts = new WeakMap<DagDefinition, Map<string, TaskFacts>>();

@@ -26,17 +26,18 @@ export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: Task
   const facts = dag && taskFacts(dag, job.taskId);
   const op = facts && deps.operators.get(facts.task.operator);
   if (!facts || !op?.instant || facts.templated) return undefined;
-  const parsed = op.args.safeParse(facts.task.args);
+  // Untemplated args are the same for every try of the definition: validated once.
+  const parsed = (facts.instantArgs ??= op.args.safeParse(facts.task.args));
   if (!parsed.success) return undefined;
   const started = new Date();
-  const logs: LogLine[] = [{ stream: "system", line: `try ${job.tryNumber} ran on ${HOST} (worker ${deps.instanceId}, operator ${op.name}; instant: no side effects, so no claim before it)` }];
+  // One system line: it ran and succeeded in the same instant (a failure takes the claim path).
+  const logs: LogLine[] = [{ stream: "system", line: `try ${job.tryNumber} ran on ${HOST} (worker ${deps.instanceId}, operator ${op.name}) without a claim (instant operator, no side effects) and succeeded` }];
   let output: Record<string, unknown> | void;
   try {
     output = await op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: NO_PARAMS, config: deps.config, log: (line, stream = "stdout") => void logs.push({ stream, line: cleanLogLine(line) }), signal: NEVER });
   } catch {
     return undefined;
   }
-  logs.push({ stream: "system", line: "task succeeded" });
   return { finishing: finishTry(deps, tries, job, "success", () => tries.finish({ job, workerId: deps.instanceId, started, output: output ?? {}, logs }), facts.hasDownstream, log, true) };
 }
 
