@@ -69,7 +69,7 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
       const queued = await tx
         .updateTable("task_instance")
         .set({ state: "queued", try_number: sql`try_number + 1`, queued_at: now, next_retry_at: null, worker_id: null, updated_at: now, timeout_at: null })
-        .where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "in", d.queue.map((q) => q.task_id))
+        .where("dag_id", "=", dagId).where("run_id", "=", runId).where(sql<boolean>`task_id = any(${d.queue.map((q) => q.task_id)}::text[])`)
         .where((eb) => eb.or([eb("state", "is", null), eb("state", "=", "up_for_retry")]))
         .returning(["task_id", "try_number"])
         .execute();
@@ -80,7 +80,7 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
       await tx
         .updateTable("task_instance")
         .set({ state, start_date: sql`coalesce(start_date, ${now})`, end_date: now, duration: 0, updated_at: now })
-        .where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "in", [...ids])
+        .where("dag_id", "=", dagId).where("run_id", "=", runId).where(sql<boolean>`task_id = any(${[...ids]}::text[])`)
         .execute();
     }
     const runUpdate = { evaluated_version: sql<number>`greatest(evaluated_version, ${run.version})`, last_scheduling_decision: now, updated_at: now };
