@@ -5,6 +5,7 @@ import type { OperatorRegistry } from "@svc/operators";
 import type { Queues } from "@svc/queue";
 import type { Notifier } from "../notifier";
 import type { TryBatcher } from "./task-claim";
+import type { LeafChecks } from "./leaf-checks";
 
 /** What the scheduler and worker runtimes need; passed in, never global. */
 export interface RuntimeDeps {
@@ -19,6 +20,8 @@ export interface RuntimeDeps {
   clock?: () => Date;
   /** The worker's batched claims and commits (startWorker sets it; otherwise one over `db`). */
   tries?: TryBatcher;
+  /** The worker's tries in hand per run, for deferring leaf checks (startWorker sets it). */
+  leafChecks?: LeafChecks;
 }
 
 export const nowOf = (deps: Pick<RuntimeDeps, "clock">): Date => (deps.clock ? deps.clock() : new Date());

@@ -22,8 +22,11 @@ export async function finishTry(deps: RuntimeDeps, tries: TryBatcher, job: TaskJ
   log().info({ state, ...(instant ? { instant } : {}) }, "try finished");
   // A leaf's success or failure changes no decision while other tasks of its run are unfinished,
   // so wide fan-outs do not flood the scheduler. Asked after our commit: of two leaves finishing
-  // together, the later to ask sees both done. (Reconciliation re-evaluates every running run.)
-  if (state === "up_for_retry" || hasDownstream || !(await tries.runOpen(job))) {
+  // together, the later to ask sees both done. A worker holding another try of the run leaves the
+  // question to it (leaf-checks.ts). (Reconciliation re-evaluates every running run.)
+  const leaf = state !== "up_for_retry" && !hasDownstream;
+  if (leaf && deps.leafChecks?.defer(job)) return state;
+  if (!leaf || !(await tries.runOpen(job))) {
     // Version 0: "evaluate after this commit", never skipped or merged with an earlier event.
     await deps.notifier.runChanged(job.dagId, job.runId, 0);
   }

@@ -66,8 +66,9 @@ export interface TryOpsResult {
 
 const HOSTNAME = os.hostname();
 
-export const tryKey = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => JSON.stringify([j.dagId, j.runId, j.taskId, j.tryNumber]);
-export const runKey = (j: Pick<TaskJob, "dagId" | "runId">) => JSON.stringify([j.dagId, j.runId]);
+// Keys joined with NUL, which Postgres text (and so no id) can hold: unambiguous and cheap.
+export const tryKey = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => `${j.dagId}\u0000${j.runId}\u0000${j.taskId}\u0000${j.tryNumber}`;
+export const runKey = (j: Pick<TaskJob, "dagId" | "runId">) => `${j.dagId}\u0000${j.runId}`;
 
 export type TryOpsRow = { k: "c" | "k" | "f" | "o"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
 

@@ -1,10 +1,11 @@
 import { setMaxListeners } from "node:events";
 import { Worker, type ConnectionOptions } from "bullmq";
-import { createRedis, QUEUE_NAMES, taskJobSchema } from "@svc/queue";
+import { createRedis, QUEUE_NAMES, taskJobSchema, type TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import { executeTry } from "./execute-try";
 import { startHeartbeat } from "./heartbeat";
 import { acquireTryBatcher } from "./task-claim";
+import { leafChecks } from "./leaf-checks";
 
 export interface EngineWorker {
   /** Stop taking jobs; running tries are cancelled after `graceMs` and committed as failed/retry. */
@@ -14,7 +15,17 @@ export interface EngineWorker {
 /** Consume the `tasks` queue with the configured concurrency; heartbeat for zombie detection. */
 export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const batcher = acquireTryBatcher(baseDeps.config.databaseUrl);
-  const deps: RuntimeDeps = { ...baseDeps, tries: baseDeps.tries ?? batcher.tries };
+  const deps: RuntimeDeps = { ...baseDeps, tries: baseDeps.tries ?? batcher.tries, leafChecks: leafChecks() };
+  // The last try of a run to settle here asks, for the leaves that deferred to it, whether the run
+  // is done (see leaf-checks.ts).
+  const settle = async (job: TaskJob) => {
+    if (!deps.leafChecks!.end(job)) return;
+    try {
+      if (!(await deps.tries!.runOpen(job))) await deps.notifier.runChanged(job.dagId, job.runId, 0);
+    } catch (e) {
+      deps.logger.warn({ ...job, err: String(e) }, "deferred leaf check failed; reconciliation will evaluate the run");
+    }
+  };
   // Commits of finished tries, going on after their slot took the next job; bounded, so a slow
   // database slows the slots down instead of piling up outcomes in memory.
   const finishing = new Set<Promise<unknown>>();
@@ -35,14 +46,20 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     async (job) => {
       const data = taskJobSchema.parse(job.data);
       running++;
+      deps.leafChecks!.begin(data);
+      let detached = false;
       try {
-        await executeTry(deps, data, stopping.signal, detach);
+        await executeTry(deps, data, stopping.signal, (p) => {
+          detached = true;
+          detach(p.finally(() => settle(data)));
+        });
         while (finishing.size > maxFinishing) await Promise.race(finishing);
       } catch (e) {
         // Never fail the BullMQ job: state lives in Postgres; reconciliation/zombie handling recover.
         deps.logger.error({ ...data, err: String(e) }, "try execution error");
       } finally {
         running--;
+        if (!detached) await settle(data);
       }
     },
     { connection: connection as ConnectionOptions, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 },
