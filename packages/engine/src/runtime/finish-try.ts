@@ -19,7 +19,7 @@ export async function finishTry(deps: RuntimeDeps, tries: TryBatcher, job: TaskJ
     log().warn("try outcome not committed: the try was taken over (worker declared lost) or the run was changed");
     return "lost";
   }
-  log().info({ state, ...(instant ? { instant } : {}) }, "try finished");
+  if (deps.logger.isLevelEnabled("info")) log().info({ state, ...(instant ? { instant } : {}) }, "try finished");
   // A leaf's success or failure changes no decision while other tasks of its run are unfinished,
   // so wide fan-outs do not flood the scheduler. Asked after our commit: of two leaves finishing
   // together, the later to ask sees both done. A worker holding another try of the run leaves the
