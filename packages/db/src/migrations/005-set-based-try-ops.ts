@@ -70,19 +70,21 @@ begin
       and ti.state = x.want and ti.try_number = x.try_number and ti.worker_id = x.worker_id
     returning 'k'::text, ti.dag_id, ti.run_id, ti.task_id, ti.try_number, null::int, null::text, null::text, null::jsonb, null::timestamptz;
   -- Finishes: tries of instant operators (no side effects) that ran without a claim. One step from
-  -- queued to success, only while queued at that try number; their log lines land only with them.
+  -- queued to success, only while queued at that try number and for that operator (a stale job of
+  -- a deleted run must not finish another task of a new run with the same ids); their log lines
+  -- land only with them.
   return query
     with x as materialized (
       select j.*, -1 as map_index, 'queued'::text as want
       from rows from (jsonb_to_recordset(p_finishes) as (dag_id text, run_id text, task_id text, try_number int, worker_id text,
-        started timestamptz, output jsonb, lines jsonb)) with ordinality as j(dag_id, run_id, task_id, try_number, worker_id, started, output, lines, n)),
+        operator text, started timestamptz, output jsonb, lines jsonb)) with ordinality as j(dag_id, run_id, task_id, try_number, worker_id, operator, started, output, lines, n)),
     f as (
       update task_instance ti set state = 'success', queued_at = coalesce(ti.queued_at, x.started), start_date = x.started, end_date = p_now,
         duration = extract(epoch from (p_now - x.started)), hostname = p_host, pid = p_pid, worker_id = x.worker_id,
         output = x.output, error = null, next_retry_at = null, updated_at = p_now
       from x
       where ti.dag_id = x.dag_id and ti.run_id = x.run_id and ti.task_id = x.task_id and ti.map_index = x.map_index
-        and ti.state = x.want and ti.try_number = x.try_number
+        and ti.state = x.want and ti.try_number = x.try_number and ti.operator = x.operator
       returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number, x.n),
     l as (
       -- The lines of the request that landed (of a job sent twice in a round, one lands).

@@ -73,11 +73,12 @@ test("an open check reports whether the run still has unfinished tasks, seeing t
 test("a finish writes an instant try's success from queued in one step, once, with its log lines only when it lands", async () => {
   await seedRun("finish", 3);
   const started = new Date(Date.now() - 5);
-  const fin = (taskId: string, tryNumber = 1, line = "ran") => ({ job: job("finish", taskId, tryNumber), workerId: "w1", started, output: { ok: true }, logs: [{ stream: "system" as const, line }, { stream: "stdout" as const, line: `${line} 2` }] });
+  const fin = (taskId: string, tryNumber = 1, line = "ran", operator = "noop") => ({ job: job("finish", taskId, tryNumber), workerId: "w1", operator, started, output: { ok: true }, logs: [{ stream: "system" as const, line }, { stream: "stdout" as const, line: `${line} 2` }] });
   await runTryOps(exec, { claims: [{ job: job("finish", "t3"), workerId: "w9" }], commits: [], openChecks: [] }, new Date());
-  const r = await runTryOps(exec, { claims: [], commits: [], finishes: [fin("t1"), fin("t1", 1, "twice"), fin("t2", 2), fin("t3")], openChecks: [job("finish", "t1")] }, new Date());
-  // t1 lands once (the same job twice in a round); t2 is not queued at try 2; t3 was claimed by a worker.
-  expect(r.finished).toEqual([true, false, false, false]);
+  const r = await runTryOps(exec, { claims: [], commits: [], finishes: [fin("t1"), fin("t1", 1, "twice"), fin("t2", 2), fin("t3"), fin("t2", 1, "other", "shell")], openChecks: [job("finish", "t1")] }, new Date());
+  // t1 lands once (the same job twice in a round); t2 is not queued at try 2, nor a shell task;
+  // t3 was claimed by a worker.
+  expect(r.finished).toEqual([true, false, false, false, false]);
   expect(r.open).toEqual([true]);
   const t1 = await tdb.db.selectFrom("task_instance").selectAll().where("run_id", "=", "finish").where("task_id", "=", "t1").executeTakeFirstOrThrow();
   expect(t1).toMatchObject({ state: "success", worker_id: "w1", output: { ok: true }, try_number: 1 });
@@ -114,7 +115,7 @@ test.each([
     const claimed = await runTryOps(viaClient, { claims: jobs.map((j) => ({ job: j, workerId: "w" })), commits: [], openChecks: [] }, new Date());
     expect(claimed.claimed.filter(Boolean)).toHaveLength(50);
     const commits = jobs.map((j) => ({ job: j, workerId: "w", outcome: { state: "success" as const, output: {} }, logs: [{ stream: "system" as const, line: "done" }] }));
-    const finishes = Array.from({ length: 50 }, (_, i) => ({ job: job(runId, `t${i + 51}`), workerId: "w", started: new Date(), output: {}, logs: [{ stream: "system" as const, line: "instant" }] }));
+    const finishes = Array.from({ length: 50 }, (_, i) => ({ job: job(runId, `t${i + 51}`), workerId: "w", operator: "noop", started: new Date(), output: {}, logs: [{ stream: "system" as const, line: "instant" }] }));
     const done = await runTryOps(viaClient, { claims: [], commits, finishes, openChecks: [jobs[0]!] }, new Date());
     expect(done.committed.every(Boolean)).toBe(true);
     expect(done.finished.every(Boolean)).toBe(true);

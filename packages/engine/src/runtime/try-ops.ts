@@ -38,6 +38,8 @@ export interface CommitRequest {
 export interface FinishRequest {
   job: TaskJob;
   workerId: string;
+  /** The instant operator that ran: the finish lands only if the task instance has it. */
+  operator: string;
   started: Date;
   output: unknown;
   /** The try's log lines: written only if the finish lands. */
@@ -98,7 +100,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
   }));
   const finishes = (ops.finishes ?? []).map((r) => ({
     dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId,
-    started: r.started.toISOString(), output: r.output === undefined ? null : r.output, lines: r.logs,
+    operator: r.operator, started: r.started.toISOString(), output: r.output === undefined ? null : r.output, lines: r.logs,
   }));
   const logs = ops.commits.flatMap((r) => r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })));
   const checks = [...new Map(ops.openChecks.map((j) => [runKey(j), { dag_id: j.dagId, run_id: j.runId }])).values()];
