@@ -38,6 +38,6 @@ export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: Task
   } catch {
     return undefined;
   }
-  return { finishing: finishTry(deps, tries, job, "success", () => tries.finish({ job, workerId: deps.instanceId, operator: op.name, started, output: output ?? {}, logs }), facts.hasDownstream, log, true) };
+  return { finishing: finishTry(deps, tries, job, "success", () => tries.finish({ job, workerId: deps.instanceId, operator: facts.task.operator, started, output: output ?? {}, logs }), facts.hasDownstream, log, true) };
 }
 
