@@ -30,8 +30,7 @@ async function main(): Promise<void> {
   writeFileSync(path.join(dagsDir, "one.yaml"), "dag_id: one\ntasks:\n  - {task_id: t, operator: noop}\n");
   writeFileSync(path.join(dagsDir, "chain.yaml"), `dag_id: chain\ntasks:\n${Array.from({ length: CHAIN }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`);
   writeFileSync(path.join(dagsDir, "wide.yaml"), `dag_id: wide\nmax_active_runs: ${WIDE_RUNS}\ntasks:\n${Array.from({ length: WIDE }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
-  const config: SvcConfig = { ...loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent", ...(values.concurrency ? { SVC_WORKER_CONCURRENCY: values.concurrency } : {}) }) };
-  Object.assign(config, { worker: { ...config.worker, heartbeatMs: 1000, zombieAfterMs: 30000 } });
+  const config: SvcConfig = loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent", SVC_ZOMBIE_AFTER_MS: "30000", ...(values.concurrency ? { SVC_WORKER_CONCURRENCY: values.concurrency } : {}) });
   const queues = createQueues({ url: redis.url, prefix: redis.prefix });
   const notifier = createQueueNotifier(queues);
   const catalog = defaultOperators();

@@ -64,3 +64,17 @@ test("an instant try delivered to two workers at once lands once: one success, o
   expect(lines).toHaveLength(1);
   expect((await h.waitRun("one", "dup")).state).toBe("success");
 });
+
+test("stopping a worker cancels a try still running after the grace period and records why", async () => {
+  h.writeDag("long.yaml", "dag_id: long\ntasks:\n  - {task_id: s, operator: sleep, args: {seconds: 60}}\n");
+  await h.sync();
+  await h.api.setPaused("long", false);
+  const rt = h.startRuntime({ scheduler: false });
+  const run = await h.api.triggerDagRun("long", { runId: "l1" });
+  await waitFor(async () => (await h.tis("long", run.dag_run_id)).s?.state === "running", { what: "sleep running" });
+  await rt.worker!.close(200);
+  const ti = (await h.tis("long", run.dag_run_id)).s!;
+  expect(ti.state).toBe("failed");
+  expect(ti.error).toMatch(/worker shutting down/);
+  expect(ti.duration!).toBeLessThan(30);
+});

@@ -5,7 +5,7 @@ import type { TaskJob } from "@svc/queue";
 import { canRetry, retryDelayMs } from "../core/retry";
 import { commitTry, tryBatcher, type TryOutcome } from "./task-claim";
 import { finishTry, type TryResult } from "./finish-try";
-import { tryInstant } from "./instant-try";
+import { NEVER, tryInstant } from "./instant-try";
 import { runDefinition, taskFacts } from "./definition-cache";
 import { createLogWriter } from "./log-writer";
 import { nowOf, type RuntimeDeps } from "./deps";
@@ -16,8 +16,6 @@ export type { TryResult } from "./finish-try";
 /** Takes over the commit of a finished try (the worker tracks it), so the slot is free at once. */
 export type DetachCommit = (finishing: Promise<TryResult>) => void;
 
-/** For callers with nothing to cancel: a signal that never aborts. */
-const NEVER = new AbortController().signal;
 /** Args without templates are rendered against nothing (they read no variable). */
 const NO_TEMPLATES = { params: {} };
 
@@ -39,13 +37,11 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   let logger: Logger | undefined;
   const log = () => (logger ??= deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber }));
   const tries = deps.tries ?? tryBatcher(deps.db, () => nowOf(deps));
-  if (job.dagHash) {
-    const instant = await tryInstant(deps, tries, job, log);
-    if (instant) {
-      if (!detach) return instant.finishing;
-      detach(instant.finishing);
-      return "detached";
-    }
+  const instant = await tryInstant(deps, tries, job, log);
+  if (instant) {
+    if (!detach) return instant.finishing;
+    detach(instant.finishing);
+    return "detached";
   }
   const claimed = await tries.claim(job, deps.instanceId);
   if (!claimed) {

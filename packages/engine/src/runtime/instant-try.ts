@@ -9,7 +9,8 @@ import type { RuntimeDeps } from "./deps";
 
 /** Instant operators run before any claim, so they see no run params. */
 const NO_PARAMS: Record<string, unknown> = Object.freeze({});
-const NEVER = new AbortController().signal;
+/** For tries with nothing to cancel them: a signal that never aborts. */
+export const NEVER = new AbortController().signal;
 const HOST = os.hostname();
 
 /**
