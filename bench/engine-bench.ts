@@ -1,9 +1,11 @@
 // Engine latency and throughput vs raw BullMQ, measured in one run on this machine.
-// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 4000] [--workers 4] [--concurrency 4] [--rounds 3] [--profile FILE]
+// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 4000] [--workers 4] [--concurrency 4] [--rounds 3] [--profile FILE] [--timeline]
 // The throughput phase triggers ceil(tasks / 1000) runs of a wide DAG at once (a DAG holds at most
 // 1000 tasks) and measures from the first trigger to the last run's end as the scheduler records it.
 // Engine and raw BullMQ take turns, `rounds` times each, so a slow spell of a shared machine hits
-// both; the ratio reported is the median of the rounds' ratios.
+// both; the ratio reported is the median of the rounds' ratios. --profile writes a CPU profile of the
+// last engine round (warmed up); --timeline prints when each wide run was created, started, queued
+// its first task, started and finished its tasks (ms after the first trigger).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,8 +20,9 @@ import { rawBullmqThroughput } from "./raw-bullmq";
 import { cpuPerUnit, cpuSnapshot } from "./cpu";
 import { profiled } from "./profile";
 import { percentile } from "./stats";
+import { runTimeline } from "./timeline";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "4000" }, workers: { type: "string", default: "4" }, concurrency: { type: "string" }, rounds: { type: "string", default: "3" }, profile: { type: "string" } } });
+const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "4000" }, workers: { type: "string", default: "4" }, concurrency: { type: "string" }, rounds: { type: "string", default: "3" }, profile: { type: "string" }, timeline: { type: "boolean" } } });
 const RUNS = Number(values.runs), CHAIN = Number(values.chain), TASKS = Number(values.tasks), WORKERS = Number(values.workers), ROUNDS = Math.max(1, Number(values.rounds));
 const WIDE_RUNS = Math.ceil(TASKS / 1000), WIDE = Math.ceil(TASKS / WIDE_RUNS);
 
@@ -79,18 +82,21 @@ async function main(): Promise<void> {
     if (round > 0) runtimes = await startAll();
     const cpu0 = cpuSnapshot();
     const t0 = Date.now();
-    const ends = await profiled(round === 0 ? values.profile : undefined, async () => {
+    const ends = await profiled(round === ROUNDS - 1 ? values.profile : undefined, async () => {
       const wide = await Promise.all(Array.from({ length: WIDE_RUNS }, (_, i) => api.triggerDagRun("wide", { runId: `wide-${round}-${i}`, logicalDate: new Date(t0 + i) })));
-      return Promise.all(wide.map(async (w) => {
-        await runDone("wide", w.dag_run_id, 100);
-        const r = await tdb.db.selectFrom("dag_run").select("end_date").where("dag_id", "=", "wide").where("run_id", "=", w.dag_run_id).executeTakeFirstOrThrow();
-        return new Date(r.end_date!).getTime();
-      }));
+      // One query per poll for all runs of the round: the bench's own load on the engine's process stays small.
+      const ids = wide.map((w) => w.dag_run_id);
+      const rows = await waitFor(async () => {
+        const rs = await tdb.db.selectFrom("dag_run").select(["state", "end_date"]).where("dag_id", "=", "wide").where("run_id", "in", ids).execute();
+        return rs.length === ids.length && rs.every((r) => r.state === "success" || r.state === "failed") ? rs : undefined;
+      }, { timeoutMs: 600000, intervalMs: 100 });
+      return rows.map((r) => new Date(r.end_date!).getTime());
     });
     const engineCpu = cpuPerUnit(cpu0, cpuSnapshot(), engineTasks);
     const firstWide = await tdb.db.selectFrom("task_instance").select((eb) => eb.fn.min("start_date").as("s")).where("dag_id", "=", "wide").where("run_id", "like", `wide-${round}-%`).executeTakeFirstOrThrow();
     const rampMs = new Date(firstWide.s as unknown as string).getTime() - t0;
     const engine = engineTasks / ((Math.max(...ends) - t0) / 1000);
+    if (values.timeline) console.log((await runTimeline(tdb.db, "wide", `wide-${round}-`, t0)).join("\n"));
     for (const rt of runtimes) await rt.stop();
     const raw = await rawBullmqThroughput(redis.url, `${redis.prefix}-raw${round}`, engineTasks, WORKERS, config.worker.concurrency);
     rounds.push({ engine, raw: raw.rate, engineCpu, rawCpu: raw.cpu, rampMs });

@@ -9,8 +9,10 @@ beforeAll(async () => {
   h = await createHarness("fanout");
   const leaves = (n: number, op: string) => Array.from({ length: n }, (_, i) => `  - {task_id: ${op}${i}, operator: ${op}${op === "shell" ? ", args: {argv: [\"true\"]}" : ""}}`).join("\n");
   h.writeDag("fan.yaml", `dag_id: fan\ntasks:\n${leaves(150, "noop")}\n${leaves(10, "shell")}\n`);
+  h.writeDag("burst.yaml", "dag_id: burst\ntasks:\n  - {task_id: a, operator: noop}\n  - {task_id: b, operator: noop, depends_on: [a]}\n");
+  h.writeDag("serial.yaml", "dag_id: serial\nmax_active_runs: 1\ntasks:\n  - {task_id: s, operator: sleep, args: {seconds: 0.2}}\n");
   await h.sync();
-  await h.api.setPaused("fan", false);
+  for (const d of ["fan", "burst", "serial"]) await h.api.setPaused(d, false);
   h.startRuntime({ worker: false, ...NO_RECONCILE });
   for (let i = 0; i < 3; i++) h.startRuntime({ scheduler: false, ...NO_RECONCILE });
 });
@@ -26,4 +28,20 @@ test("wide fan-outs over several workers finish without reconciliation: the last
     expect(states).toHaveLength(160);
     expect(new Set(states)).toEqual(new Set(["success"]));
   }
+});
+
+test("a burst of 12 triggers on one DAG: every run starts and succeeds with periodic reconciliation off (dag events folded per DAG)", async () => {
+  const t0 = Date.now();
+  const runs = await Promise.all(Array.from({ length: 12 }, (_, i) => h.api.triggerDagRun("burst", { runId: `burst-${i}`, logicalDate: new Date(t0 + i) })));
+  for (const r of runs) expect((await h.waitRun("burst", r.dag_run_id)).state).toBe("success");
+});
+
+test("max_active_runs 1: four runs triggered together start one after another as earlier runs end, with periodic reconciliation off", async () => {
+  const t0 = Date.now();
+  const runs = await Promise.all(Array.from({ length: 4 }, (_, i) => h.api.triggerDagRun("serial", { runId: `serial-${i}`, logicalDate: new Date(t0 + i) })));
+  const done = [];
+  for (const r of runs) done.push(await h.waitRun("serial", r.dag_run_id));
+  expect(done.map((r) => r.state)).toEqual(["success", "success", "success", "success"]);
+  const spans = done.map((r) => [new Date(r.start_date!).getTime(), new Date(r.end_date!).getTime()] as const).sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1]);
 });

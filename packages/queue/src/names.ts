@@ -23,6 +23,23 @@ export const taskJobSchema = z.object({
 });
 export type TaskJob = z.infer<typeof taskJobSchema>;
 
+/**
+ * `taskJobSchema.parse` for the worker's hot path: plain checks for a well-formed job (a zod parse
+ * cost more than the rest of a no-op try's JavaScript), zod only to word the error of a bad one.
+ */
+export function parseTaskJob(data: unknown): TaskJob {
+  const d = data as Partial<Record<keyof TaskJob, unknown>> | null;
+  if (
+    d !== null && typeof d === "object" && typeof d.dagId === "string" && typeof d.runId === "string" && typeof d.taskId === "string" &&
+    typeof d.tryNumber === "number" && Number.isInteger(d.tryNumber) && d.tryNumber >= 1 && (d.dagHash === undefined || typeof d.dagHash === "string")
+  ) {
+    const job: TaskJob = { dagId: d.dagId, runId: d.runId, taskId: d.taskId, tryNumber: d.tryNumber };
+    if (d.dagHash !== undefined) job.dagHash = d.dagHash;
+    return job;
+  }
+  return taskJobSchema.parse(data);
+}
+
 /** `intents` queue job: process one flow (the assistant-api waits for the result). */
 export const intentJobSchema = z.object({
   flowId: z.string(),

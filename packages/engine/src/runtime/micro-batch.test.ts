@@ -41,3 +41,35 @@ test("while a batch is in flight, new calls wait and go out together in the next
   expect(await Promise.all([first, ...later])).toEqual([1, 2, 3, 4]);
   expect(batches).toEqual([[1], [2, 3, 4]]);
 });
+
+test("with a batch in flight, a second one goes out only once eagerAt calls wait", async () => {
+  const batches: number[][] = [];
+  const gates: (() => void)[] = [];
+  const f = microBatch(async (xs: number[]) => {
+    batches.push(xs);
+    await new Promise<void>((r) => gates.push(r));
+    return xs;
+  }, { maxInFlight: 2, eagerAt: 3 });
+  const tick = () => new Promise((r) => setImmediate(r));
+  const calls = [f(1)];
+  await tick();
+  calls.push(f(2), f(3));
+  await tick();
+  expect(batches).toEqual([[1]]); // two waiting: below eagerAt, no second batch yet
+  calls.push(f(4));
+  await tick();
+  expect(batches).toEqual([[1], [2, 3, 4]]); // three waiting: the second batch goes while the first is in flight
+  calls.push(f(5));
+  await tick();
+  expect(batches.length).toBe(2); // both slots busy
+  gates[0]!();
+  await tick();
+  await tick();
+  expect(batches.length).toBe(2); // one batch still in flight and one call waiting: below eagerAt
+  gates[1]!();
+  await tick();
+  await tick();
+  expect(batches).toEqual([[1], [2, 3, 4], [5]]); // nothing in flight: a lone call goes at once
+  gates[2]!();
+  expect(await Promise.all(calls)).toEqual([1, 2, 3, 4, 5]);
+});

@@ -3,6 +3,12 @@ export interface MicroBatchOptions {
   max?: number;
   /** Batches running at the same time. While all are busy, new calls wait and join the next batch. */
   maxInFlight?: number;
+  /**
+   * While a batch is in flight, a further one goes out only once this many calls wait (default 1:
+   * at once). Higher values make batches bigger under load, and so fewer round trips, while an idle
+   * system still sends a call on the next tick.
+   */
+  eagerAt?: number;
 }
 
 /**
@@ -12,13 +18,13 @@ export interface MicroBatchOptions {
  * tries share one statement, and so one round trip and one commit, instead of paying one each.
  */
 export function microBatch<I, O>(run: (items: I[]) => Promise<O[]>, opts: MicroBatchOptions | number = {}): (item: I) => Promise<O> {
-  const { max = 64, maxInFlight = 1 } = typeof opts === "number" ? { max: opts } : opts;
+  const { max = 64, maxInFlight = 1, eagerAt = 1 } = typeof opts === "number" ? { max: opts } : opts;
   let pending: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
   let scheduled = false;
   let inFlight = 0;
   const flush = () => {
     scheduled = false;
-    while (pending.length && inFlight < maxInFlight) {
+    while (pending.length && inFlight < maxInFlight && (inFlight === 0 || pending.length >= eagerAt)) {
       const batch = pending.splice(0, max);
       inFlight++;
       run(batch.map((p) => p.item))

@@ -40,6 +40,12 @@ export function startScheduler(deps: RuntimeDeps, opts: SchedulerOptions): Engin
     const [dagId, runId] = JSON.parse(key) as [string, string];
     return evaluateRun(deps, dagId, runId, version);
   });
+  // Dag events (a trigger, an unpause, a run's end) coalesce per DAG the same way: a burst of
+  // triggers starts its runs in one pass, and an event during a pass makes one more pass.
+  const startRuns = createCoalescer(async (dagId) => {
+    await startQueuedRuns(deps, dagId);
+    await syncCronSchedulers(deps.db, deps.queues.scheduler, log, dagId);
+  });
   const handle = async (job: Job) => {
     const ev = schedulerJobSchema.parse(job.data);
     switch (ev.kind) {
@@ -48,8 +54,7 @@ export function startScheduler(deps: RuntimeDeps, opts: SchedulerOptions): Engin
         await evaluate(JSON.stringify([ev.dagId, ev.runId]), ev.version || Number.MAX_SAFE_INTEGER);
         return;
       case "dag":
-        await startQueuedRuns(deps, ev.dagId);
-        await syncCronSchedulers(deps.db, deps.queues.scheduler, log, ev.dagId);
+        await startRuns(ev.dagId, 0);
         return;
       case "cron": {
         const at = scheduledTimeOf(job);

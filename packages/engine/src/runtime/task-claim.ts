@@ -43,13 +43,15 @@ async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<Op
 
 /** Rounds in flight at once; later calls wait and join the next round, so batches grow with load. */
 const MAX_IN_FLIGHT = 2;
+/** With a round in flight, a second goes out only once this many operations wait: bigger rounds under load, fewer round trips. */
+const EAGER_AT = 32;
 
 /**
  * A batcher over a pool: claims, commits and open checks of every worker slot share a statement
  * per round (group commit).
  */
 export function tryBatcher(db: Db | TryOpsExecutor, now: () => Date = () => new Date()): TryBatcher {
-  const send = microBatch((ops: Op[]) => runOps(db, ops, now()), { max: 256, maxInFlight: MAX_IN_FLIGHT });
+  const send = microBatch((ops: Op[]) => runOps(db, ops, now()), { max: 256, maxInFlight: MAX_IN_FLIGHT, eagerAt: EAGER_AT });
   return {
     claim: (job, workerId) => send({ kind: "claim", req: { job, workerId } }) as Promise<ClaimedTry | undefined>,
     commit: (req) => send({ kind: "commit", req }) as Promise<boolean>,

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { Worker, type ConnectionOptions } from "bullmq";
-import { createRedis, QUEUE_NAMES, taskJobSchema, type TaskJob } from "@svc/queue";
+import { createRedis, parseTaskJob, QUEUE_NAMES, type TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import { executeTry } from "./execute-try";
 import { startHeartbeat } from "./heartbeat";
@@ -44,7 +44,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const worker = new Worker(
     QUEUE_NAMES.tasks,
     async (job) => {
-      const data = taskJobSchema.parse(job.data);
+      const data = parseTaskJob(job.data);
       running++;
       deps.leafChecks!.begin(data);
       let detached = false;
