@@ -48,7 +48,7 @@ test("stopping a worker mid-run lands every try it finished: none is left runnin
   expect(new Set(states)).toEqual(new Set(states.filter((s) => s === "success" || s === "queued")));
 });
 
-test("an instant try delivered to two workers at once lands once: one success, one dropped, its log lines written once", async () => {
+test("an instant try delivered to two workers at once lands once: one success, one dropped, one log line", async () => {
   const run = await h.api.triggerDagRun("one", { runId: "dup" });
   await waitFor(async () => (await h.tis("one", run.dag_run_id)).t?.state === "queued", { what: "task queued" });
   const { dag_hash } = await h.db.selectFrom("dag_run").select("dag_hash").where("dag_id", "=", "one").where("run_id", "=", "dup").executeTakeFirstOrThrow();

@@ -61,6 +61,7 @@ params:
 tasks:
   - {task_id: plain, operator: noop, args: {message: "hello from a noop"}}
   - {task_id: templated, operator: noop, args: {message: "hello {{ params.who }}"}, depends_on: [plain]}
+  - {task_id: silent, operator: noop, depends_on: [plain]}
 `);
   await h.sync();
   for (const d of ["diamond", "branch", "retry", "timeout", "upstream", "outputs", "limited", "instant"]) await h.api.setPaused(d, false);
@@ -140,6 +141,20 @@ test("a noop runs without a claim and lands from queued in one step; a noop with
   const templated = (await h.logs("instant", "inst-1", "templated")).join("\n");
   expect(templated).toMatch(/try 1 of 1 started on /);
   expect(templated).toContain("hello svc");
+});
+
+test("a noop that logs nothing writes no log row; its log still reads as its one system line, rebuilt from the task instance", async () => {
+  const run = await h.api.triggerDagRun("instant", { runId: "inst-2" });
+  expect((await h.waitRun("instant", run.dag_run_id)).state).toBe("success");
+  const rows = await h.db.selectFrom("task_log").select("line").where("run_id", "=", "inst-2").where("task_id", "=", "silent").execute();
+  expect(rows).toEqual([]);
+  const t = (await h.tis("instant", "inst-2")).silent!;
+  const log = await h.api.getTaskLog("instant", "inst-2", "silent", 1);
+  expect(log.finished).toBe(true);
+  expect(log.content).toBe(`[${new Date(t.start_date!).toISOString()}] {system} try 1 ran on ${t.hostname} (worker ${t.worker_id}, operator noop) without a claim (instant operator, no side effects) and succeeded\n`);
+  // Another try number, or a try that logged lines, gets no rebuilt line.
+  await expect(h.api.getTaskLog("instant", "inst-2", "silent", 2)).resolves.toMatchObject({ content: "" });
+  expect((await h.logs("instant", "inst-2", "plain")).filter((l) => /without a claim/.test(l))).toHaveLength(1);
 });
 
 test("a paused DAG keeps its run queued until it is unpaused", async () => {

@@ -1,5 +1,6 @@
 import type { TaskInstanceRow } from "@svc/db";
 import { BadRequestError } from "@svc/errors";
+import { rebuiltInstantLine } from "../instant-line";
 import type { ApiContext } from "./deps";
 import { requireTaskInstance } from "./task-instances";
 
@@ -80,6 +81,9 @@ export function taskLogOps(ctx: ApiContext) {
       more = rows.length > LOG_PAGE_LINES;
       if (more) rows = rows.slice(0, LOG_PAGE_LINES);
     }
+    // An instant try that logged nothing has no rows: its one line is rebuilt from the task instance.
+    const rebuilt = !rows.length && after === 0 && tail !== 0 ? rebuiltInstantLine(ti, tryNumber) : undefined;
+    if (rebuilt) rows = [{ id: "0", ...rebuilt }];
     const lastId = rows.length ? Number(rows[rows.length - 1]!.id) : after;
     // tail=0 returns no line but must still move the token past the newest one.
     const nextAfter = tail === 0 ? await newestId(ctx, dagId, runId, taskId, tryNumber, lastId) : lastId;

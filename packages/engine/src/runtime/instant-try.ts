@@ -1,6 +1,7 @@
 import os from "node:os";
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
+import { instantTryLine } from "../instant-line";
 import { cleanLogLine, type LogLine } from "./log-writer";
 import { runDefinition, taskFacts } from "./definition-cache";
 import { finishTry, type TryResult } from "./finish-try";
@@ -31,14 +32,16 @@ export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: Task
   const parsed = (facts.instantArgs ??= op.args.safeParse(facts.task.args));
   if (!parsed.success) return undefined;
   const started = new Date();
-  // One system line: it ran and succeeded in the same instant (a failure takes the claim path).
-  const logs: LogLine[] = [{ stream: "system", line: `try ${job.tryNumber} ran on ${HOST} (worker ${deps.instanceId}, operator ${op.name}) without a claim (instant operator, no side effects) and succeeded` }];
+  const lines: LogLine[] = [];
   let output: Record<string, unknown> | void;
   try {
-    output = await op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: NO_PARAMS, config: deps.config, log: (line, stream = "stdout") => void logs.push({ stream, line: cleanLogLine(line) }), signal: NEVER });
+    output = await op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: NO_PARAMS, config: deps.config, log: (line, stream = "stdout") => void lines.push({ stream, line: cleanLogLine(line) }), signal: NEVER });
   } catch {
     return undefined;
   }
+  // It ran and succeeded in the same instant (a failure takes the claim path). A try that logged
+  // nothing writes no log row: its system line is rebuilt from the task instance when read.
+  const logs: LogLine[] = lines.length ? [{ stream: "system", line: instantTryLine({ tryNumber: job.tryNumber, hostname: HOST, workerId: deps.instanceId, operator: op.name }) }, ...lines] : [];
   return { finishing: finishTry(deps, tries, job, "success", () => tries.finish({ job, workerId: deps.instanceId, operator: facts.task.operator, started, output: output ?? {}, logs }), facts.hasDownstream, log, true) };
 }
 
