@@ -11,6 +11,11 @@ type StartDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "cl
  */
 export async function startQueuedRuns(deps: StartDeps, dagId: string): Promise<string[]> {
   const now = nowOf(deps);
+  // Most events find nothing to start (every run's end sends one, and one pass starts the runs of a
+  // burst of triggers): one read instead of a locked transaction. A run queued after this read
+  // sends its own event.
+  const anyQueued = await deps.db.selectFrom("dag_run").select("id").where("dag_id", "=", dagId).where("state", "=", "queued").limit(1).executeTakeFirst();
+  if (!anyQueued) return [];
   const started = await deps.db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(hashtext(${"svc-dag:" + dagId}))`.execute(tx);
     const dag = await tx.selectFrom("dag").select(["is_paused", "is_active", "max_active_runs"]).where("dag_id", "=", dagId).executeTakeFirst();
