@@ -5,6 +5,7 @@ import { jobsWithoutHash } from "./job-hashes";
 import { evaluateRun } from "./evaluate-run";
 import { startQueuedRuns } from "./start-runs";
 import { reapZombies } from "./zombies";
+import { triesOfRunningRuns } from "./running-tries";
 
 export interface ReconcileReport {
   zombies: number;
@@ -26,20 +27,9 @@ export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
   const report: ReconcileReport = { zombies: 0, reenqueued: 0, evaluated: 0, startedRuns: 0 };
   report.zombies = await reapZombies(deps);
 
-  // Only running runs hold queued tries (a run ends when all its tasks have; a run set back to
-  // queued by hand is looked at again once it runs): their tries are reached by key, run by run,
-  // as no index on state exists (migration 006).
-  const queued = await deps.db
-    .selectFrom("dag_run as r")
-    .innerJoinLateral(
-      (eb) => eb.selectFrom("task_instance as ti").select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number"])
-        .whereRef("ti.dag_id", "=", "r.dag_id").whereRef("ti.run_id", "=", "r.run_id")
-        .where("ti.state", "=", "queued").where("ti.queued_at", "<", new Date(now.getTime() - QUEUED_GRACE_MS))
-        .as("ti"),
-      (join) => join.onTrue(),
-    )
+  const queued = await triesOfRunningRuns(deps.db, "queued")
     .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number"])
-    .where("r.state", "=", "running")
+    .where("ti.queued_at", "<", new Date(now.getTime() - QUEUED_GRACE_MS))
     .execute();
   const jobs = queued.map((ti) => ({ dagId: ti.dag_id, runId: ti.run_id, taskId: ti.task_id, tryNumber: ti.try_number }));
   const missing = await jobsWithoutHash(deps.queues, jobs);

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { RuntimeDeps } from "./deps";
 import { nowOf } from "./deps";
+import { triesOfRunningRuns } from "./running-tries";
 
 /** Extra tries granted after worker loss before a task is failed (a task that kills its worker). */
 export const MAX_ZOMBIE_RETRIES = 3;
@@ -12,31 +13,18 @@ export const MAX_ZOMBIE_RETRIES = 3;
 export async function reapZombies(deps: Pick<RuntimeDeps, "db" | "notifier" | "logger" | "config" | "clock">): Promise<number> {
   const now = nowOf(deps);
   const cutoff = new Date(now.getTime() - deps.config.worker.zombieAfterMs);
-  // Only running runs hold running tries (a run ends when all its tasks have; a run set back to
-  // queued by hand is looked at again once it runs): their tries are reached by key, run by run,
-  // as no index on state exists (migration 006).
-  const zombies = await deps.db
-    .selectFrom("dag_run as r")
-    .innerJoinLateral(
-      (eb) => eb.selectFrom("task_instance as ti")
-        .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.worker_id", "ti.zombie_count"])
-        .whereRef("ti.dag_id", "=", "r.dag_id").whereRef("ti.run_id", "=", "r.run_id")
-        .where("ti.state", "=", "running")
-        .where((w) =>
-          w.not(
-            w.exists(
-              w.selectFrom("component_heartbeat as hb").select("hb.instance_id")
-                .where("hb.component", "=", "worker").whereRef("hb.instance_id", "=", "ti.worker_id").where("hb.last_seen", ">", cutoff),
-            ),
-          ),
-        )
-        // A try claimed moments ago by a worker whose first heartbeat is in flight is not a zombie.
-        .where("ti.start_date", "<", cutoff)
-        .as("ti"),
-      (join) => join.onTrue(),
-    )
+  const zombies = await triesOfRunningRuns(deps.db, "running")
     .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.worker_id", "ti.zombie_count"])
-    .where("r.state", "=", "running")
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom("component_heartbeat as hb").select("hb.instance_id")
+            .where("hb.component", "=", "worker").whereRef("hb.instance_id", "=", "ti.worker_id").where("hb.last_seen", ">", cutoff),
+        ),
+      ),
+    )
+    // A try claimed moments ago by a worker whose first heartbeat is in flight is not a zombie.
+    .where("ti.start_date", "<", cutoff)
     .execute();
 
   for (const z of zombies) {
