@@ -1,10 +1,10 @@
-import { sql } from "kysely";
 import { evaluateCondition, type TaskDefinition } from "@svc/dags";
 import type { TaskJob } from "@svc/queue";
-import { decideRun } from "../core/decide";
+import { decideRun, type RunDecision } from "../core/decide";
 import { enqueueTasks } from "./enqueue";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { runDefinition, readsOutputs } from "./definition-cache";
+import { applyDecision, readRun, type RunRead } from "./run-read";
 import { templateContext } from "./template-context";
 
 export interface EvaluateResult {
@@ -15,94 +15,63 @@ export interface EvaluateResult {
 
 type EvalDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "clock">;
 
+/** Reads that an API write overtakes before their decision lands; then the next event or reconciliation decides. */
+const MAX_ATTEMPTS = 5;
+
 /**
- * Evaluate one running run: apply the pure decision in one transaction (serialised per run across
- * schedulers), then enqueue the new tries. Skips versions already evaluated.
+ * Evaluate one running run: read it without locks, decide with the pure function, apply the
+ * decision in one statement that lands only if the run is unchanged for it (svc_apply_decision),
+ * then enqueue the tries it queued. Two round trips in all; skips versions already evaluated.
  */
 export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, minVersion = 0): Promise<EvaluateResult> {
-  const now = nowOf(deps);
-  let wakeAt: Date | null = null;
-  let finished: string | undefined;
-  const jobs: TaskJob[] = [];
-
-  const evaluated = await deps.db.transaction().execute(async (tx) => {
-    // Serialise evaluations of one run with an advisory lock rather than the row lock, so workers
-    // committing results never wait behind an evaluation.
-    await sql`select pg_advisory_xact_lock(hashtext(${`svc-run:${dagId}:${runId}`}))`.execute(tx);
-    const run = await tx.selectFrom("dag_run").select(["id", "dag_id", "run_id", "state", "conf", "logical_date", "dag_hash", "version", "evaluated_version"]).where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
-    if (!run || run.state !== "running") return false;
-    if (minVersion && run.evaluated_version >= minVersion) return false;
-    // Cheap pre-check: with nothing waiting to start and tasks still unfinished, no decision can
-    // change (wide runs get one event per finished task, and most of them find nothing to do).
-    const pending = await tx
-      .selectFrom("task_instance")
-      .select([
-        sql<number>`count(*) filter (where state is null or state = 'up_for_retry')::int`.as("waiting"),
-        sql<number>`count(*) filter (where state is null or state not in ('success','failed','skipped','upstream_failed'))::int`.as("unfinished"),
-      ])
-      .where("dag_id", "=", dagId).where("run_id", "=", runId)
-      .executeTakeFirstOrThrow();
-    // Read-only on purpose (no commit to flush); reconciliation re-checks such runs cheaply.
-    if (pending.waiting === 0 && pending.unfinished > 0) return true;
-    const dag = await runDefinition(tx, dagId, runId, run.dag_hash);
-    if (!dag) return false;
-    const needOutputs = dag.tasks.some((t) => t.when && readsOutputs(t.when));
-    const tis = await tx.selectFrom("task_instance").select(["task_id", "state", "try_number", "next_retry_at"]).where("dag_id", "=", dagId).where("run_id", "=", runId).execute();
-    const outputs = needOutputs
-      ? Object.fromEntries((await tx.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", dagId).where("run_id", "=", runId).where("state", "=", "success").execute()).map((t) => [t.task_id, t.output]))
-      : {};
-    const ctx = templateContext(run, outputs);
-    const when = (task: TaskDefinition) => {
-      if (!task.when) return true;
-      try {
-        return evaluateCondition(task.when, ctx);
-      } catch (e) {
-        // A condition that cannot be evaluated is false: the branch is skipped, and the reason logged.
-        deps.logger.warn({ dagId, runId, taskId: task.task_id, err: String(e) }, "when condition failed; skipping task");
-        return false;
-      }
-    };
-    const d = decideRun(dag, tis, now, when);
-
-    if (d.queue.length) {
-      // One statement for the whole batch; try_number + 1 is what decideRun computed for each.
-      const queued = await tx
-        .updateTable("task_instance")
-        .set({ state: "queued", try_number: sql`try_number + 1`, queued_at: now, next_retry_at: null, worker_id: null, updated_at: now, timeout_at: null })
-        .where("dag_id", "=", dagId).where("run_id", "=", runId).where(sql<boolean>`task_id = any(${d.queue.map((q) => q.task_id)}::text[])`)
-        .where((eb) => eb.or([eb("state", "is", null), eb("state", "=", "up_for_retry")]))
-        .returning(["task_id", "try_number"])
-        .execute();
-      for (const q of queued) jobs.push({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: run.dag_hash });
-    }
-    for (const [ids, state] of [[d.skip, "skipped"], [d.upstreamFailed, "upstream_failed"]] as const) {
-      if (!ids.length) continue;
-      await tx
-        .updateTable("task_instance")
-        .set({ state, start_date: sql`coalesce(start_date, ${now})`, end_date: now, duration: 0, updated_at: now })
-        .where("dag_id", "=", dagId).where("run_id", "=", runId).where(sql<boolean>`task_id = any(${[...ids]}::text[])`)
-        .execute();
-    }
-    const runUpdate = { evaluated_version: sql<number>`greatest(evaluated_version, ${run.version})`, last_scheduling_decision: now, updated_at: now };
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const now = nowOf(deps);
+    const run = await readRun(deps.db, dagId, runId, minVersion);
+    if (!run || run.state !== "running") return { evaluated: false, queued: 0 };
+    if (minVersion && run.evaluated_version >= minVersion) return { evaluated: false, queued: 0 };
+    // Nothing waits to start and tasks are unfinished: no decision can change. Read-only on
+    // purpose (no commit to flush); reconciliation re-checks such runs cheaply.
+    if (!run.tis) return { evaluated: true, queued: 0, runState: "running" };
+    const d = await decide(deps, run, run.tis, now);
+    if (!d) return { evaluated: false, queued: 0 };
+    const idle = !d.queue.length && !d.skip.length && !d.upstreamFailed.length && d.runState === "running";
+    // A decision with nothing in it is written only to record a version not yet evaluated.
+    const queued = idle && run.evaluated_version >= run.version ? [] : await applyDecision(deps.db, run, d, now);
+    if (!queued) continue; // an API write overtook the read: read again
+    const jobs: TaskJob[] = queued.map((q) => ({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: run.dag_hash }));
+    // After commit: if this enqueue fails, reconciliation re-enqueues queued tries without a job.
+    await enqueueTasks(deps.queues, jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
     if (d.runState !== "running") {
-      finished = d.runState;
-      await tx.updateTable("dag_run").set({ ...runUpdate, state: d.runState, end_date: now }).where("id", "=", run.id).execute();
-    } else {
-      await tx.updateTable("dag_run").set(runUpdate).where("id", "=", run.id).execute();
+      deps.logger.info({ dagId, runId, state: d.runState }, "run finished");
+      await deps.notifier.dagChanged(dagId);
     }
-    wakeAt = d.wakeAt;
-    return true;
-  });
-
-  if (!evaluated) return { evaluated: false, queued: 0 };
-  // After commit: if this enqueue fails, reconciliation re-enqueues queued tries without a job.
-  await enqueueTasks(deps.queues, jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
-  if (finished) {
-    deps.logger.info({ dagId, runId, state: finished }, "run finished");
-    await deps.notifier.dagChanged(dagId);
+    if (d.wakeAt) await scheduleWake(deps, dagId, runId, d.wakeAt, now);
+    return { evaluated: true, queued: jobs.length, runState: d.runState };
   }
-  if (wakeAt) await scheduleWake(deps, dagId, runId, wakeAt as Date, now);
-  return { evaluated: true, queued: jobs.length, runState: finished ?? "running" };
+  deps.logger.warn({ dagId, runId, attempts: MAX_ATTEMPTS }, "run changed under every evaluation; the next event or reconciliation evaluates it");
+  return { evaluated: false, queued: 0 };
+}
+
+/** The pure decision for a read run, with its `when` conditions (and upstream outputs, if they read any). */
+async function decide(deps: EvalDeps, run: RunRead, tis: NonNullable<RunRead["tis"]>, now: Date): Promise<RunDecision | undefined> {
+  const dag = await runDefinition(deps.db, run.dag_id, run.run_id, run.dag_hash);
+  if (!dag) return undefined;
+  const needOutputs = dag.tasks.some((t) => t.when && readsOutputs(t.when));
+  const outputs = needOutputs
+    ? Object.fromEntries((await deps.db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", run.dag_id).where("run_id", "=", run.run_id).where("state", "=", "success").execute()).map((t) => [t.task_id, t.output]))
+    : {};
+  const ctx = templateContext(run, outputs);
+  const when = (task: TaskDefinition) => {
+    if (!task.when) return true;
+    try {
+      return evaluateCondition(task.when, ctx);
+    } catch (e) {
+      // A condition that cannot be evaluated is false: the branch is skipped, and the reason logged.
+      deps.logger.warn({ dagId: run.dag_id, runId: run.run_id, taskId: task.task_id, err: String(e) }, "when condition failed; skipping task");
+      return false;
+    }
+  };
+  return decideRun(dag, tis, now, when);
 }
 
 /** A delayed evaluation for the earliest retry time (reconciliation also covers it if Redis loses it). */

@@ -1,0 +1,67 @@
+import { sql } from "kysely";
+import type { Db, TaskState } from "@svc/db";
+import type { RunDecision, TiView } from "../core/decide";
+
+/** What an evaluation reads of a run, in one statement and without locks. */
+export interface RunRead {
+  id: number;
+  dag_id: string;
+  run_id: string;
+  state: string;
+  conf: Record<string, unknown>;
+  logical_date: Date;
+  dag_hash: string;
+  version: number;
+  evaluated_version: number;
+  /**
+   * The run's task instances; undefined when no decision can change: nothing waits to start
+   * (no task without a state or up for retry) while some task is still unfinished. Wide runs
+   * get such events often, and the rows of their thousand tasks need not travel for them.
+   */
+  tis?: TiView[];
+}
+
+const INT4_MAX = 2147483647;
+
+type TiTuple = [string, TaskState | null, number, string | null];
+
+/**
+ * Read a run for evaluation: the run row, and its task instances as one JSON array (cheaper to
+ * send and parse than a row per task), only when a decision could change. The task instances are
+ * read only for a running run not yet evaluated at `minVersion`.
+ */
+export async function readRun(db: Db, dagId: string, runId: string, minVersion: number): Promise<RunRead | undefined> {
+  const { rows } = await sql<Omit<RunRead, "tis"> & { tis: TiTuple[] | null }>`
+    select r.id, r.dag_id, r.run_id, r.state, r.conf, r.logical_date, r.dag_hash, r.version, r.evaluated_version,
+      case when r.state = 'running' and r.evaluated_version < ${Math.min(minVersion || INT4_MAX, INT4_MAX)}
+        and (c.waiting > 0 or c.unfinished = 0) then
+        (select coalesce(json_agg(json_build_array(t.task_id, t.state, t.try_number, t.next_retry_at)), '[]')
+         from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id) end as tis
+    from dag_run r
+    cross join lateral (
+      select count(*) filter (where t.state is null or t.state = 'up_for_retry') as waiting,
+        count(*) filter (where t.state is null or t.state not in ('success', 'failed', 'skipped', 'upstream_failed')) as unfinished
+      from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id) c
+    where r.dag_id = ${dagId} and r.run_id = ${runId}`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  const { tis, ...run } = row;
+  return { ...run, tis: tis?.map(([task_id, state, try_number, next]) => ({ task_id, state, try_number, next_retry_at: next === null ? null : new Date(next) })) };
+}
+
+/**
+ * Apply a decision in one statement (svc_apply_decision, migration 007): lands only while the
+ * run is running at the version read; returns the queued tries that landed, or undefined when the
+ * read was stale (re-read and decide again).
+ */
+export async function applyDecision(db: Db, run: Pick<RunRead, "id" | "version">, d: RunDecision, now: Date): Promise<RunDecision["queue"] | undefined> {
+  const { rows } = await sql<{ applied: boolean; missed: string[] | null }>`
+    select * from svc_apply_decision(${run.id}, ${run.version}, ${now}, ${d.queue.map((q) => q.task_id)}::text[],
+      ${JSON.stringify(Object.fromEntries(d.queue.map((q) => [q.task_id, q.try_number - 1])))}::jsonb, ${d.skip}::text[], ${d.upstreamFailed}::text[],
+      ${d.runState === "running" ? null : d.runState}::text)`.execute(db);
+  const r = rows[0]!;
+  if (!r.applied) return undefined;
+  if (!r.missed?.length) return d.queue;
+  const missed = new Set(r.missed);
+  return d.queue.filter((q) => !missed.has(q.task_id));
+}
