@@ -45,6 +45,14 @@ describe("engine API: triggering runs", () => {
     expect(f.notifier.calls).toEqual([]);
   });
 
+  test("a run keeps a snapshot of the definition it was validated against, copied from the DAG row", async () => {
+    await f.api.triggerDagRun("hello", { runId: "snap", logicalDate: "2024-02-01T00:00:00Z" });
+    const dag = await f.db.selectFrom("dag").select(["definition", "hash"]).where("dag_id", "=", "hello").executeTakeFirstOrThrow();
+    const run = await f.db.selectFrom("dag_run").select(["definition", "dag_hash"]).where("run_id", "=", "snap").executeTakeFirstOrThrow();
+    expect(run).toEqual({ definition: dag.definition, dag_hash: dag.hash });
+    expect((run.definition as { tasks: unknown[] }).tasks).toHaveLength(1);
+  });
+
   test("duplicate run ids and duplicate logical dates are AlreadyExists (409)", async () => {
     await f.api.triggerDagRun("hello", { runId: "dup", logicalDate: "2024-01-01T00:00:00Z" });
     await expect(f.api.triggerDagRun("hello", { runId: "dup" })).rejects.toBeInstanceOf(AlreadyExistsError);

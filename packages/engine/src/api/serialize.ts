@@ -79,7 +79,11 @@ export function dagDetailToApi(row: DagRow, hasImportErrors: boolean): ApiDagDet
 }
 
 /** A `dag_run` row as Airflow's DAGRun schema. */
-export function dagRunToApi(row: DagRunRow): ApiDagRun {
+/** The dag_run columns the API shows (never the definition snapshot). */
+export const DAG_RUN_API_COLUMNS = ["run_id", "dag_id", "logical_date", "start_date", "end_date", "data_interval_start", "data_interval_end", "last_scheduling_decision", "queued_at", "run_type", "state", "external_trigger", "conf", "note"] as const;
+export type ApiDagRunRow = Pick<DagRunRow, (typeof DAG_RUN_API_COLUMNS)[number]>;
+
+export function dagRunToApi(row: ApiDagRunRow): ApiDagRun {
   const logical = isoDate(row.logical_date);
   return {
     dag_run_id: row.run_id,

@@ -1,11 +1,11 @@
 import { sql } from "kysely";
-import { validateParams, type DagDefinition } from "@svc/dags";
+import { validateParams } from "@svc/dags";
 import type { DagRunRow } from "@svc/db";
 import { AlreadyExistsError, BadRequestError, DagHasImportErrorsError, DagNotFoundError, ParamsInvalidError } from "@svc/errors";
-import { getImportErrorForDag } from "../processor";
+import { dagDefinition } from "../runtime/definition-cache";
 import type { ApiContext } from "./deps";
 import type { ApiDagRun } from "./schemas";
-import { dagRunToApi, isoDate } from "./serialize";
+import { DAG_RUN_API_COLUMNS, dagRunToApi, isoDate, type ApiDagRunRow } from "./serialize";
 
 export type RunType = DagRunRow["run_type"];
 
@@ -40,26 +40,42 @@ export function parseApiDate(value: string | Date, field: string): Date {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * Create a queued run and its task instances (state none, try 0) in one transaction, then tell the
+ * Create a queued run and its task instances (state none, try 0) in one statement, then tell the
  * scheduler. The API never starts tasks: the scheduler moves the run to running when it may.
  */
 export function triggerOps(ctx: ApiContext) {
   const { db } = ctx;
 
   async function triggerDagRun(dagId: string, opts: TriggerOptions = {}): Promise<ApiDagRun> {
-    const dag = await db.selectFrom("dag").selectAll().where("dag_id", "=", dagId).executeTakeFirst();
+    for (let attempt = 1; ; attempt++) {
+      const run = await createRun(dagId, opts);
+      if (run) {
+        ctx.logger.info({ dagId, runId: run.run_id, runType: run.run_type }, "dag run created");
+        await ctx.notifier.dagChanged(dagId);
+        return dagRunToApi(run);
+      }
+      // The DAG file changed between our read and the insert: validate against the new definition.
+      if (attempt === 3) throw new Error(`DAG '${dagId}' kept changing while a run was being created; try again`);
+    }
+  }
+
+  /** One attempt: undefined when the DAG's definition changed since it was read. */
+  async function createRun(dagId: string, opts: TriggerOptions): Promise<ApiDagRunRow | undefined> {
+    const dag = await db
+      .selectFrom("dag")
+      .select(["dag_id", "is_active", "fileloc", "hash", sql<boolean>`exists (select 1 from import_error e where e.filename = dag.fileloc)`.as("broken")])
+      .where("dag_id", "=", dagId)
+      .executeTakeFirst();
     if (!dag || !dag.is_active) throw new DagNotFoundError(dagId);
     const runType = opts.runType ?? "manual";
     // Scheduled runs keep using the last good definition while the file is broken (as Airflow's
     // scheduler does); people and tools triggering by hand are told to fix the file first.
-    if (runType !== "scheduled") {
-      const importError = await getImportErrorForDag(db, dagId);
-      if (importError) throw new DagHasImportErrorsError(dagId, importError.filename);
-    }
+    if (runType !== "scheduled" && dag.broken) throw new DagHasImportErrorsError(dagId, dag.fileloc);
+    const def = await dagDefinition(db, dagId, dag.hash);
+    if (!def) return undefined;
 
     const conf = opts.conf ?? {};
     if (!isPlainObject(conf)) throw new BadRequestError("conf: must be a JSON object", { field: "conf" });
-    const def = dag.definition as DagDefinition;
     const checked = validateParams(def, conf, ctx.settings);
     if (!checked.ok) {
       const list = checked.errors.map((e) => `${e.field}: ${e.message}`).join("; ");
@@ -72,49 +88,36 @@ export function triggerOps(ctx: ApiContext) {
       throw new BadRequestError(`dag_run_id: '${runId}' must match ${RUN_ID_PATTERN.source}`, { field: "dag_run_id" });
     }
 
-    const run = await db.transaction().execute(async (tx) => {
-      const clash = await tx
-        .selectFrom("dag_run").select(["run_id", "logical_date"])
-        .where("dag_id", "=", dagId)
-        .where((eb) => eb.or([eb("run_id", "=", runId), eb("logical_date", "=", logical)]))
-        .executeTakeFirst();
-      if (clash?.run_id === runId) throw new AlreadyExistsError(`DAGRun with DAG ID: '${dagId}' and DAGRun ID: '${runId}' already exists`);
-      if (clash) throw new AlreadyExistsError(`DAGRun with DAG ID: '${dagId}' and DAGRun logical date: '${isoDate(logical)}' already exists`);
-      const row = await tx
-        .insertInto("dag_run")
-        .values({
-          dag_id: dagId,
-          run_id: runId,
-          state: "queued",
-          run_type: runType,
-          conf: JSON.stringify(checked.params),
-          definition: JSON.stringify(def),
-          dag_hash: dag.hash,
-          logical_date: logical,
-          data_interval_start: logical,
-          data_interval_end: logical,
-          note: opts.note ?? null,
-          external_trigger: runType !== "scheduled",
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (def.tasks.length) {
-        // Three array parameters, not seven per task: a run of 1000 tasks is one small statement.
-        await sql`insert into task_instance (dag_id, run_id, task_id, state, try_number, max_tries, operator)
-          select ${dagId}, ${runId}, t.task_id, null, 0, t.retries, t.operator
-          from unnest(${def.tasks.map((t) => t.task_id)}::text[], ${def.tasks.map((t) => t.retries)}::int[], ${def.tasks.map((t) => t.operator)}::text[]) as t(task_id, retries, operator)`.execute(tx);
-      }
-      return row;
-    }).catch((e: { code?: string }) => {
-      // Two triggers with the same run id racing past the check: the unique key decides.
-      if (e.code === "23505") throw new AlreadyExistsError(`DAGRun with DAG ID: '${dagId}' and DAGRun ID: '${runId}' already exists`);
-      throw e;
-    });
-
-    ctx.logger.info({ dagId, runId, runType }, "dag run created");
-    await ctx.notifier.dagChanged(dagId);
-    return dagRunToApi(run);
+    // One statement: the run, with the definition snapshot copied in the database from the DAG
+    // row at the hash just validated, and its task instances (state none, try 0). A logical date
+    // already taken inserts nothing; a run id already taken violates the unique key.
+    const { rows } = await sql<ApiDagRunRow>`
+      with r as (
+        insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date, data_interval_start, data_interval_end, note, external_trigger)
+        select d.dag_id, ${runId}, 'queued', ${runType}, ${JSON.stringify(checked.params)}::jsonb, d.definition, d.hash, ${logical}, ${logical}, ${logical}, ${opts.note ?? null}, ${runType !== "scheduled"}
+        from dag d
+        where d.dag_id = ${dagId} and d.hash = ${dag.hash}
+          and not exists (select 1 from dag_run x where x.dag_id = ${dagId} and x.logical_date = ${logical})
+        returning ${sql.join(DAG_RUN_API_COLUMNS.map((c) => sql.ref(c)))}),
+      t as (
+        insert into task_instance (dag_id, run_id, task_id, state, try_number, max_tries, operator)
+        select r.dag_id, r.run_id, x.task_id, null, 0, x.retries, x.operator
+        from r cross join unnest(${def.tasks.map((t) => t.task_id)}::text[], ${def.tasks.map((t) => t.retries)}::int[], ${def.tasks.map((t) => t.operator)}::text[]) as x(task_id, retries, operator))
+      select * from r`
+      .execute(db)
+      .catch((e: { code?: string }) => {
+        // Two triggers with the same run id: the unique key decides.
+        if (e.code === "23505") throw runIdTaken(dagId, runId);
+        throw e;
+      });
+    if (rows[0]) return rows[0];
+    const clash = await db.selectFrom("dag_run").select("run_id").where("dag_id", "=", dagId).where((eb) => eb.or([eb("run_id", "=", runId), eb("logical_date", "=", logical)])).execute();
+    if (clash.some((c) => c.run_id === runId)) throw runIdTaken(dagId, runId);
+    if (clash.length) throw new AlreadyExistsError(`DAGRun with DAG ID: '${dagId}' and DAGRun logical date: '${isoDate(logical)}' already exists`);
+    return undefined;
   }
 
   return { triggerDagRun };
 }
+
+const runIdTaken = (dagId: string, runId: string) => new AlreadyExistsError(`DAGRun with DAG ID: '${dagId}' and DAGRun ID: '${runId}' already exists`);

@@ -9,15 +9,26 @@ const cache = new Map<string, DagDefinition>();
  * large definition on every try and evaluation dominated the hot path.
  */
 export async function runDefinition(db: Pick<Db, "selectFrom">, dagId: string, runId: string, dagHash: string): Promise<DagDefinition | undefined> {
+  return cached(dagHash, async () => (await db.selectFrom("dag_run").select("definition").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst())?.definition);
+}
+
+/**
+ * A DAG's current definition by its hash, from the same cache (a hash names one definition
+ * wherever it is stored); undefined if the DAG no longer has that hash.
+ */
+export async function dagDefinition(db: Pick<Db, "selectFrom">, dagId: string, dagHash: string): Promise<DagDefinition | undefined> {
+  return cached(dagHash, async () => (await db.selectFrom("dag").select("definition").where("dag_id", "=", dagId).where("hash", "=", dagHash).executeTakeFirst())?.definition);
+}
+
+async function cached(dagHash: string, load: () => Promise<unknown>): Promise<DagDefinition | undefined> {
   const hit = cache.get(dagHash);
   if (hit) {
     cache.delete(dagHash);
     cache.set(dagHash, hit); // keep recently used entries last
     return hit;
   }
-  const row = await db.selectFrom("dag_run").select("definition").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
-  if (!row) return undefined;
-  const def = row.definition as DagDefinition;
+  const def = (await load()) as DagDefinition | undefined;
+  if (!def) return undefined;
   cache.set(dagHash, def);
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   return def;

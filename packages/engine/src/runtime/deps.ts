@@ -22,6 +22,12 @@ export interface RuntimeDeps {
   tries?: TryBatcher;
   /** The worker's tries in hand per run, for deferring leaf checks (startWorker sets it). */
   leafChecks?: LeafChecks;
+  /**
+   * The scheduler's evaluation of a run, shared per run within its process (startScheduler sets
+   * it): reconciliation and run starts ask through it, so they never evaluate a run at the same
+   * time as an event does. Otherwise evaluateRun is called directly.
+   */
+  evaluate?: (dagId: string, runId: string, minVersion: number) => Promise<unknown>;
 }
 
 export const nowOf = (deps: Pick<RuntimeDeps, "clock">): Date => (deps.clock ? deps.clock() : new Date());

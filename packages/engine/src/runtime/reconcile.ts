@@ -10,6 +10,7 @@ import { triesOfRunningRuns } from "./running-tries";
 export interface ReconcileReport {
   zombies: number;
   reenqueued: number;
+  /** Running runs evaluated (most with one read: nothing to decide). */
   evaluated: number;
   startedRuns: number;
 }
@@ -42,7 +43,11 @@ export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
   // Every running run: worker outcomes do not bump the run version, so a lost event leaves no trace
   // in the run row. Runs with nothing to decide cost one read-only pre-check.
   const runs = await deps.db.selectFrom("dag_run").select(["dag_id", "run_id"]).where("state", "=", "running").execute();
-  for (const r of runs) if ((await evaluateRun(deps, r.dag_id, r.run_id)).evaluated) report.evaluated++;
+  for (const r of runs) {
+    if (deps.evaluate) await deps.evaluate(r.dag_id, r.run_id, 0);
+    else await evaluateRun(deps, r.dag_id, r.run_id);
+    report.evaluated++;
+  }
 
   const dagsWithQueued = await deps.db
     .selectFrom("dag_run as r").innerJoin("dag as d", "d.dag_id", "r.dag_id")

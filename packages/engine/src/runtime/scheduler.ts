@@ -29,17 +29,19 @@ export interface EngineScheduler {
  * The scheduler: consumes `scheduler` events (evaluate run, start queued runs, cron ticks) on every
  * instance; the elected leader also runs the DAG processor, reconciliation and cron sync.
  */
-export function startScheduler(deps: RuntimeDeps, opts: SchedulerOptions): EngineScheduler {
-  const log = deps.logger;
-  const connection = createRedis(deps.config.redisUrl);
-  const settings = dagSettingsFromConfig(deps.config);
+export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): EngineScheduler {
+  const log = baseDeps.logger;
+  const connection = createRedis(baseDeps.config.redisUrl);
+  const settings = dagSettingsFromConfig(baseDeps.config);
   let leaderTimers: (() => void)[] = [];
   let reconciling: Promise<void> | null = null;
 
   const evaluate = createCoalescer((key, version) => {
     const [dagId, runId] = JSON.parse(key) as [string, string];
-    return evaluateRun(deps, dagId, runId, version);
+    return evaluateRun(baseDeps, dagId, runId, version);
   });
+  // Run starts and reconciliation evaluate through the same per-run coalescer as events.
+  const deps: RuntimeDeps = { ...baseDeps, evaluate: (dagId, runId, minVersion) => evaluate(JSON.stringify([dagId, runId]), minVersion) };
   // Dag events (a trigger, an unpause, a run's end) coalesce per DAG the same way: a burst of
   // triggers starts its runs in one pass, and an event during a pass makes one more pass.
   const startRuns = createCoalescer(async (dagId) => {

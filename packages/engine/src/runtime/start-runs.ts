@@ -3,7 +3,7 @@ import type { RuntimeDeps } from "./deps";
 import { nowOf } from "./deps";
 import { evaluateRun } from "./evaluate-run";
 
-type StartDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "clock">;
+type StartDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "clock" | "evaluate">;
 
 /**
  * Move queued runs of an unpaused DAG to running, oldest logical date first, while
@@ -15,7 +15,7 @@ export async function startQueuedRuns(deps: StartDeps, dagId: string): Promise<s
   const started = rows.map((r) => r.run_id);
   for (const runId of started) {
     deps.logger.info({ dagId, runId }, "run started");
-    await evaluateRun(deps, dagId, runId);
+    await (deps.evaluate ? deps.evaluate(dagId, runId, 0) : evaluateRun(deps, dagId, runId));
   }
   return started;
 }
