@@ -1,9 +1,11 @@
 // Engine latency and throughput vs raw BullMQ, measured in one run on this machine.
-// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 4000] [--workers 4] [--concurrency 4] [--rounds 3] [--profile FILE] [--timeline]
+// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 4000] [--workers 4] [--concurrency 4] [--rounds 3] [--warmup 1] [--profile FILE] [--timeline]
 // The throughput phase triggers ceil(tasks / 1000) runs of a wide DAG at once (a DAG holds at most
 // 1000 tasks) and measures from the first trigger to the last run's end as the scheduler records it.
-// Engine and raw BullMQ take turns, `rounds` times each, so a slow spell of a shared machine hits
-// both; the ratio reported is the median of the rounds' ratios. --profile writes a CPU profile of the
+// After `warmup` uncounted turns of each, engine and raw BullMQ take turns, raw BullMQ running
+// before the first round and after each one, so a slow spell of a shared machine hits both; a
+// round's ratio compares the engine with the mean of the raw runs on either side, and the ratio
+// reported is the median of the rounds' ratios. --profile writes a CPU profile of the
 // last engine round (warmed up); --timeline prints when each wide run was created, started, queued
 // its first task, started and finished its tasks (ms after the first trigger).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -22,8 +24,8 @@ import { profiled } from "./profile";
 import { percentile } from "./stats";
 import { runTimeline } from "./timeline";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "4000" }, workers: { type: "string", default: "4" }, concurrency: { type: "string" }, rounds: { type: "string", default: "3" }, profile: { type: "string" }, timeline: { type: "boolean" } } });
-const RUNS = Number(values.runs), CHAIN = Number(values.chain), TASKS = Number(values.tasks), WORKERS = Number(values.workers), ROUNDS = Math.max(1, Number(values.rounds));
+const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "4000" }, workers: { type: "string", default: "4" }, concurrency: { type: "string" }, rounds: { type: "string", default: "3" }, warmup: { type: "string", default: "1" }, profile: { type: "string" }, timeline: { type: "boolean" } } });
+const RUNS = Number(values.runs), CHAIN = Number(values.chain), TASKS = Number(values.tasks), WORKERS = Number(values.workers), ROUNDS = Math.max(1, Number(values.rounds)), WARMUP = Math.max(0, Number(values.warmup));
 const WIDE_RUNS = Math.ceil(TASKS / 1000), WIDE = Math.ceil(TASKS / WIDE_RUNS);
 
 async function main(): Promise<void> {
@@ -46,7 +48,7 @@ async function main(): Promise<void> {
     await waitFor(() => rts[0]!.scheduler!.isLeader(), { what: "scheduler leadership" });
     return rts;
   };
-  let runtimes = await startAll();
+  const runtimes = await startAll();
 
   const runDone = (dagId: string, runId: string, intervalMs = 5) =>
     waitFor(async () => {
@@ -77,13 +79,13 @@ async function main(): Promise<void> {
   // 3. throughput: WIDE_RUNS runs of WIDE independent no-op tasks, triggered together; then raw
   // BullMQ with the same number of jobs, workers and slots (the engine stopped meanwhile).
   const engineTasks = WIDE * WIDE_RUNS;
-  const rounds: { engine: number; raw: number; engineCpu: string; rawCpu: string; rampMs: number }[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    if (round > 0) runtimes = await startAll();
+  let running: typeof runtimes | undefined = runtimes;
+  const engineRound = async (label: string, profile?: string) => {
+    running ??= await startAll();
     const cpu0 = cpuSnapshot();
     const t0 = Date.now();
-    const ends = await profiled(round === ROUNDS - 1 ? values.profile : undefined, async () => {
-      const wide = await Promise.all(Array.from({ length: WIDE_RUNS }, (_, i) => api.triggerDagRun("wide", { runId: `wide-${round}-${i}`, logicalDate: new Date(t0 + i) })));
+    const ends = await profiled(profile, async () => {
+      const wide = await Promise.all(Array.from({ length: WIDE_RUNS }, (_, i) => api.triggerDagRun("wide", { runId: `wide-${label}-${i}`, logicalDate: new Date(t0 + i) })));
       // One query per poll for all runs of the round: the bench's own load on the engine's process stays small.
       const ids = wide.map((w) => w.dag_run_id);
       const rows = await waitFor(async () => {
@@ -93,13 +95,30 @@ async function main(): Promise<void> {
       return rows.map((r) => new Date(r.end_date!).getTime());
     });
     const engineCpu = cpuPerUnit(cpu0, cpuSnapshot(), engineTasks);
-    const firstWide = await tdb.db.selectFrom("task_instance").select((eb) => eb.fn.min("start_date").as("s")).where("dag_id", "=", "wide").where("run_id", "like", `wide-${round}-%`).executeTakeFirstOrThrow();
+    const firstWide = await tdb.db.selectFrom("task_instance").select((eb) => eb.fn.min("start_date").as("s")).where("dag_id", "=", "wide").where("run_id", "like", `wide-${label}-%`).executeTakeFirstOrThrow();
     const rampMs = new Date(firstWide.s as unknown as string).getTime() - t0;
-    const engine = engineTasks / ((Math.max(...ends) - t0) / 1000);
-    if (values.timeline) console.log((await runTimeline(tdb.db, "wide", `wide-${round}-`, t0)).join("\n"));
-    for (const rt of runtimes) await rt.stop();
-    const raw = await rawBullmqThroughput(redis.url, `${redis.prefix}-raw${round}`, engineTasks, WORKERS, config.worker.concurrency);
-    rounds.push({ engine, raw: raw.rate, engineCpu, rawCpu: raw.cpu, rampMs });
+    if (values.timeline) console.log((await runTimeline(tdb.db, "wide", `wide-${label}-`, t0)).join("\n"));
+    for (const rt of running) await rt.stop();
+    running = undefined;
+    return { engine: engineTasks / ((Math.max(...ends) - t0) / 1000), engineCpu, rampMs };
+  };
+  const rawRound = (label: string) => rawBullmqThroughput(redis.url, `${redis.prefix}-raw${label}`, engineTasks, WORKERS, config.worker.concurrency);
+
+  // Warm-up (not counted): both sides' code compiled and caches filled before the first round.
+  for (let i = 0; i < WARMUP; i++) {
+    await engineRound(`warm${i}`);
+    await rawRound(`warm${i}`);
+  }
+  // Raw BullMQ runs before the first round and after every round; each round's ratio compares the
+  // engine with the mean of the raw runs on either side, so a machine speeding up or slowing down
+  // during the benchmark does not favour the side measured later.
+  const rounds: { engine: number; raw: number; rawRuns: [number, number]; engineCpu: string; rawCpu: string; rampMs: number }[] = [];
+  let rawBefore = await rawRound("0");
+  for (let round = 0; round < ROUNDS; round++) {
+    const e = await engineRound(String(round), round === ROUNDS - 1 ? values.profile : undefined);
+    const rawAfter = await rawRound(String(round + 1));
+    rounds.push({ ...e, raw: (rawBefore.rate + rawAfter.rate) / 2, rawRuns: [rawBefore.rate, rawAfter.rate], rawCpu: rawAfter.cpu });
+    rawBefore = rawAfter;
   }
   const ratios = rounds.map((r) => r.engine / r.raw);
 
@@ -109,7 +128,7 @@ async function main(): Promise<void> {
   console.log(`dependency hop: p50 ${fmt(percentile(hops, 50))} ms, p99 ${fmt(percentile(hops, 99))} ms (${hops.length} hops)`);
   console.log(`no-op throughput, ${WORKERS} workers × ${config.worker.concurrency} slots, ${engineTasks} tasks (${WIDE_RUNS} runs) per round, engine and raw BullMQ taking turns:`);
   rounds.forEach((r, i) => {
-    console.log(`  round ${i + 1}: engine ${fmt(r.engine)} tasks/s, raw BullMQ ${fmt(r.raw)} jobs/s, ratio ${ratios[i]!.toFixed(2)}; first task ${r.rampMs} ms after the first trigger`);
+    console.log(`  round ${i + 1}: engine ${fmt(r.engine)} tasks/s, raw BullMQ ${fmt(r.raw)} jobs/s (runs before and after: ${r.rawRuns.map(fmt).join(", ")}), ratio ${ratios[i]!.toFixed(2)}; first task ${r.rampMs} ms after the first trigger`);
     console.log(`    engine: ${r.engineCpu}`);
     console.log(`    raw BullMQ: ${r.rawCpu}`);
   });
