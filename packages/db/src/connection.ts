@@ -8,6 +8,7 @@ import * as m004 from "./migrations/004-hot-path";
 import * as m005 from "./migrations/005-set-based-try-ops";
 import * as m006 from "./migrations/006-hot-task-updates";
 import * as m007 from "./migrations/007-one-trip-decisions";
+import * as m008 from "./migrations/008-lean-try-ops";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -34,7 +35,7 @@ export function createDb(url: string, opts: DbOptions = {}): Db {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, opts) }) });
 }
 
-const MIGRATIONS: Record<string, Migration> = { "001-engine": m001, "002-platform": m002, "003-flow-details": m003, "004-hot-path": m004, "005-set-based-try-ops": m005, "006-hot-task-updates": m006, "007-one-trip-decisions": m007 };
+const MIGRATIONS: Record<string, Migration> = { "001-engine": m001, "002-platform": m002, "003-flow-details": m003, "004-hot-path": m004, "005-set-based-try-ops": m005, "006-hot-task-updates": m006, "007-one-trip-decisions": m007, "008-lean-try-ops": m008 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */
 export async function migrateToLatest(db: Kysely<any>): Promise<{ error?: unknown; results: MigrationResultSet["results"] }> {

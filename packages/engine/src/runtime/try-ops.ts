@@ -72,11 +72,13 @@ const HOSTNAME = os.hostname();
 export const tryKey = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => `${j.dagId}\u0000${j.runId}\u0000${j.taskId}\u0000${j.tryNumber}`;
 export const runKey = (j: Pick<TaskJob, "dagId" | "runId">) => `${j.dagId}\u0000${j.runId}`;
 
-export type TryOpsRow = { k: "c" | "k" | "f" | "o"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
+export type TryOpsRow = { k: "c" | "k" | "F" | "o"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
 
 /**
- * One round trip for a tick's claims, outcome commits (with their last log lines) and open-run
- * checks: the database function svc_try_ops (migrations 004, 005) reaches each row by its full key.
+ * One round trip for a tick's claims, outcome commits (with their last log lines), finishes of
+ * instant tries and open-run checks: the database function svc_try_ops (migrations 004, 005, 008)
+ * reaches each row by its full key. Rows out: 'c' claimed, 'k' committed, 'F' a finish that did
+ * not land, 'o' a run with unfinished tasks.
  * Parameters: $1 now, $2 hostname, $3 pid, $4 claims, $5 log lines, $6 outcomes, $7 runs to check,
  * $8 finishes of instant tries.
  */
@@ -98,9 +100,12 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     state: r.outcome.state, output: r.outcome.output === undefined ? null : r.outcome.output, error: r.outcome.error ?? null,
     next_retry_at: r.outcome.nextRetryAt?.toISOString() ?? null,
   }));
-  const finishes = (ops.finishes ?? []).map((r) => ({
+  // A job delivered twice in one round: only the first request is sent (and may land).
+  const finishKeys = new Set<string>();
+  const sentFinish = (ops.finishes ?? []).map((r) => !finishKeys.has(tryKey(r.job)) && !!finishKeys.add(tryKey(r.job)));
+  const finishes = (ops.finishes ?? []).filter((_, i) => sentFinish[i]).map((r) => ({
     dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId,
-    operator: r.operator, started: r.started.toISOString(), output: r.output === undefined ? null : r.output, lines: r.logs,
+    operator: r.operator, started: r.started.toISOString(), output: r.output === undefined ? null : r.output, lines: r.logs.length ? r.logs : undefined,
   }));
   const logs = ops.commits.flatMap((r) => r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })));
   const checks = [...new Map(ops.openChecks.map((j) => [runKey(j), { dag_id: j.dagId, run_id: j.runId }])).values()];
@@ -113,13 +118,13 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
 
   const claimedBy = new Map<string, ClaimedTry>();
   const committedKeys = new Set<string>();
-  const finishedKeys = new Set<string>();
+  const unfinishedKeys = new Set<string>();
   const openRuns = new Set<string>();
   for (const r of rows) {
     const key = { dagId: r.dag_id, runId: r.run_id, taskId: r.task_id, tryNumber: r.try_number };
     if (r.k === "c") claimedBy.set(tryKey(key), { max_tries: r.max_tries!, hostname: r.hostname!, dag_id: r.dag_id, run_id: r.run_id, dag_hash: r.dag_hash!, conf: r.conf!, logical_date: r.logical_date! });
     else if (r.k === "k") committedKeys.add(tryKey(key));
-    else if (r.k === "f") finishedKeys.add(tryKey(key));
+    else if (r.k === "F") unfinishedKeys.add(tryKey(key));
     else openRuns.add(runKey(key));
   }
   return {
@@ -130,8 +135,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
       return c;
     }),
     committed: ops.commits.map((r) => committedKeys.has(tryKey(r.job))),
-    // A job delivered twice in one round: only the first request gets the finish.
-    finished: (ops.finishes ?? []).map((r) => finishedKeys.delete(tryKey(r.job))),
+    finished: (ops.finishes ?? []).map((r, i) => sentFinish[i]! && !unfinishedKeys.has(tryKey(r.job))),
     open: ops.openChecks.map((j) => openRuns.has(runKey(j))),
   };
 }
