@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     const rts = [startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), worker: false })];
     for (let i = 0; i < WORKERS; i++) rts.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), scheduler: false }));
     await waitFor(() => rts[0]!.scheduler!.isLeader(), { what: "scheduler leadership" });
+    // The new leader parses the DAG folder and reconciles first: not part of a round.
+    await rts[0]!.scheduler!.ready();
     return rts;
   };
   const runtimes = await startAll();

@@ -20,13 +20,19 @@ export async function dagDefinition(db: Pick<Db, "selectFrom">, dagId: string, d
   return cached(dagHash, async () => (await db.selectFrom("dag").select("definition").where("dag_id", "=", dagId).where("hash", "=", dagHash).executeTakeFirst())?.definition);
 }
 
-async function cached(dagHash: string, load: () => Promise<unknown>): Promise<DagDefinition | undefined> {
+/** The cached definition of a hash, if any, without waiting (the hot path of instant tries). */
+export function cachedDefinition(dagHash: string): DagDefinition | undefined {
   const hit = cache.get(dagHash);
   if (hit) {
     cache.delete(dagHash);
     cache.set(dagHash, hit); // keep recently used entries last
-    return hit;
   }
+  return hit;
+}
+
+async function cached(dagHash: string, load: () => Promise<unknown>): Promise<DagDefinition | undefined> {
+  const hit = cachedDefinition(dagHash);
+  if (hit) return hit;
   const def = (await load()) as DagDefinition | undefined;
   if (!def) return undefined;
   cache.set(dagHash, def);

@@ -3,7 +3,7 @@ import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import { instantTryLine } from "../instant-line";
 import { cleanLogLine, type LogLine } from "./log-writer";
-import { runDefinition, taskFacts } from "./definition-cache";
+import { cachedDefinition, runDefinition, taskFacts } from "./definition-cache";
 import { finishTry, type TryResult } from "./finish-try";
 import type { TryBatcher } from "./task-claim";
 import type { RuntimeDeps } from "./deps";
@@ -24,7 +24,7 @@ const HOST = os.hostname();
  */
 export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, log: () => Logger): Promise<{ finishing: Promise<TryResult> } | undefined> {
   if (!job.dagHash) return undefined;
-  const dag = await runDefinition(deps.db, job.dagId, job.runId, job.dagHash);
+  const dag = cachedDefinition(job.dagHash) ?? (await runDefinition(deps.db, job.dagId, job.runId, job.dagHash));
   const facts = dag && taskFacts(dag, job.taskId);
   const op = facts && deps.operators.get(facts.task.operator);
   if (!facts || !op?.instant || facts.templated) return undefined;

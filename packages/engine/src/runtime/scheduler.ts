@@ -20,6 +20,8 @@ export interface SchedulerOptions {
 
 export interface EngineScheduler {
   isLeader(): boolean;
+  /** Resolves once this scheduler leads and its first DAG-folder pass and reconciliation are done. */
+  ready(): Promise<void>;
   /** Run one reconciliation pass now (tests, `reserialize`). */
   reconcileNow(): Promise<void>;
   close(): Promise<void>;
@@ -35,6 +37,8 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
   const settings = dagSettingsFromConfig(baseDeps.config);
   let leaderTimers: (() => void)[] = [];
   let reconciling: Promise<void> | null = null;
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
 
   const evaluate = createCoalescer((key, version) => {
     const [dagId, runId] = JSON.parse(key) as [string, string];
@@ -100,11 +104,11 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
     if (!leader) return log.warn("lost scheduler leadership");
     log.info("became scheduler leader");
     if (opts.processDags !== false) {
-      void processDags().then(reconcileNow);
+      void processDags().then(reconcileNow).then(markReady);
       const stopWatch = watchDagFolder(deps.config.dagsDir, () => void processDags(), { debounceMs: 200 });
       leaderTimers.push(stopWatch);
     } else {
-      void reconcileNow();
+      void reconcileNow().then(markReady);
     }
     const t = setInterval(() => void reconcileNow(), deps.config.reconcileIntervalMs);
     leaderTimers.push(() => clearInterval(t));
@@ -115,6 +119,7 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
 
   return {
     isLeader: () => leadership.isLeader(),
+    ready: () => ready,
     reconcileNow,
     async close() {
       leaderTimers.forEach((stop) => stop());

@@ -100,10 +100,12 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     state: r.outcome.state, output: r.outcome.output === undefined ? null : r.outcome.output, error: r.outcome.error ?? null,
     next_retry_at: r.outcome.nextRetryAt?.toISOString() ?? null,
   }));
-  // A job delivered twice in one round: only the first request is sent (and may land).
+  // A job delivered twice in one round: only the first request is sent (and may land). Sorted by
+  // key, joined with NUL (below any character of an id): the same order as byRowKey.
+  const fins = (ops.finishes ?? []).map((r) => ({ r, key: tryKey(r.job) }));
   const finishKeys = new Set<string>();
-  const sentFinish = (ops.finishes ?? []).map((r) => !finishKeys.has(tryKey(r.job)) && !!finishKeys.add(tryKey(r.job)));
-  const finishes = (ops.finishes ?? []).filter((_, i) => sentFinish[i]).map((r) => ({
+  const sentFinish = fins.map((f) => !finishKeys.has(f.key) && !!finishKeys.add(f.key));
+  const finishes = fins.filter((_, i) => sentFinish[i]).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ r }) => ({
     dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId,
     operator: r.operator, started: r.started.toISOString(), output: r.output === undefined ? null : r.output, lines: r.logs.length ? r.logs : undefined,
   }));
@@ -112,7 +114,6 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
   // One lock order for every round: two rounds touching the same rows cannot deadlock.
   claims.sort(byRowKey);
   commits.sort(byRowKey);
-  finishes.sort(byRowKey);
   const run = typeof exec === "function" ? exec : kyselyTryOps(exec);
   const rows = await run([now, HOSTNAME, process.pid, JSON.stringify(claims), JSON.stringify(logs), JSON.stringify(commits), JSON.stringify(checks), JSON.stringify(finishes)]);
 
@@ -135,7 +136,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
       return c;
     }),
     committed: ops.commits.map((r) => committedKeys.has(tryKey(r.job))),
-    finished: (ops.finishes ?? []).map((r, i) => sentFinish[i]! && !unfinishedKeys.has(tryKey(r.job))),
+    finished: fins.map((f, i) => sentFinish[i]! && !unfinishedKeys.has(f.key)),
     open: ops.openChecks.map((j) => openRuns.has(runKey(j))),
   };
 }
