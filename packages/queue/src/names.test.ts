@@ -1,4 +1,4 @@
-import { parseTaskJob, taskJobSchema } from "./names";
+import { jobDagHash, parseTaskJob, taskJobSchema } from "./names";
 
 const good = { dagId: "d", runId: "r", taskId: "t", tryNumber: 2, dagHash: "abc" };
 
@@ -21,4 +21,10 @@ test("parseTaskJob rejects malformed jobs with the schema's error naming the fie
     [{ runId: "r", taskId: "t", tryNumber: 1 }, "dagId"],
   ];
   for (const [data, field] of bad) expect(() => parseTaskJob(data)).toThrow(field);
+});
+
+test("a task job carries the first 16 characters of the definition hash", () => {
+  const hash = "0123456789abcdef".repeat(4);
+  expect(jobDagHash(hash)).toBe("0123456789abcdef");
+  expect(parseTaskJob({ dagId: "d", runId: "r", taskId: "t", tryNumber: 1, dagHash: jobDagHash(hash) }).dagHash).toBe("0123456789abcdef");
 });

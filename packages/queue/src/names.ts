@@ -18,10 +18,22 @@ export const taskJobSchema = z.object({
   runId: z.string(),
   taskId: z.string(),
   tryNumber: z.number().int().min(1),
-  /** The run's definition hash, when the scheduler knows it: lets a worker look the task up before claiming it. */
+  /**
+   * The start of the run's definition hash (jobDagHash), when the scheduler knows it: lets a worker
+   * look the task up in its cache before claiming it.
+   */
   dagHash: z.string().optional(),
 });
 export type TaskJob = z.infer<typeof taskJobSchema>;
+
+/**
+ * The definition hash as a task job carries it: its first 16 hex characters (64 bits), plenty to
+ * tell apart the definitions one worker caches. The full hash made every job 48 bytes longer in
+ * Redis and in both processes (measured on raw BullMQ jobs: about 6% of their throughput). A
+ * worker only uses it to find the definition of an instant try, whose finish the database still
+ * checks against the task's own operator.
+ */
+export const jobDagHash = (hash: string): string => hash.slice(0, 16);
 
 /**
  * `taskJobSchema.parse` for the worker's hot path: plain checks for a well-formed job (a zod parse

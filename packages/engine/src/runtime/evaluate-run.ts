@@ -1,5 +1,5 @@
 import { evaluateCondition, type TaskDefinition } from "@svc/dags";
-import type { TaskJob } from "@svc/queue";
+import { jobDagHash, type TaskJob } from "@svc/queue";
 import { decideRun, type RunDecision } from "../core/decide";
 import { enqueueTasks } from "./enqueue";
 import { nowOf, type RuntimeDeps } from "./deps";
@@ -38,7 +38,7 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
     // A decision with nothing in it is written only to record a version not yet evaluated.
     const queued = idle && run.evaluated_version >= run.version ? [] : await applyDecision(deps.db, run, d, now);
     if (!queued) continue; // an API write overtook the read: read again
-    const jobs: TaskJob[] = queued.map((q) => ({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: run.dag_hash }));
+    const jobs: TaskJob[] = queued.map((q) => ({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: jobDagHash(run.dag_hash) }));
     // After commit: if this enqueue fails, reconciliation re-enqueues queued tries without a job.
     await enqueueTasks(deps.queues, jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
     if (d.runState !== "running") {
