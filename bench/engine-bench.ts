@@ -1,5 +1,5 @@
 // Engine latency and throughput vs raw BullMQ, measured in one run on this machine.
-// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 4000] [--workers 4] [--concurrency 4] [--rounds 3] [--warmup 1] [--profile FILE] [--timeline]
+// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 8000] [--workers 4] [--concurrency 4] [--rounds 7] [--warmup 1] [--profile FILE] [--timeline]
 // The throughput phase triggers ceil(tasks / 1000) runs of a wide DAG at once (a DAG holds at most
 // 1000 tasks) and measures from the first trigger to the last run's end as the scheduler records it.
 // After `warmup` uncounted turns of each, engine and raw BullMQ take turns, raw BullMQ running
@@ -24,7 +24,7 @@ import { profiled } from "./profile";
 import { percentile } from "./stats";
 import { runTimeline } from "./timeline";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "4000" }, workers: { type: "string", default: "4" }, concurrency: { type: "string" }, rounds: { type: "string", default: "3" }, warmup: { type: "string", default: "1" }, profile: { type: "string" }, timeline: { type: "boolean" } } });
+const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "8000" }, workers: { type: "string", default: "4" }, concurrency: { type: "string" }, rounds: { type: "string", default: "7" }, warmup: { type: "string", default: "1" }, profile: { type: "string" }, timeline: { type: "boolean" } } });
 const RUNS = Number(values.runs), CHAIN = Number(values.chain), TASKS = Number(values.tasks), WORKERS = Number(values.workers), ROUNDS = Math.max(1, Number(values.rounds)), WARMUP = Math.max(0, Number(values.warmup));
 const WIDE_RUNS = Math.ceil(TASKS / 1000), WIDE = Math.ceil(TASKS / WIDE_RUNS);
 
