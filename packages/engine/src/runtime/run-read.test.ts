@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { createPool } from "@svc/db";
 import { createTestDb, type TestDb } from "@svc/testing";
 import type { RunDecision } from "../core/decide";
 import { applyDecision, readRun } from "./run-read";
@@ -99,4 +100,27 @@ test("a final run state ends the run with its end date; a skip never overwrites 
   expect(await applyDecision(tdb.db, run, decision({ skip: ["t1"], runState: "success" }), now)).toEqual([]);
   expect(await states("final")).toEqual({ t0: "success@1", t1: "running@1" });
   expect(await runRow("final")).toMatchObject({ state: "success", end_date: now });
+});
+
+test("queueing a thousand tasks of a new run (no table statistics yet) hash-joins them with the run's rows: no nested loop, no sequential scan", async () => {
+  await seedRun("wide", Array.from({ length: 1000 }, () => null));
+  const run = (await readRun(tdb.db, "d", "wide", 0))!;
+  const pool = createPool(tdb.url, { max: 1 });
+  const client = await pool.connect();
+  const plans: string[] = [];
+  client.on("notice", (n: { message?: string }) => void plans.push(n.message ?? ""));
+  try {
+    await client.query("load 'auto_explain'");
+    await client.query("set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set client_min_messages = log");
+    const queue = run.tis!.map((t) => ({ task_id: t.task_id, try_number: 1 }));
+    const { rows } = await client.query("select * from svc_apply_decision($1, $2, now(), $3::text[], $4::int[], '{}'::text[], '{}'::text[], null)", [run.id, run.version, queue.map((q) => q.task_id), queue.map(() => 0)]);
+    expect(rows[0]).toEqual({ applied: true, missed: null });
+  } finally {
+    client.release();
+    await pool.end();
+  }
+  const update = plans.find((p) => /Update on task_instance/.test(p) && /unnest/.test(p));
+  expect(update).toMatch(/Hash Join[\s\S]*Index Scan using task_instance_pkey on task_instance ti/);
+  expect(update).not.toMatch(/Nested Loop|Seq Scan on task_instance/);
+  expect(Object.values(await states("wide")).every((s) => s === "queued@1")).toBe(true);
 });

@@ -57,7 +57,7 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
 export async function applyDecision(db: Db, run: Pick<RunRead, "id" | "version">, d: RunDecision, now: Date): Promise<RunDecision["queue"] | undefined> {
   const { rows } = await sql<{ applied: boolean; missed: string[] | null }>`
     select * from svc_apply_decision(${run.id}, ${run.version}, ${now}, ${d.queue.map((q) => q.task_id)}::text[],
-      ${JSON.stringify(Object.fromEntries(d.queue.map((q) => [q.task_id, q.try_number - 1])))}::jsonb, ${d.skip}::text[], ${d.upstreamFailed}::text[],
+      ${d.queue.map((q) => q.try_number - 1)}::int[], ${d.skip}::text[], ${d.upstreamFailed}::text[],
       ${d.runState === "running" ? null : d.runState}::text)`.execute(db);
   const r = rows[0]!;
   if (!r.applied) return undefined;
