@@ -74,7 +74,8 @@ export const TRY_OPS_COMMITS = `  -- Commits land only while that worker still r
       and ti.state = x.want and ti.try_number = x.try_number and ti.worker_id = x.worker_id
     returning 'k'::text, ti.dag_id, ti.run_id, ti.task_id, ti.try_number, null::int, null::text, null::text, null::jsonb, null::timestamptz;
 `;
-const FINISHES = `  -- Finishes: tries of instant operators (no side effects) that ran without a claim. One step from
+/** The finishes' requests and their update, up to its returning clause (migration 008 reuses them). */
+export const TRY_OPS_FINISH_UPDATE = `  -- Finishes: tries of instant operators (no side effects) that ran without a claim. One step from
   -- queued to success, only while queued at that try number and for that operator (a stale job of
   -- a deleted run must not finish another task of a new run with the same ids); their log lines
   -- land only with them.
@@ -90,7 +91,8 @@ const FINISHES = `  -- Finishes: tries of instant operators (no side effects) th
       from x
       where ti.dag_id = x.dag_id and ti.run_id = x.run_id and ti.task_id = x.task_id and ti.map_index = x.map_index
         and ti.state = x.want and ti.try_number = x.try_number and ti.operator = x.operator
-      returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number, x.n),
+`;
+const FINISHES = TRY_OPS_FINISH_UPDATE + `      returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number, x.n),
     l as (
       -- The lines of the request that landed (of a job sent twice in a round, one lands).
       insert into task_log (dag_id, run_id, task_id, try_number, stream, line)

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { SET_BASED_FUNCTION, TRY_OPS_CHECKS, TRY_OPS_CLAIMS, TRY_OPS_COMMITS, TRY_OPS_END, TRY_OPS_HEADER, TRY_OPS_LOGS } from "./005-set-based-try-ops";
+import { SET_BASED_FUNCTION, TRY_OPS_CHECKS, TRY_OPS_CLAIMS, TRY_OPS_COMMITS, TRY_OPS_END, TRY_OPS_FINISH_UPDATE, TRY_OPS_HEADER, TRY_OPS_LOGS } from "./005-set-based-try-ops";
 
 /**
  * svc_try_ops does only the work a round has, and a round of instant finishes returns no rows:
@@ -26,23 +26,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 
 const when = (param: string, section: string) => `  if ${param} <> '[]'::jsonb then\n${section}  end if;\n`;
 
-const FINISHES = `  -- Finishes: tries of instant operators (no side effects) that ran without a claim. One step from
-  -- queued to success, only while queued at that try number and for that operator (a stale job of
-  -- a deleted run must not finish another task of a new run with the same ids); their log lines
-  -- land only with them. Rows out: the finishes that did not land.
-  return query
-    with x as materialized (
-      select j.*, -1 as map_index, 'queued'::text as want
-      from rows from (jsonb_to_recordset(p_finishes) as (dag_id text, run_id text, task_id text, try_number int, worker_id text,
-        operator text, started timestamptz, output jsonb, lines jsonb)) with ordinality as j(dag_id, run_id, task_id, try_number, worker_id, operator, started, output, lines, n)),
-    f as (
-      update task_instance ti set state = 'success', queued_at = coalesce(ti.queued_at, x.started), start_date = x.started, end_date = p_now,
-        duration = extract(epoch from (p_now - x.started)), hostname = p_host, pid = p_pid, worker_id = x.worker_id,
-        output = x.output, error = null, next_retry_at = null, updated_at = p_now
-      from x
-      where ti.dag_id = x.dag_id and ti.run_id = x.run_id and ti.task_id = x.task_id and ti.map_index = x.map_index
-        and ti.state = x.want and ti.try_number = x.try_number and ti.operator = x.operator
-      returning x.n, x.dag_id, x.run_id, x.task_id, x.try_number, x.lines),
+const FINISHES = `  -- Rows out: the finishes that did not land (the caller answers a job sent twice in a round).
+` + TRY_OPS_FINISH_UPDATE + `      returning x.n, x.dag_id, x.run_id, x.task_id, x.try_number, x.lines),
     l as (
       insert into task_log (dag_id, run_id, task_id, try_number, stream, line)
       select f.dag_id, f.run_id, f.task_id, f.try_number, e.value->>'stream', e.value->>'line'
