@@ -8,8 +8,10 @@ import { sql, type Kysely } from "kysely";
  *
  * svc_apply_decision applies a decision computed from a read taken without locks (optimistic):
  * - it lands only while the run is still running at the version that was read. Every API write
- *   to a run's task instances bumps the version and holds the run row, which this update also
- *   takes, so a decision can never be applied over a clear or a mark it did not see;
+ *   to a run's task instances bumps the version and holds the run row, which this call also takes,
+ *   first, so a decision can never be applied over a clear or a mark it did not see. Both lock the
+ *   run row before any task row: the same order, so they wait for each other and never deadlock
+ *   (the transaction this replaces wrote the task rows first and the run row last);
  * - worker outcomes do not bump the version, and they need not: they only move tries to finished
  *   states, and a decision made from fewer finished tasks stays right (trigger rules decide only
  *   on certainties). Each row is still guarded by the state and try number that were read, so two
