@@ -52,6 +52,12 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
   return { evaluated: false, queued: 0 };
 }
 
+/** Evaluate a run through the scheduler's per-run pass when there is one (deps.evaluate), else directly. */
+export async function evaluateShared(deps: EvalDeps & Pick<RuntimeDeps, "evaluate">, dagId: string, runId: string): Promise<void> {
+  if (deps.evaluate) await deps.evaluate(dagId, runId, 0);
+  else await evaluateRun(deps, dagId, runId);
+}
+
 /** The pure decision for a read run, with its `when` conditions (and upstream outputs, if they read any). */
 async function decide(deps: EvalDeps, run: RunRead, tis: NonNullable<RunRead["tis"]>, now: Date): Promise<RunDecision | undefined> {
   const dag = await runDefinition(deps.db, run.dag_id, run.run_id, run.dag_hash);

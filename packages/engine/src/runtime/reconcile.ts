@@ -2,7 +2,7 @@ import type { RuntimeDeps } from "./deps";
 import { nowOf } from "./deps";
 import { enqueueTasks } from "./enqueue";
 import { jobsWithoutHash } from "./job-hashes";
-import { evaluateRun } from "./evaluate-run";
+import { evaluateShared } from "./evaluate-run";
 import { startQueuedRuns } from "./start-runs";
 import { reapZombies } from "./zombies";
 import { triesOfRunningRuns } from "./running-tries";
@@ -44,8 +44,7 @@ export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
   // in the run row. Runs with nothing to decide cost one read-only pre-check.
   const runs = await deps.db.selectFrom("dag_run").select(["dag_id", "run_id"]).where("state", "=", "running").execute();
   for (const r of runs) {
-    if (deps.evaluate) await deps.evaluate(r.dag_id, r.run_id, 0);
-    else await evaluateRun(deps, r.dag_id, r.run_id);
+    await evaluateShared(deps, r.dag_id, r.run_id);
     report.evaluated++;
   }
 

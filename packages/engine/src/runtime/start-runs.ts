@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { RuntimeDeps } from "./deps";
 import { nowOf } from "./deps";
-import { evaluateRun } from "./evaluate-run";
+import { evaluateShared } from "./evaluate-run";
 
 type StartDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "clock" | "evaluate">;
 
@@ -15,7 +15,7 @@ export async function startQueuedRuns(deps: StartDeps, dagId: string): Promise<s
   const started = rows.map((r) => r.run_id);
   for (const runId of started) {
     deps.logger.info({ dagId, runId }, "run started");
-    await (deps.evaluate ? deps.evaluate(dagId, runId, 0) : evaluateRun(deps, dagId, runId));
+    await evaluateShared(deps, dagId, runId);
   }
   return started;
 }
