@@ -15,7 +15,8 @@
 set -euo pipefail
 
 OUT=/var/cache/svc/test-image/debian-minbase
-IMAGES_DIR=/var/cache/svc/images
+# The images directory the VM CLI reads (SVC_VM_IMAGES_DIR; default as in packages/config).
+IMAGES_DIR=${SVC_VM_IMAGES_DIR:-/var/lib/svc/images}
 NAME=debian-test
 SUITE=bookworm
 MIRROR=http://deb.debian.org/debian

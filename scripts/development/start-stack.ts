@@ -4,12 +4,17 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@svc/config";
 import { ensureDatabase } from "@svc/db";
+import { createLinePrettifier, wantsPrettyLogs } from "@svc/logger";
+import { readyBanner, waitForStack } from "./stack-ready";
 
 const root = path.resolve(__dirname, "../..");
 const ORDER = ["scheduler", "worker", "orchestrator", "web-ui", "assistant-api"];
 
 async function main(): Promise<void> {
+  const startedAt = Date.now();
   const config = loadConfig(process.env);
+  // Children write JSON (their stdout is a pipe); a person at a terminal reads them pretty.
+  const pretty = wantsPrettyLogs() ? createLinePrettifier() : (l: string) => l;
   // Created once here so that services starting in parallel do not race to create it.
   await ensureDatabase(config.databaseUrl);
   const services = readdirSync(path.join(root, "services"))
@@ -22,7 +27,8 @@ async function main(): Promise<void> {
   let stopping = false;
   const width = Math.max(...services.map((s) => s.length));
   for (const s of services) {
-    const child = spawn(process.execPath, ["--require", tsx, path.join(root, "services", s, "src", "main.ts")], { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const env = { ...process.env, SVC_LOG_FORMAT: "json" };
+    const child = spawn(process.execPath, ["--require", tsx, path.join(root, "services", s, "src", "main.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     const prefix = `${s.padEnd(width)} | `;
     for (const stream of [child.stdout!, child.stderr!]) {
       let buf = "";
@@ -30,7 +36,7 @@ async function main(): Promise<void> {
         buf += String(d);
         const lines = buf.split("\n");
         buf = lines.pop() ?? "";
-        for (const l of lines) process.stdout.write(prefix + l + "\n");
+        for (const l of lines) process.stdout.write(prefix + pretty(l) + "\n");
       });
     }
     child.on("exit", (code, sig) => {
@@ -41,6 +47,11 @@ async function main(): Promise<void> {
     children.set(s, child);
   }
   process.stdout.write(`started: ${services.join(", ")} (Ctrl-C stops all)\n`);
+  void waitForStack(config, startedAt).then((seconds) => {
+    if (stopping) return;
+    if (seconds === null) process.stdout.write("the stack did not report healthy within 2 minutes: read the lines above\n");
+    else process.stdout.write(readyBanner(config, seconds));
+  });
   const stop = (code: number) => {
     if (stopping) return;
     stopping = true;

@@ -1,3 +1,4 @@
+import { VM_DEFAULTS } from "@svc/config";
 import { CATALOG_PATHS } from "../src";
 
 /** Platform settings the catalogue's param defaults read, as the engine passes them. */
@@ -7,4 +8,6 @@ export const TEST_SETTINGS: Record<string, string> = {
   admin_user: "admin",
   inventory_dir: "/var/lib/svc/inventory",
   playbooks_dir: CATALOG_PATHS.playbooksDir,
+  default_image: VM_DEFAULTS.image,
+  vm_network: VM_DEFAULTS.network,
 };

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { VM_DEFAULTS } from "./vm-defaults";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -22,6 +23,19 @@ const envSchema = z.object({
   SVC_ADMIN_USER: z.string().optional(),
   SVC_ADMIN_PASSWORD: z.string().optional(),
   SVC_API_TOKEN: z.string().optional(),
+  SVC_API_TOKEN_ROLE: z.enum(["viewer", "user", "op", "admin"]).default("admin"),
+  SVC_USERS: z
+    .string()
+    .transform((v, c) => {
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        c.addIssue({ code: "custom", message: "must be a JSON array" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(z.object({ name: z.string().min(1), role: z.enum(["viewer", "user", "op", "admin"]), password_hash: z.string().startsWith("scrypt$") }).strict()))
+    .optional(),
   SVC_CLUSTER_NAME: z.string().default("ocp"),
   SVC_DEPLOYMENT_MODE: z.enum(["development", "production"]).default("development"),
   SVC_ENABLE_AI_ASSISTANT: bool.default(true),
@@ -45,12 +59,19 @@ const envSchema = z.object({
   SVC_SSH_KNOWN_HOSTS: z.string().optional(),
   SVC_INVENTORY_DIR: z.string().default("/var/lib/svc/inventory"),
   SVC_VAULT_PASSWORD_FILE: z.string().optional(),
-  SVC_VM_IMAGES_DIR: z.string().default("/var/lib/svc/images"),
+  SVC_SECRETS_FILE: z.string().optional(),
+  SVC_PULL_SECRET_FILE: z.string().optional(),
+  SVC_VM_IMAGES_DIR: z.string().default(VM_DEFAULTS.imagesDir),
+  SVC_VM_DISKS_DIR: z.string().default(VM_DEFAULTS.disksDir),
+  SVC_VM_DEFAULT_IMAGE: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, "an image name: lower-case letters, digits, '.', '_', '-'").default(VM_DEFAULTS.image),
+  SVC_VM_DEFAULT_NETWORK: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "a libvirt network name, or 'user'").default(VM_DEFAULTS.network),
   SVC_VM_DRIVER: z.enum(["auto", "libvirt", "kcli"]).default("auto"),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 export type SvcEnv = z.infer<typeof envSchema>;
+/** A role of the HTTP APIs (see @svc/http). */
+export type ApiRole = "viewer" | "user" | "op" | "admin";
 
 export interface SvcConfig {
   readonly databaseUrl: string;
@@ -68,7 +89,14 @@ export interface SvcConfig {
   readonly enableWorkflows: boolean;
   readonly workflowUiUrl: string;
   readonly http: { readonly assistantPort: number; readonly webUiPort: number; readonly bindHost: string | undefined; readonly maxPageLimit: number };
-  readonly auth: { readonly adminUser?: string; readonly adminPassword?: string; readonly apiToken?: string };
+  readonly auth: {
+    readonly adminUser?: string;
+    readonly adminPassword?: string;
+    readonly apiToken?: string;
+    readonly apiTokenRole?: ApiRole;
+    /** SVC_USERS: [{"name","role","password_hash"}] with scrypt hashes (made with hashPassword of @svc/http; see docs/rest-api.md). */
+    readonly users?: readonly { readonly name: string; readonly role: ApiRole; readonly passwordHash: string }[];
+  };
   readonly model: {
     readonly apiKey?: string;
     readonly name: string;
@@ -86,7 +114,21 @@ export interface SvcConfig {
   };
   readonly inventoryDir: string;
   readonly vaultPasswordFile?: string;
-  readonly vm: { readonly imagesDir: string; readonly driver: "auto" | "libvirt" | "kcli" };
+  /** ansible-vault file on the host with the services' passwords (default <inventoryDir>/secrets.yml). */
+  readonly secretsFile: string;
+  /** OpenShift pull secret on the host (default <inventoryDir>/pull-secret.json). */
+  readonly pullSecretFile: string;
+  readonly vm: {
+    /** Base images, one directory or qcow2 per image name (SVC_VM_IMAGES_DIR). */
+    readonly imagesDir: string;
+    /** Per-VM overlays, seed ISOs and console logs (SVC_VM_DISKS_DIR). */
+    readonly disksDir: string;
+    /** The image a VM is created from when the caller names none (SVC_VM_DEFAULT_IMAGE). */
+    readonly defaultImage: string;
+    /** The network a VM is attached to when the caller names none (SVC_VM_DEFAULT_NETWORK). */
+    readonly defaultNetwork: string;
+    readonly driver: "auto" | "libvirt" | "kcli";
+  };
   readonly logLevel: SvcEnv["SVC_LOG_LEVEL"];
 }
 
@@ -125,7 +167,13 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     enableWorkflows: e.SVC_ENABLE_WORKFLOWS,
     workflowUiUrl: e.SVC_WORKFLOW_UI_URL.replace(/\/+$/, ""),
     http: { assistantPort: e.SVC_ASSISTANT_PORT, webUiPort: e.SVC_WEB_UI_PORT, bindHost: e.SVC_BIND_HOST, maxPageLimit: e.SVC_MAX_PAGE_LIMIT },
-    auth: { adminUser: e.SVC_ADMIN_USER, adminPassword: e.SVC_ADMIN_PASSWORD, apiToken: e.SVC_API_TOKEN },
+    auth: {
+      adminUser: e.SVC_ADMIN_USER,
+      adminPassword: e.SVC_ADMIN_PASSWORD,
+      apiToken: e.SVC_API_TOKEN,
+      apiTokenRole: e.SVC_API_TOKEN_ROLE,
+      users: e.SVC_USERS?.map((u) => ({ name: u.name, role: u.role, passwordHash: u.password_hash })),
+    },
     model: {
       apiKey: e.MODEL_PROVIDER_API_KEY,
       name: e.SVC_MODEL_NAME,
@@ -137,7 +185,9 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     ssh: { host: e.SVC_SSH_HOST, port: e.SVC_SSH_PORT, user: e.SVC_SSH_USER ?? e.USER ?? "root", keyPath: e.SVC_SSH_KEY_PATH, knownHostsPath: e.SVC_SSH_KNOWN_HOSTS },
     inventoryDir: e.SVC_INVENTORY_DIR,
     vaultPasswordFile: e.SVC_VAULT_PASSWORD_FILE,
-    vm: { imagesDir: e.SVC_VM_IMAGES_DIR, driver: e.SVC_VM_DRIVER },
+    secretsFile: e.SVC_SECRETS_FILE ?? `${e.SVC_INVENTORY_DIR}/secrets.yml`,
+    pullSecretFile: e.SVC_PULL_SECRET_FILE ?? `${e.SVC_INVENTORY_DIR}/pull-secret.json`,
+    vm: { imagesDir: e.SVC_VM_IMAGES_DIR, disksDir: e.SVC_VM_DISKS_DIR, defaultImage: e.SVC_VM_DEFAULT_IMAGE, defaultNetwork: e.SVC_VM_DEFAULT_NETWORK, driver: e.SVC_VM_DRIVER },
     logLevel: e.SVC_LOG_LEVEL,
   };
   return deepFreeze(cfg);
@@ -159,5 +209,7 @@ export function dagSettingsFromConfig(config: SvcConfig): Record<string, string>
     admin_user: config.auth.adminUser ?? "admin",
     inventory_dir: config.inventoryDir,
     playbooks_dir: config.playbooksDir,
+    default_image: config.vm.defaultImage,
+    vm_network: config.vm.defaultNetwork,
   };
 }

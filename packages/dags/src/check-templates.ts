@@ -8,13 +8,17 @@ import { didYouMean } from "./suggest";
 
 /** Run-time names every task template may read (besides params and ti). */
 const RUN_VARIABLES = ["run_id", "dag_id", "logical_date", "ds"];
-const ROOTS_HELP = "params, run_id, dag_id, logical_date, ds, ti.<upstream task>.output";
+/** Read when a task runs, not when the scheduler decides: task args only, never `when`. */
+const ARGS_ONLY_VARIABLES = ["run_note"];
+const ROOTS_HELP = "params, run_id, dag_id, logical_date, ds, run_note (args only), ti.<upstream task>.output";
 
 interface Scope {
   taskId: string;
   params: Set<string>;
   /** Tasks whose output this task's templates may read: its direct and indirect upstream tasks. */
   upstream: Set<string>;
+  /** Checking a `when` condition rather than an arg. */
+  inWhen?: boolean;
 }
 
 /**
@@ -30,7 +34,7 @@ export function checkTemplates(dag: RawDag, upstream: Map<string, Set<string>>, 
     });
     if (t.when !== null && t.when.trim() !== "") {
       const text = conditionTemplate(t.when);
-      const problems = checkOne(text, scope);
+      const problems = checkOne(text, { ...scope, inWhen: true });
       if (problems.length === 0 && !compileTemplate(text).single) problems.push("must be a single expression, e.g. \"{{ params.action == 'create' }}\"");
       for (const msg of problems) sink.at(["tasks", i, "when"], `task ${t.task_id}: when: ${msg}`);
     }
@@ -70,10 +74,13 @@ function checkReference({ path, dynamic }: TemplateReference, scope: Scope): str
     if (third !== "output") return `'${formatPath(path)}': use ti.${second}.output`;
     return undefined;
   }
-  if (typeof root === "string" && RUN_VARIABLES.includes(root)) {
+  if (typeof root === "string" && ARGS_ONLY_VARIABLES.includes(root) && scope.inWhen) {
+    return `${root} is readable in task args only, not in when`;
+  }
+  if (typeof root === "string" && (RUN_VARIABLES.includes(root) || ARGS_ONLY_VARIABLES.includes(root))) {
     return path.length > 1 ? `'${formatPath(path)}': ${root} is a string and has no fields` : undefined;
   }
-  return `unknown variable '${String(root)}'${didYouMean(String(root), [...RUN_VARIABLES, "params", "ti"])} (templates can use ${ROOTS_HELP})`;
+  return `unknown variable '${String(root)}'${didYouMean(String(root), [...RUN_VARIABLES, ...ARGS_ONLY_VARIABLES, "params", "ti"])} (templates can use ${ROOTS_HELP})`;
 }
 
 /** Call `visit` for every templated string inside a value, with its YAML path. */

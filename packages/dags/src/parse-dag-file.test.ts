@@ -136,7 +136,7 @@ describe("parseDagFile: import errors", () => {
     expect(formatProblems(problems)).toBe([
       "line 3: task a: unknown operator 'nope'",
       "line 4: task b: depends_on: unknown task 'x'",
-      "line 4: task b: args.message: unknown variable 'foo' (templates can use params, run_id, dag_id, logical_date, ds, ti.<upstream task>.output)",
+      "line 4: task b: args.message: unknown variable 'foo' (templates can use params, run_id, dag_id, logical_date, ds, run_note (args only), ti.<upstream task>.output)",
       "line 5: tasks[2].task_id: duplicate task_id 'a' (also tasks[0])",
     ].join("\n"));
   });

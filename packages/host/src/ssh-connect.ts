@@ -26,7 +26,11 @@ export async function connectSsh(opts: SshOptions): Promise<Client> {
   try {
     privateKey = await readFile(opts.keyPath);
   } catch (e) {
-    throw new NonRetryableError(`cannot read SSH private key ${opts.keyPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") {
+      throw new NonRetryableError(`no SSH private key at ${opts.keyPath} for ${target}: run scripts/development/prepare-host.sh to generate and authorize one, or set SVC_SSH_KEY_PATH`);
+    }
+    throw new NonRetryableError(`cannot read SSH private key ${opts.keyPath} for ${target}: ${code ?? String(e)}`);
   }
   const entries = await readKnownHosts(opts.knownHostsPath);
   const pinnedTypes = knownKeyTypes(entries, name);

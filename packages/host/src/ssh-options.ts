@@ -1,7 +1,5 @@
-import { existsSync } from "node:fs";
-import { homedir, userInfo } from "node:os";
-import { join } from "node:path";
-import type { SvcConfig } from "@svc/config";
+import { userInfo } from "node:os";
+import { resolveSshFiles, type SvcConfig } from "@svc/config";
 
 /** Where and how to reach a host over SSH. */
 export interface SshOptions {
@@ -18,20 +16,18 @@ export interface SshOptions {
   connectTimeoutMs?: number;
 }
 
-/** Default key files tried, in order, when no key path is configured (as ssh does). */
-export function defaultKeyPath(home = homedir()): string | undefined {
-  return ["id_ed25519", "id_ecdsa", "id_rsa"].map((f) => join(home, ".ssh", f)).find((p) => existsSync(p));
-}
+export { defaultKeyPath } from "@svc/config";
 
 /** SSH options for the configured host (SVC_SSH_*), with per-call overrides. */
 export function sshOptionsFromConfig(config: Pick<SvcConfig, "ssh">, overrides: Partial<SshOptions> = {}): SshOptions {
   const s = config.ssh;
+  const files = resolveSshFiles(s);
   return {
     host: s.host,
     port: s.port,
     user: s.user || safeUser(),
-    keyPath: s.keyPath ?? defaultKeyPath(),
-    knownHostsPath: s.knownHostsPath ?? join(homedir(), ".ssh", "known_hosts"),
+    keyPath: files.keyPath,
+    knownHostsPath: files.knownHostsPath,
     ...overrides,
   };
 }

@@ -137,7 +137,7 @@ describe("SshExecutor against a real sshd", () => {
 
   it("fails clearly when the key file is missing", async () => {
     const { ex } = executor({ keyPath: join(sshd.dir, "no-such-key") });
-    await expect(ex.run(["true"])).rejects.toThrow(/cannot read SSH private key .*ENOENT/);
+    await expect(ex.run(["true"])).rejects.toThrow(/no SSH private key at \S*no-such-key for root@127.0.0.1:\d+: run scripts\/development\/prepare-host.sh/);
   });
 
   it("never lets a NUL byte reach the remote side", async () => {

@@ -1,4 +1,8 @@
 import pino from "pino";
+import PinoPretty from "pino-pretty";
+import { PRETTY_OPTIONS, wantsPrettyLogs } from "./pretty";
+
+export { createLinePrettifier, wantsPrettyLogs } from "./pretty";
 
 export type Logger = pino.Logger;
 
@@ -8,9 +12,13 @@ const REDACT = [
   "headers.authorization", "privateKey", "*.privateKey", "secret", "*.secret",
 ];
 
-/** Structured JSON logger for a service or package; secrets are redacted by key. */
+/**
+ * Structured logger for a service or package; secrets are redacted by key. JSON lines, or the
+ * human-readable form when stdout is a terminal (SVC_LOG_FORMAT=json|pretty overrides).
+ */
 export function createLogger(name: string, level: string = process.env.SVC_LOG_LEVEL ?? "info"): Logger {
-  return pino({ name, level, redact: { paths: REDACT, censor: "[redacted]" } });
+  const options = { name, level, redact: { paths: REDACT, censor: "[redacted]" } };
+  return wantsPrettyLogs() ? pino(options, PinoPretty({ ...PRETTY_OPTIONS, sync: true })) : pino(options);
 }
 
 /** A logger that discards everything (tests, CLI quiet mode). */

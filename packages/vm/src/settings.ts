@@ -1,4 +1,6 @@
-import { homedir } from "node:os";
+import { readFileSync } from "node:fs";
+import { homedir, userInfo } from "node:os";
+import { VM_DEFAULTS } from "@svc/config";
 import { z } from "zod";
 
 /** Where VM files live and which backend manages them. */
@@ -18,8 +20,8 @@ export interface VmSettings {
 }
 
 const schema = z.object({
-  SVC_VM_IMAGES_DIR: z.string().min(1).default("/var/lib/svc/images"),
-  SVC_VM_DISKS_DIR: z.string().min(1).default("/var/lib/svc/vms"),
+  SVC_VM_IMAGES_DIR: z.string().min(1).default(VM_DEFAULTS.imagesDir),
+  SVC_VM_DISKS_DIR: z.string().min(1).default(VM_DEFAULTS.disksDir),
   SVC_LIBVIRT_URI: z.string().min(1).default("qemu:///system"),
   SVC_VM_VIRT_TYPE: z.enum(["auto", "kvm", "qemu"]).default("auto"),
   SVC_VM_DRIVER: z.enum(["auto", "libvirt", "kcli"]).default("auto"),
@@ -35,13 +37,40 @@ export function vmSettingsFromEnv(env: Record<string, string | undefined> = proc
   const r = schema.safeParse(cleaned);
   if (!r.success) throw new Error(`invalid VM settings: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   const e = r.data;
-  const home = homedir();
   return {
     imagesDir: e.SVC_VM_IMAGES_DIR,
     disksDir: e.SVC_VM_DISKS_DIR,
     libvirtUri: e.SVC_LIBVIRT_URI,
     virtType: e.SVC_VM_VIRT_TYPE,
     driver: e.SVC_VM_DRIVER,
-    sshPubkeyPaths: e.SVC_VM_SSH_PUBKEY ? [e.SVC_VM_SSH_PUBKEY] : ["id_ed25519.pub", "id_ecdsa.pub", "id_rsa.pub"].map((f) => `${home}/.ssh/${f}`),
+    sshPubkeyPaths: e.SVC_VM_SSH_PUBKEY ? [e.SVC_VM_SSH_PUBKEY] : defaultPubkeyPaths(env),
   };
+}
+
+/**
+ * The default public keys, in the order ssh tries them: ed25519, ecdsa, rsa, first in $HOME, then
+ * in the home of the account running the CLI, then (under sudo) in the invoking user's home.
+ */
+export function defaultPubkeyPaths(env: Record<string, string | undefined> = process.env): string[] {
+  const homes = [env.HOME || homedir(), accountHome(), env.SUDO_USER ? sudoUserHome(env.SUDO_USER) : undefined];
+  const unique = [...new Set(homes.filter((h): h is string => Boolean(h)))];
+  return unique.flatMap((h) => ["id_ed25519.pub", "id_ecdsa.pub", "id_rsa.pub"].map((f) => `${h.replace(/\/+$/, "")}/.ssh/${f}`));
+}
+
+function accountHome(): string | undefined {
+  try {
+    return userInfo().homedir;
+  } catch {
+    return undefined;
+  }
+}
+
+function sudoUserHome(user: string): string | undefined {
+  if (!/^[a-z_][a-z0-9_.-]{0,31}$/i.test(user)) return undefined;
+  try {
+    const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${user}:`));
+    return line?.split(":")[5] || undefined;
+  } catch {
+    return undefined;
+  }
 }

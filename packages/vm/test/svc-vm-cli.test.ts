@@ -95,14 +95,14 @@ describe("svc-vm on real libvirt", () => {
     expect(down.stderr).toMatch(/libvirt is not reachable.*virtlogd -d && libvirtd -d/);
   });
 
-  it("tells a non-root user that root-owned VMs need root", async () => {
+  it("tells a non-root user, by name, that system VMs are managed as root", async () => {
     const r = await new Promise<Res>((done) =>
       execFile("runuser", ["-u", "nobody", "--", "env", "HOME=/tmp", BIN, "list", "vm"], { env }, (err, stdout, stderr) =>
         done({ code: err ? Number((err as unknown as { code: number }).code) : 0, stdout, stderr }),
       ),
     );
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/^svc-vm: error: no permission to manage VMs at qemu:\/\/\/system .*run sudo svc-vm/);
+    expect(r.stderr).toMatch(/^svc-vm: error: user nobody may not manage VMs at qemu:\/\/\/system .*run svc-vm as root \(sudo svc-vm \.\.\.\)/);
   });
 
   it("refuses to delete without -y when there is no terminal", async () => {

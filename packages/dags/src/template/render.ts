@@ -15,6 +15,8 @@ export interface TemplateContext {
   logical_date?: string;
   /** logical date as YYYY-MM-DD. */
   ds?: string;
+  /** The run's note (for runs an intent started: the flow and its sentence); "" when none. */
+  run_note?: string;
   ti?: Record<string, { output: unknown }>;
   [name: string]: unknown;
 }
@@ -27,6 +29,8 @@ export interface TemplateContextInput {
   params: Record<string, unknown>;
   /** Output of each finished upstream task, by task_id. */
   outputs?: Record<string, unknown>;
+  /** The run's note, read only for tasks whose args use `run_note`. */
+  runNote?: string | null;
 }
 
 /** Build the run-time context for a task's templates. */
@@ -34,7 +38,7 @@ export function createTemplateContext(input: TemplateContextInput): TemplateCont
   const ti: Record<string, { output: unknown }> = Object.create(null);
   for (const [taskId, output] of Object.entries(input.outputs ?? {})) setOwn(ti, taskId, { output: output ?? {} });
   const iso = input.logicalDate.toISOString();
-  return { params: input.params, run_id: input.runId, dag_id: input.dagId, logical_date: iso, ds: iso.slice(0, 10), ti };
+  return { params: input.params, run_id: input.runId, dag_id: input.dagId, logical_date: iso, ds: iso.slice(0, 10), run_note: input.runNote ?? "", ti };
 }
 
 /**

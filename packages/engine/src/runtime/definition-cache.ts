@@ -52,6 +52,8 @@ export interface TaskFacts {
   hasDownstream: boolean;
   /** Its args read upstream outputs. */
   readsOutputs: boolean;
+  /** Its args read the run's note (one extra read, only for such tasks). */
+  readsNote: boolean;
   /** Its args hold templates at all (most do not: no context to build for them). */
   templated: boolean;
   /** Untemplated args as validated by an instant operator, kept after the first try. */
@@ -65,7 +67,7 @@ export function taskFacts(dag: DagDefinition, taskId: string): TaskFacts | undef
   let index = facts.get(dag);
   if (!index) {
     const downstream = new Set(dag.tasks.flatMap((t) => t.depends_on));
-    index = new Map(dag.tasks.map((t) => [t.task_id, { task: t, hasDownstream: downstream.has(t.task_id), readsOutputs: readsOutputs(t.args), templated: JSON.stringify(t.args ?? null).includes("{{") }]));
+    index = new Map(dag.tasks.map((t) => [t.task_id, { task: t, hasDownstream: downstream.has(t.task_id), readsOutputs: readsOutputs(t.args), readsNote: /\brun_note\b/.test(JSON.stringify(t.args ?? null)), templated: JSON.stringify(t.args ?? null).includes("{{") }]));
     facts.set(dag, index);
   }
   return index.get(taskId);

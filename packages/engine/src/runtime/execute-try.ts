@@ -75,9 +75,10 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     const upstream = facts.readsOutputs
       ? await deps.db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).where("state", "=", "success").execute()
       : [];
+    const note = facts.readsNote ? (await deps.db.selectFrom("dag_run").select("note").where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).executeTakeFirst())?.note : undefined;
     let args: unknown;
     try {
-      args = renderArgs(task.args, facts.templated ? templateContext(run, Object.fromEntries(upstream.map((u) => [u.task_id, u.output]))) : NO_TEMPLATES);
+      args = renderArgs(task.args, facts.templated ? templateContext(run, Object.fromEntries(upstream.map((u) => [u.task_id, u.output])), note) : NO_TEMPLATES);
     } catch (e) {
       throw new NonRetryableError(`cannot render args: ${(e as Error).message}`);
     }

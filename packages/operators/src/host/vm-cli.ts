@@ -26,7 +26,7 @@ export async function runVmCli<T>(ex: HostExecutor, s: HostOperatorSettings, ctx
   const global = [
     "--images-dir", ctx.config.vm.imagesDir,
     "--driver", ctx.config.vm.driver,
-    ...(s.disksDir ? ["--disks-dir", s.disksDir] : []),
+    "--disks-dir", s.disksDir ?? ctx.config.vm.disksDir,
     ...(s.libvirtUri ? ["--uri", s.libvirtUri] : []),
   ];
   const argv = [...s.vmCli, ...args, ...global, "-o", "json"];

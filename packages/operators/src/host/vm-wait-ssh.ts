@@ -23,6 +23,19 @@ export async function scanHostKeys(ex: HostExecutor, host: string, port: number,
   return r.stdout.split("\n").map((l) => l.trim()).filter((l) => /^\S+ (ssh-|ecdsa-)\S+ \S+$/.test(l));
 }
 
+/**
+ * Pin the keys the new VM presented in its own known_hosts, beside its disks (where `svc-vm ssh`
+ * reads it; it goes away with the VM). The VM was created by this run and answered on the host's
+ * loopback, so its first keys are the ones to trust. Skipped when the VM has no directory there
+ * (another VM backend).
+ */
+async function pinVmHostKeys(ex: HostExecutor, vmDir: string, keys: string[], ctx: OperatorContext): Promise<void> {
+  const script = 'd="$1"; shift; [ -d "$d" ] || exit 0; umask 022; printf "%s\\n" "$@" > "$d/known_hosts.tmp" && mv "$d/known_hosts.tmp" "$d/known_hosts"';
+  const r = await ex.run(["sh", "-c", script, "sh", vmDir, ...keys], { root: true, timeoutMs: 20_000, signal: ctx.signal });
+  if (r.code === 0) ctx.log(`host keys pinned in ${vmDir}/known_hosts`, "system");
+  else ctx.log(`could not pin the host keys in ${vmDir}/known_hosts (exit ${r.code}); svc-vm ssh will ask to trust them`, "stderr");
+}
+
 /** Wait until a VM's SSH answers; output ssh_host, ssh_port and the host keys it presented. */
 export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<Args> {
   const exFor = deps.executor ?? defaultHostExecutor;
@@ -44,6 +57,7 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
           const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, ctx);
           if (keys.length > 0) {
             ctx.log(`SSH answers on ${info.ssh_host}:${info.ssh_port} after ${tries} probe(s)`, "system");
+            await pinVmHostKeys(ex, `${s.disksDir ?? ctx.config.vm.disksDir}/${a.name}`, keys, ctx);
             return { name: a.name, ssh_host: info.ssh_host, ssh_port: info.ssh_port, ssh_user: info.ssh_user, host_keys: keys };
           }
         }

@@ -20,7 +20,8 @@ Options (every command):
   --driver auto|libvirt|kcli   Backend (SVC_VM_DRIVER, default auto: kcli when on PATH)
   -h, --help                   Show help
 
-Root-owned VMs (qemu:///system) need root: run with sudo.
+VMs on qemu:///system are managed as root (non-root users: sudo svc-vm ...). With no --ssh-key,
+the first of ~/.ssh/id_ed25519.pub, id_ecdsa.pub, id_rsa.pub of the invoking user is injected.
 Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 not found, 4 exists with another spec,
 5 hypervisor unavailable, 6 permission denied.`,
   list: `Usage: svc-vm list vm [-o json]

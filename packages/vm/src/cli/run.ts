@@ -107,8 +107,9 @@ async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings:
   const image = opt(p, "image");
   const params = parseVmParams(p.options.get("param") ?? []);
   if (!image && !params.iso) throw new VmInputError("create vm needs an image: -i <image> (see svc-vm list image), or an ISO to boot: -P iso=/path/to.iso");
-  const explicit = p.options.has("ssh-key");
-  const keyFiles = settings.sshPubkeyPaths.filter((f) => explicit || existsSync(f));
+  const explicit = p.options.has("ssh-key") || Boolean(io.env.SVC_VM_SSH_PUBKEY);
+  // Given keys are all injected (and must exist); by default the first existing one, as ssh picks it.
+  const keyFiles = explicit ? settings.sshPubkeyPaths : settings.sshPubkeyPaths.filter((f) => existsSync(f)).slice(0, 1);
   const sshKeys = keyFiles.flatMap((f) => {
     if (!existsSync(f)) throw new VmInputError(`--ssh-key ${f}: no such file`);
     let text: string;

@@ -5,6 +5,7 @@ import type { HostExecutor } from "@svc/host";
 import { VmExistsError, VmInputError, VmNotFoundError, VmPermissionError } from "../errors";
 import { listImages, resolveImage, toImageInfo, type ResolvedImage } from "../images";
 import { assertVmName } from "../names";
+import { fileAccessAdvice } from "../permission-advice";
 import type { VmSettings } from "../settings";
 import { assertVmSpec } from "../spec-check";
 import { waitForSsh } from "../ssh-probe";
@@ -32,7 +33,7 @@ export class LibvirtDriver implements VmDriver {
   private readonly virsh: Virsh;
 
   constructor(private readonly deps: LibvirtDriverDeps) {
-    this.virsh = new Virsh(deps.ex, deps.settings.libvirtUri);
+    this.virsh = new Virsh(deps.ex, deps.settings.libvirtUri, [deps.settings.imagesDir, deps.settings.disksDir]);
   }
 
   async listImages(): Promise<ImageInfo[]> {
@@ -64,7 +65,10 @@ export class LibvirtDriver implements VmDriver {
     const existing = await this.domain(spec.name);
     if (existing) return this.alreadyThere(spec, existing, opts);
     // Keys go into images only; an ISO decides itself who may log in.
-    if (image && spec.sshKeys.length === 0) throw new VmInputError("no SSH public key to inject: pass --ssh-key FILE or set SVC_VM_SSH_PUBKEY");
+    if (image && spec.sshKeys.length === 0) {
+      const tried = this.deps.settings.sshPubkeyPaths.join(", ");
+      throw new VmInputError(`no SSH public key to inject: none of ${tried || "the default key files"} exists; pass --ssh-key FILE, set SVC_VM_SSH_PUBKEY, or create one with ssh-keygen -t ed25519`);
+    }
     if (spec.iso && !existsSync(spec.iso)) throw new VmInputError(`iso ${spec.iso}: no such file on this host`);
     const userNets = spec.nets.filter((n) => n === "user");
     if (userNets.length > 1) throw new VmInputError("nets: 'user' may appear once");
@@ -189,7 +193,7 @@ export class LibvirtDriver implements VmDriver {
       await mkdir(vmDir, { mode: 0o755 });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EACCES" || code === "EPERM") throw new VmPermissionError(`cannot write ${vmDir} (${code}); root-owned VMs need root: run sudo svc-vm ...`);
+      if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw new VmPermissionError(fileAccessAdvice(vmDir, code));
       throw e;
     }
   }

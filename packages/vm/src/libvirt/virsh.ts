@@ -1,5 +1,6 @@
 import type { HostExecutor, RunResult } from "@svc/host";
 import { LibvirtUnavailableError, VmNotFoundError, VmPermissionError } from "../errors";
+import { libvirtDeniedAdvice } from "../permission-advice";
 
 const DOWN = /failed to connect to the hypervisor|failed to connect socket|libvirt-sock|connection refused|cannot connect to daemon/i;
 const DENIED = /authentication unavailable|permission denied|access denied|polkit|authentication failed/i;
@@ -7,7 +8,8 @@ const NOT_FOUND = /domain not found|failed to get domain|no domain with matching
 
 /** Runs virsh (and friends) by argv through a HostExecutor and turns their errors into typed ones. */
 export class Virsh {
-  constructor(private readonly ex: HostExecutor, readonly uri: string) {}
+  /** `dataDirs`: the images and disks directories, named when qemu is denied access to them. */
+  constructor(private readonly ex: HostExecutor, readonly uri: string, private readonly dataDirs: string[] = []) {}
 
   /** `virsh --connect URI <args>`; returns stdout, throws a typed error on failure. */
   async run(args: string[], opts: { domain?: string; signal?: AbortSignal } = {}): Promise<string> {
@@ -28,7 +30,7 @@ export class Virsh {
     // that says, the fix is the same: root (or a libvirt group member on a polkit host).
     const nonRoot = process.getuid?.() !== 0;
     if (DENIED.test(msg) || (nonRoot && /system bus|polkit/i.test(msg))) {
-      return new VmPermissionError(`no permission to manage VMs at ${this.uri} (${msg}); root-owned VMs need root: run sudo svc-vm ...`);
+      return new VmPermissionError(libvirtDeniedAdvice(this.uri, msg, this.dataDirs));
     }
     if (DOWN.test(msg)) {
       return new LibvirtUnavailableError(
