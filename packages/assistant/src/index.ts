@@ -19,3 +19,5 @@ export type { DocsAnswer, DocSource, AnswerOptions } from "./docs/answer-from-do
 export { dagDocs } from "./docs/dag-docs";
 export { observeRun } from "./observer/observe-run";
 export type { ObserveInput, Observation, Concern, ObservedRun, ObservedTask } from "./observer/observe-run";
+export type { RouteStatus, InputRequest } from "./types";
+export { brokenRule, questionFor, valueHasShellSyntax, GIVEN_FIELD_RULES } from "./params/given-value-rules";

@@ -23,8 +23,29 @@ export interface RouteRefusal {
   message: string;
 }
 
+/**
+ * ready: DAG and params complete and valid. needs_input: the DAG is clear but a required value is
+ * missing or a value the user gave breaks a rule (see input). rejected: out of scope, unsafe, or an
+ * operation the catalogue does not have (see refused).
+ */
+export type RouteStatus = "ready" | "needs_input" | "rejected";
+
+/** What a needs_input route asks for: the field, the rule, the question, and what was given. */
+export interface InputRequest {
+  field: string;
+  rule: string;
+  question: string;
+  /** The value as the user typed it, when one was given and broke the rule. */
+  given?: string;
+}
+
 /** Outcome of routing one intent. */
 export interface RouteResult {
+  status: RouteStatus;
+  /** needs_input: the question to ask (the first of input). */
+  question?: string;
+  /** needs_input: every field to ask about. */
+  input?: InputRequest[];
   dag_id: string | null;
   /** 0..1: margin over the runner-up scaled by the absolute score. */
   confidence: number;

@@ -47,6 +47,30 @@ describe("offline router on labelled intent sets (behaviour thresholds)", () => 
   });
 });
 
+describe("routing development set (actions, negation, questions, sizes, languages, invalid values)", () => {
+  const file = path.resolve(__dirname, "eval/intents-routing-dev.jsonl");
+  // The repository's catalogue: its params (configure, check_mode, ca_port, checks, keep_on_failure) are what the set asks for.
+  let entries: readonly RouterCatalogEntry[] = CATALOG_FIXTURE;
+  beforeAll(async () => { entries = (await loadEvalCatalog()).entries; });
+
+  test("has at least 150 lines over every category, each line with an expected status", () => {
+    const cases = parseJsonl(readFileSync(file, "utf8"));
+    expect(cases.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(cases.map((c) => c.category))).toEqual(new Set([
+      "delete_synonyms", "multilingual", "negation", "questions", "unsupported", "benign_words", "sizes", "params", "invalid_values", "needs_input", "hostile", "plain",
+    ]));
+    expect(cases.every((c) => c.status !== undefined)).toBe(true);
+  });
+
+  test("top-1 ≥ 97%, params exact ≥ 95%, and every rejected or needs_input line gets that status", () => {
+    const { outcomes, summary } = evaluate(entries, file);
+    const misses = outcomes.filter((o) => !o.dagOk || o.paramsOk === false || o.statusOk === false).slice(0, 5);
+    expect({ top1: summary.top1_accuracy >= 0.97, params: summary.params_exact_rate >= 0.95, misses: misses.length <= 5 }).toEqual({ top1: true, params: true, misses: true });
+    const guarded = outcomes.filter((o) => o.expectedStatus === "rejected" || o.expectedStatus === "needs_input");
+    expect(guarded.filter((o) => !o.statusOk).map((o) => o.intent)).toEqual([]);
+  });
+});
+
 describe("eval CLI", () => {
   let run: { stdout: string; stderr: string; status: number | null };
   beforeAll(() => {
@@ -58,12 +82,15 @@ describe("eval CLI", () => {
     });
   });
 
-  test("prints one {intent, dag_id, params} JSON line per input on stdout", () => {
+  test("prints one {intent, dag_id, params, status} JSON line per input on stdout, with reason when rejected", () => {
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(30);
-    expect(Object.keys(lines[0]!).sort()).toEqual(["dag_id", "intent", "params"]);
-    expect(lines[0]).toEqual({ intent: "Deploy FreeIPA for me", dag_id: "identity_deployment", params: {} });
+    expect(Object.keys(lines[0]!).sort()).toEqual(["dag_id", "intent", "params", "status"]);
+    expect(lines[0]).toEqual({ intent: "Deploy FreeIPA for me", dag_id: "identity_deployment", params: {}, status: "ready" });
+    const rejected = lines.filter((l) => l.status === "rejected");
+    expect(rejected.length).toBeGreaterThanOrEqual(6);
+    for (const l of rejected) expect(l).toMatchObject({ dag_id: null, reason: expect.any(String) });
   });
 
   test("prints a summary line on stderr with top-1 accuracy, params exact-match, refusal rate and counts", () => {

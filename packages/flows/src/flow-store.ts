@@ -18,6 +18,8 @@ export interface FlowPatch {
   dag_id?: string | null;
   run_id?: string | null;
   params?: Record<string, unknown>;
+  /** The values the client typed as params (an answer to needs_input adds to them). */
+  requested_params?: Record<string, unknown>;
   phases_completed?: Phase[];
   phases_skipped?: Phase[];
   summary?: string | null;
@@ -29,7 +31,7 @@ export interface FlowPatch {
   warnings?: string[];
 }
 
-const JSON_FIELDS = ["params", "phases_completed", "phases_skipped", "next_steps", "missing_params", "router", "approval", "warnings"] as const;
+const JSON_FIELDS = ["params", "requested_params", "phases_completed", "phases_skipped", "next_steps", "missing_params", "router", "approval", "warnings"] as const;
 
 /** Persistence of flows in Postgres: the source of truth both services read and write. */
 export interface FlowStore {

@@ -2,10 +2,18 @@ import type { FlowRow } from "@svc/db";
 
 /** Something the user can do next with this flow, as a concrete HTTP call. */
 export interface UserAction {
-  action: "approve" | "cancel" | "resubmit" | "observe";
+  action: "approve" | "cancel" | "resubmit" | "answer" | "observe";
   method: "GET" | "POST";
   path: string;
   description: string;
+}
+
+/** One field a needs_input flow asks for. */
+export interface InputRequestView {
+  field: string;
+  rule: string;
+  question: string;
+  given?: string;
 }
 
 /** The flow as the API returns it. */
@@ -23,6 +31,12 @@ export interface FlowView {
   next_steps: string[];
   user_actions: UserAction[];
   missing_params: string[];
+  /** How the intent was routed: ready, needs_input or rejected (null before routing). */
+  route_status: "ready" | "needs_input" | "rejected" | null;
+  /** needs_input: the question to ask the user (null otherwise). */
+  question: string | null;
+  /** needs_input: each field to answer, with the rule it must follow and the value given, if any. */
+  input_requests: InputRequestView[];
   warnings: string[];
   router: Record<string, unknown>;
   approval: Record<string, unknown> | null;
@@ -50,6 +64,7 @@ function userActionsOf(row: FlowRow): UserAction[] {
     case "needs_input":
       return [
         { action: "resubmit", method: "POST", path: "/orchestrator/intent", description: `Send the intent again with params for: ${(row.missing_params as string[]).join(", ")}` },
+        { action: "answer", method: "POST", path: `${base}/answer`, description: `Answer with {"answer": "..."} or {"params": {...}} for: ${(row.missing_params as string[]).join(", ")}` },
         { action: "cancel", method: "POST", path: `${base}/cancel`, description: "Drop this flow" },
       ];
     case "in_progress":
@@ -57,6 +72,21 @@ function userActionsOf(row: FlowRow): UserAction[] {
     default:
       return [];
   }
+}
+
+/** What a needs_input flow asks: the router's questions, or one per missing param. */
+function inputRequestsOf(row: FlowRow): InputRequestView[] {
+  if (row.status !== "needs_input") return [];
+  const missing = (row.missing_params as string[]) ?? [];
+  const asked = ((row.router as { input?: InputRequestView[] } | null)?.input ?? []).filter((i) => missing.includes(i.field));
+  const rest = missing.filter((f) => !asked.some((i) => i.field === f)).map((f) => ({ field: f, rule: `${f} is required`, question: `Which value should ${f} have?` }));
+  return [...asked, ...rest];
+}
+
+function routeStatusOf(row: FlowRow): FlowView["route_status"] {
+  const s = (row.router as { status?: unknown } | null)?.status;
+  if (s === "ready" || s === "needs_input" || s === "rejected") return row.status === "needs_input" ? "needs_input" : s;
+  return row.status === "rejected" && !row.dag_id ? "rejected" : null;
 }
 
 /** A flow row as the API's flow JSON. */
@@ -75,6 +105,9 @@ export function toFlowView(row: FlowRow, workflowUiUrl: string): FlowView {
     next_steps: (row.next_steps as string[]) ?? [],
     user_actions: userActionsOf(row),
     missing_params: (row.missing_params as string[]) ?? [],
+    route_status: routeStatusOf(row),
+    question: inputRequestsOf(row)[0]?.question ?? null,
+    input_requests: inputRequestsOf(row),
     warnings: (row.warnings as string[]) ?? [],
     router: (row.router as Record<string, unknown>) ?? {},
     approval: (row.approval as Record<string, unknown> | null) ?? null,

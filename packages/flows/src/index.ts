@@ -7,7 +7,7 @@ export { newFlowId, newExecutionId, runIdForExecution, FLOW_ID_PATTERN } from ".
 export { createFlowStore } from "./flow-store";
 export type { FlowStore, FlowPatch, NewFlowInput } from "./flow-store";
 export { toFlowView, statusEndpointOf, workflowUiUrlOf } from "./flow-view";
-export type { FlowView, UserAction } from "./flow-view";
+export type { FlowView, UserAction, InputRequestView } from "./flow-view";
 export { approvalReason } from "./approval";
 export { loadCatalogue } from "./catalogue";
 export type { CatalogueDag } from "./catalogue";
@@ -20,3 +20,5 @@ export { approveFlow, cancelFlow } from "./decisions";
 export { processFlow } from "./pipeline/process-flow";
 export type { PipelineDeps, ProcessResult } from "./pipeline/deps";
 export { createServiceEngine } from "./service-engine";
+export { answerFlow } from "./answer";
+export type { FlowAnswer } from "./answer";

@@ -11,8 +11,11 @@ export interface IntentOutcome {
 
 /** Request/response over the `intents` queue. */
 export interface IntentClient {
-  /** Enqueue the flow's job and wait up to `waitMs` for the orchestrator's result. */
-  submit(flowId: string, action: IntentJob["action"], waitMs: number): Promise<IntentOutcome>;
+  /**
+   * Enqueue the flow's job and wait up to `waitMs` for the orchestrator's result. `round` tells
+   * apart later jobs of the same action (a flow answered after needs_input is planned again).
+   */
+  submit(flowId: string, action: IntentJob["action"], waitMs: number, round?: string): Promise<IntentOutcome>;
   close(): Promise<void>;
 }
 
@@ -37,12 +40,12 @@ export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: 
   events.on("error", (e) => o.logger.warn({ err: String(e) }, "intents events error"));
 
   return {
-    async submit(flowId, action, waitMs) {
+    async submit(flowId, action, waitMs, round) {
       let job;
       try {
         // ioredis queues commands while Redis is down; bound the wait so the request still answers.
         job = await within(
-          o.queue.add(action, { flowId, action }, { jobId: `${action}|${flowId}`, attempts: 5, backoff: { type: "exponential", delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86400 } }),
+          o.queue.add(action, { flowId, action }, { jobId: `${action}|${flowId}${round ? `|${round}` : ""}`, attempts: 5, backoff: { type: "exponential", delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86400 } }),
           ENQUEUE_TIMEOUT_MS,
           "enqueue",
         );

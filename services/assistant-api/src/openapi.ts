@@ -8,6 +8,7 @@ type Named = keyof typeof COMPONENTS;
 const COMPONENTS = {
   IntentRequest: { schema: S.IntentRequestSchema, io: "input" },
   CancelRequest: { schema: S.CancelRequestSchema, io: "input" },
+  AnswerRequest: { schema: S.AnswerRequestSchema, io: "input" },
   ChatRequest: { schema: S.ChatRequestSchema, io: "input" },
   Flow: { schema: S.FlowSchema, io: "output" },
   Observation: { schema: S.ObservationSchema, io: "output" },
@@ -43,6 +44,8 @@ export const OPERATIONS: Op[] = [
     responses: { 200: { description: "event stream", contentType: "text/event-stream" }, 404: problem("Unknown flow") } },
   { method: "post", path: "/orchestrator/flows/{flow_id}/approve", summary: "Approve a flow in awaiting_approval: its DAG run is created", pathParams: ["flow_id"],
     responses: { 200: flowOut, 202: { description: "Approved; execution still in progress", schema: "Flow" }, 404: problem("Unknown flow"), 409: problem("The flow is not awaiting approval") } },
+  { method: "post", path: "/orchestrator/flows/{flow_id}/answer", summary: "Answer a flow in needs_input (an answer to its question, or params); a valid answer resumes it", pathParams: ["flow_id"], body: "AnswerRequest",
+    responses: { 200: flowOut, 202: { description: "Answered; planning resumed", schema: "Flow" }, 400: problem("The answer breaks a rule (names the field); the flow keeps waiting"), 404: problem("Unknown flow"), 409: problem("The flow is not waiting for input") } },
   { method: "post", path: "/orchestrator/flows/{flow_id}/cancel", summary: "Cancel a flow in awaiting_approval or needs_input", pathParams: ["flow_id"], body: "CancelRequest",
     responses: { 200: flowOut, 404: problem("Unknown flow"), 409: problem("The flow cannot be cancelled in its status") } },
   { method: "post", path: "/orchestrator/observe", summary: "Status, progress, concerns and recommendations of a DAG's run", query: S.ObserveQuerySchema,

@@ -25,6 +25,14 @@ export const FlowIdParamSchema = z.object({ flow_id: z.string() });
 
 export const CancelRequestSchema = z.object({ reason: z.string().max(500).optional() }).strict();
 
+export const AnswerRequestSchema = z
+  .object({
+    answer: z.string().trim().min(1).max(500).optional().describe("The value for the one field the flow asks for (see question)"),
+    params: json.optional().describe("Values for the fields the flow asks for (see input_requests), by param name"),
+  })
+  .strict()
+  .refine((b) => b.answer !== undefined || (b.params !== undefined && Object.keys(b.params).length > 0), { message: "give answer or params", path: ["answer"] });
+
 export const ChatRequestSchema = z
   .object({
     message: z.string().trim().min(1).max(4000),
@@ -33,7 +41,7 @@ export const ChatRequestSchema = z
   .strict();
 
 export const UserActionSchema = z.object({
-  action: z.enum(["approve", "cancel", "resubmit", "observe"]),
+  action: z.enum(["approve", "cancel", "resubmit", "answer", "observe"]),
   method: z.enum(["GET", "POST"]),
   path: z.string(),
   description: z.string(),
@@ -53,6 +61,11 @@ export const FlowSchema = z.object({
   next_steps: z.array(z.string()),
   user_actions: z.array(UserActionSchema),
   missing_params: z.array(z.string()),
+  route_status: z.enum(["ready", "needs_input", "rejected"]).nullable().describe("How the intent was routed; null before routing"),
+  question: z.string().nullable().describe("needs_input: what to ask the user"),
+  input_requests: z
+    .array(z.object({ field: z.string(), rule: z.string(), question: z.string(), given: z.string().optional() }))
+    .describe("needs_input: each field to answer, the rule it must follow, and the value given if one broke the rule"),
   warnings: z.array(z.string()),
   router: json.describe("Routing evidence: mode, configured_mode, model, fallback_reason, confidence, candidates, reason"),
   approval: json.nullable(),

@@ -59,3 +59,15 @@ test("a refused request never reaches the model", async () => {
   expect(res.body.router.fallback_reason).toBeNull();
   expect(stub.calls.length).toBe(before);
 });
+
+test("with a model the same name rules hold: a coerced name from the model is not used, the flow needs input and no run exists", async () => {
+  stub.mode = { kind: "tool", name: "vm_deployment", args: { vm_name: "etc", action: "create" } };
+  const before = stub.calls.length;
+  const res = await intent("create a vm called ../../etc/passwd");
+  expect(stub.calls.length).toBe(before + 1);
+  expect(res.body).toMatchObject({ status: "needs_input", route_status: "needs_input", dag_id: "vm_deployment", run_id: null, missing_params: ["vm_name"] });
+  expect(res.body.router).toMatchObject({ mode: "llm", status: "needs_input" });
+  expect(res.body.params.vm_name).toBeUndefined();
+  expect(res.body.input_requests[0]).toMatchObject({ field: "vm_name", given: "../../etc/passwd" });
+  expect((await s.assistant.engine.listDagRuns({ dag_id: "vm_deployment" })).total_entries).toBe(0);
+});

@@ -15,7 +15,7 @@ let pipeline: PipelineDeps & { workflowUiUrl: string };
 const refusingRouter: FlowRouter = { mode: "offline", model: null, route: async () => { throw new Error("router must not be called"); } };
 const pick = (dagId: string, params: Record<string, unknown> = {}): FlowRouter => ({
   mode: "offline", model: null,
-  route: async (): Promise<RouteResult> => ({ dag_id: dagId, confidence: 1, params, candidates: [{ dag_id: dagId, score: 9 }], reason: "test", mode: "offline", warnings: [] }),
+  route: async (): Promise<RouteResult> => ({ status: "ready", dag_id: dagId, confidence: 1, params, candidates: [{ dag_id: dagId, score: 9 }], reason: "test", mode: "offline", warnings: [] }),
 });
 
 beforeAll(async () => {

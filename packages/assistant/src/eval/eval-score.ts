@@ -5,6 +5,10 @@ export interface EvalCase {
   intent: string;
   dag_id?: string | null;
   params?: Record<string, unknown>;
+  /** Expected route status; absent: rejected when dag_id is null, else not checked. */
+  status?: "ready" | "needs_input" | "rejected";
+  /** Free label for per-category scores (--report). */
+  category?: string;
 }
 
 /** How one labelled line fared. */
@@ -17,6 +21,11 @@ export interface EvalOutcome {
   paramsOk: boolean | null;
   params: Record<string, unknown>;
   expectedParams: Record<string, unknown>;
+  category: string;
+  expectedStatus: string | null;
+  gotStatus: string;
+  /** null when the line states no status. */
+  statusOk: boolean | null;
 }
 
 /** Aggregate scores of a labelled set. */
@@ -32,6 +41,9 @@ export interface EvalSummary {
   refused: number;
   refusal_rate: number;
   false_refusals: number;
+  status_checked: number;
+  status_exact: number;
+  status_exact_rate: number;
 }
 
 /** Parses JSONL, skipping blank lines; throws with the line number on bad JSON. */
@@ -59,9 +71,13 @@ export function scoreLine(c: EvalCase, r: RouteResult): EvalOutcome | undefined 
   const expected = c.dag_id;
   const expectedParams = c.params ?? {};
   const dagOk = r.dag_id === expected;
+  const gotStatus = r.status ?? (r.dag_id ? "ready" : "rejected");
+  const expectedStatus = c.status ?? (expected === null ? "rejected" : null);
   return {
     intent: c.intent, expected, got: r.dag_id, dagOk, params: r.params, expectedParams,
     paramsOk: expected === null ? null : dagOk && paramsMatch(expectedParams, r.params),
+    category: c.category ?? "uncategorised", expectedStatus, gotStatus,
+    statusOk: expectedStatus === null ? null : expectedStatus === gotStatus,
   };
 }
 
@@ -79,5 +95,39 @@ export function summarize(lines: number, outcomes: readonly EvalOutcome[]): Eval
     params_checked: checked.length, params_exact: exact, params_exact_rate: rate(exact, checked.length),
     refusals_expected: nulls.length, refused, refusal_rate: rate(refused, nulls.length),
     false_refusals: outcomes.filter((o) => o.expected !== null && o.got === null).length,
+    ...statusScore(outcomes),
   };
+}
+
+function statusScore(outcomes: readonly EvalOutcome[]) {
+  const checked = outcomes.filter((o) => o.statusOk !== null);
+  const exact = checked.filter((o) => o.statusOk).length;
+  return { status_checked: checked.length, status_exact: exact, status_exact_rate: rate(exact, checked.length) };
+}
+
+/** Scores of one category of a labelled set. */
+export interface CategoryScore {
+  category: string;
+  lines: number;
+  top1_accuracy: number;
+  params_exact_rate: number;
+  status_exact_rate: number;
+  /** Lines right on all three counts. */
+  all_right: number;
+}
+
+/** Per-category scores, sorted by category name. */
+export function reportByCategory(outcomes: readonly EvalOutcome[]): CategoryScore[] {
+  const groups = new Map<string, EvalOutcome[]>();
+  for (const o of outcomes) groups.set(o.category, [...(groups.get(o.category) ?? []), o]);
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([category, list]) => {
+    const checked = list.filter((o) => o.paramsOk !== null);
+    return {
+      category, lines: list.length,
+      top1_accuracy: rate(list.filter((o) => o.dagOk).length, list.length),
+      params_exact_rate: rate(checked.filter((o) => o.paramsOk).length, checked.length),
+      status_exact_rate: statusScore(list).status_exact_rate,
+      all_right: list.filter((o) => o.dagOk && o.paramsOk !== false && o.statusOk !== false).length,
+    };
+  });
 }

@@ -109,4 +109,29 @@ describe("createLlmRouter over an OpenAI-compatible HTTP stub", () => {
     const r = await router().route("create a vm called web01 with 8GB of memory");
     expect(r.params).toMatchObject({ memory_mb: 8192, vm_name: "web01" });
   });
+
+  test("the model's choice passes the same name rules: a coerced name is not used and the route needs input", async () => {
+    stub.reply(() => ({ json: toolCallCompletion("vm_deployment", { vm_name: "etc", action: "create" }) }));
+    const r = await router().route("create a vm called ../../etc/passwd");
+    expect(r).toMatchObject({ mode: "llm", status: "needs_input", dag_id: "vm_deployment" });
+    expect(r.params.vm_name).toBeUndefined();
+    expect(r.input?.[0]).toMatchObject({ field: "vm_name", given: "../../etc/passwd" });
+    expect(r.question).toMatch(/What should the VM be called/);
+  });
+
+  test("a name the request does not give is dropped from the model's params: a delete without a name still needs input", async () => {
+    stub.reply(() => ({ json: toolCallCompletion("vm_deployment", { vm_name: "web01", action: "delete" }) }));
+    const r = await router().route("delete the vm");
+    expect(r).toMatchObject({ mode: "llm", status: "needs_input", params: { action: "delete" } });
+    expect(r.params.vm_name).toBeUndefined();
+    expect(r.warnings.join(" ")).toMatch(/vm_name dropped: the request does not give it/);
+  });
+
+  test("a complete, valid choice is ready; hostile multi-line requests never reach the model", async () => {
+    stub.reply(() => ({ json: toolCallCompletion("vm_deployment", { vm_name: "web01", action: "create" }) }));
+    expect(await router().route("please make me a vm named web01")).toMatchObject({ mode: "llm", status: "ready", params: { vm_name: "web01" } });
+    stub.requests.length = 0;
+    expect(await router().route("create a vm called a\ntouch /tmp/x")).toMatchObject({ status: "rejected", dag_id: null });
+    expect(stub.requests).toHaveLength(0);
+  });
 });

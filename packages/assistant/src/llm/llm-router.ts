@@ -1,6 +1,7 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { Logger } from "@svc/logger";
 import { silentLogger } from "@svc/logger";
+import { keepGivenNamesOnly } from "../params/model-values";
 import { validateParams } from "../params/validate-params";
 import { createOfflineRouter, type OfflineRouter } from "../router/offline-router";
 import type { IntentRouter, RouteResult, RouterCatalogEntry } from "../types";
@@ -75,26 +76,35 @@ export function createLlmRouter(options: LlmRouterOptions): LlmRouter {
       }
       if (choice.name === NONE_TOOL) {
         const message = "The model found no workflow for this request.";
-        return { dag_id: null, confidence: 0, params: {}, candidates: base.candidates, reason: message, refused: { kind: "low_confidence", message }, mode: "llm", warnings: base.warnings };
+        return { status: "rejected", dag_id: null, confidence: 0, params: {}, candidates: base.candidates, reason: message, refused: { kind: "low_confidence", message }, mode: "llm", warnings: base.warnings };
       }
       const entry = byTool.get(choice.name);
       if (!entry || !candidates.includes(entry)) {
         log.warn({ tool: choice.name }, "model chose a workflow outside the candidates");
         return fallback(`model chose ${choice.name}, which is not a candidate`);
       }
+      // The model's values obey the same rules as the user's: valid for the schema, and a name only when the user gave it.
       const fromModel = validateParams(entry.params, choice.args);
+      const unstated = keepGivenNamesOnly(intent, fromModel.params);
       // Values read literally from the request win over the model's reading of them.
       const stated = offline.paramsFor(intent, entry.dag_id);
+      if (stated.unsafe) return { ...base, status: "rejected", dag_id: null, params: {}, refused: { kind: "unsafe", message: "A value in the request carries shell syntax." }, reason: "A value in the request carries shell syntax." };
+      const params = { ...unstated.params, ...stated.params };
+      // A value the user gave that breaks a rule is asked again: the model never substitutes one.
+      for (const i of stated.input) if (i.given !== undefined) delete params[i.field];
+      const input = stated.input.filter((i) => i.given !== undefined || params[i.field] === undefined);
       const top = base.candidates[0]?.score ?? 1;
       const own = base.candidates.find((c) => c.dag_id === entry.dag_id)?.score ?? 0;
       return {
+        status: input.length ? "needs_input" : "ready",
+        ...(input.length ? { question: input[0]!.question, input } : {}),
         dag_id: entry.dag_id,
         confidence: Math.round((0.5 + 0.5 * Math.min(1, own / top)) * 1000) / 1000,
-        params: { ...fromModel.params, ...stated.params },
+        params,
         candidates: base.candidates,
         reason: `model chose ${entry.dag_id} among ${candidates.map((c) => c.dag_id).join(", ")}`,
         mode: "llm",
-        warnings: [...fromModel.warnings.map((w) => `model ${w}`), ...stated.warnings],
+        warnings: [...fromModel.warnings.map((w) => `model ${w}`), ...unstated.warnings, ...stated.warnings],
       };
     },
   };

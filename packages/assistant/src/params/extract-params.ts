@@ -1,4 +1,9 @@
 import type { ParsedIntent } from "../router/parse-intent";
+import type { InputRequest } from "../types";
+import { findGivenImagePath, findGivenName, findSuspectAfterNoun } from "./given-names";
+import { readFrame, type IntentFrame } from "../router/intent-frame";
+import { readFlags, sizeFromCounts } from "./flag-values";
+import { readSizes } from "./sizes";
 import { CREATE_TERMS, DELETE_TERMS, DOMAIN_KNOWLEDGE, FUNCTION_WORDS } from "../router/domain-knowledge";
 import {
   extractCpus, extractDays, extractDeploymentSize, extractDiskGb, extractDnsForwarder, extractDomain, extractImage,
@@ -6,7 +11,7 @@ import {
 } from "./value-extractors";
 
 const NAME = /^[a-z][a-z0-9-]{0,62}$/;
-const VM_NOUNS = ["vm", "vms", "machine", "server", "instance", "box", "guest"];
+const VM_NOUNS = ["vm", "vms", "machine", "server", "instance", "box", "guest", "maquina", "maschine", "servidor", "serveur"];
 const CLUSTER_NOUNS = ["cluster", "openshift", "ocp", "okd"];
 
 /** Words that are never a name: function words, verbs, and every keyword the router knows. */
@@ -16,9 +21,14 @@ const NOT_A_NAME = new Set<string>([
   ...DOMAIN_KNOWLEDGE.flatMap((k) => k.groups.flatMap((g) => g.terms.flatMap((t) => t.split(" ")))),
   "ram", "memory", "disk", "cpus", "cores", "stream", "linux", "node", "nodes", "version", "size", "domain", "quickly",
   "called", "named", "name", "like", "running", "but", "if", "when", "where", "because", "should", "will", "can",
+  // Function words of the other languages the router reads: never names after a bare noun.
+  "que", "qui", "y", "et", "und", "die", "der", "das", "den", "la", "le", "les", "el", "los", "las", "un", "une", "una", "ein", "eine",
+  "avec", "con", "mit", "para", "pour", "fur", "de", "du", "des", "del", "en", "sur", "auf", "sin", "ohne", "sans", "dont", "welche",
+  "se", "nommee", "appelee", "llamada", "namens", "neue", "nueva", "nouvelle", "bitte", "por", "favor", "svp", "merci", "gracias", "danke",
 ]);
 
 const FUNCTION_SET = new Set(FUNCTION_WORDS);
+const DETERMINERS = new Set(["the", "my", "our", "that", "this", "your", "la", "le", "el", "die", "der", "das", "mi", "ma", "meine"]);
 
 /**
  * After "called"/"named" any valid name counts except a function word ("named lab" names it lab);
@@ -46,6 +56,8 @@ export function extractName(intent: ParsedIntent): NameMention | undefined {
     if (w === "called" || w === "named") at = i + 1;
     else if ((w === "name" || w === "call") && ["is", "of", "it", "them"].includes(t[i + 1] ?? "")) at = i + 2;
     else if (VM_NOUNS.includes(w) && !["called", "named"].includes(t[i + 1] ?? "")) { at = i + 1; explicit = false; }
+    // "the old-api vm": a name-shaped word (digit or hyphen) between a determiner and the noun.
+    if (at >= 0 && !explicit && !isName(t[at], false) && i >= 2 && DETERMINERS.has(t[i - 2]!) && /[\d-]/.test(t[i - 1]!) && isName(t[i - 1], false)) at = i - 1;
     if (at < 0 || !isName(t[at], explicit)) continue;
     const before = t.slice(Math.max(0, i - 4), i + 1);
     const of = before.some((b) => CLUSTER_NOUNS.includes(b)) ? "cluster" : before.some((b) => VM_NOUNS.includes(b)) ? "vm" : "unknown";
@@ -71,31 +83,72 @@ export function extractActionVerb(text: string): "create" | "delete" | undefined
   return cre >= 0 ? "create" : undefined;
 }
 
+/** Every value the request states, and the given values that break a rule. */
+export interface ExtractedValues {
+  values: Record<string, unknown>;
+  /** Given values that break a rule: asked again, never coerced or replaced by a default. */
+  issues: InputRequest[];
+  /** A given value carries shell syntax: the request is rejected. */
+  shell: boolean;
+}
+
 /**
- * Every value the request states, keyed by the param names of the catalogue.
- * Which of them a DAG receives is decided by paramsForDag.
+ * Every value the request states, keyed by the param names of the catalogue, with the names the
+ * user gave judged as typed. Which of them a DAG receives is decided by paramsForDag.
  */
-export function extractAllValues(intent: ParsedIntent): Record<string, unknown> {
-  const { text, tokens } = intent;
+export function extractValues(intent: ParsedIntent, from: { values?: ParsedIntent; action?: string | null; frame?: IntentFrame } = {}): ExtractedValues {
+  // Names are read from the whole request; other values from `from.values` (the request without negated parts) when given.
+  const { text, tokens } = from.values ?? intent;
   const out: Record<string, unknown> = {};
+  const issues: InputRequest[] = [];
+  let shell = false;
   const set = (key: string, value: unknown) => { if (value !== undefined) out[key] = value; };
-  const name = extractName(intent);
-  if (name) set(name.of === "cluster" ? "cluster_name" : "vm_name", name.value);
-  if (name?.of === "unknown") set("cluster_name", name.value);
-  set("image", extractImage(text));
-  set("cpus", extractCpus(text));
-  set("memory_mb", extractMemoryMb(tokens));
-  set("disk_gb", extractDiskGb(tokens));
+  const given = findGivenName(intent.raw) ?? findSuspectAfterNoun(intent.raw);
+  if (given?.shell) shell = true;
+  else if (given?.issue) {
+    issues.push(given.issue);
+    if (given.field === "unknown") issues.push({ ...given.issue, field: "cluster_name" });
+  } else if (given?.value) {
+    if (given.field !== "cluster_name") set("vm_name", given.value);
+    if (given.field !== "vm_name") set("cluster_name", given.value);
+  } else {
+    const name = extractName(intent);
+    // A bare "vm web01" must be written as such: "the freeipa vm, we moved" names nothing.
+    const written = name && new RegExp(`(^|[^a-z0-9-])${name.value.replace(/[.-]/g, "\\$&")}($|[^a-z0-9-])`).test(intent.normalized.replace(/[,;:.!?]\s+\S+/g, " , "));
+    if (name && written) {
+      set(name.of === "cluster" ? "cluster_name" : "vm_name", name.value);
+      if (name.of === "unknown") set("cluster_name", name.value);
+    }
+  }
+  const imagePath = findGivenImagePath(intent.raw);
+  if (imagePath?.issue) issues.push(imagePath.issue);
+  else set("image", extractImage(text));
+  const sizes = readSizes((from.values ?? intent).normalized);
+  set("cpus", sizes.cpus ?? extractCpus(text));
+  set("memory_mb", sizes.memory_mb ?? extractMemoryMb(tokens));
+  set("disk_gb", sizes.disk_gb ?? extractDiskGb(tokens));
+  for (const r of sizes.ranges) {
+    delete out[r.field];
+    issues.push({ field: r.field, rule: `${r.field} takes one value, not a range (${r.given})`, question: `Which single value should ${r.field} have? (you gave ${r.given})`, given: r.given });
+  }
   set("domain", extractDomain(tokens));
   set("registry_type", extractRegistryType(text));
   set("version", extractVersion(tokens));
-  set("deployment_size", extractDeploymentSize(text));
+  set("deployment_size", sizeFromCounts(text) ?? extractDeploymentSize(text));
+  for (const [k, v] of Object.entries(readFlags(from.frame ?? readFrame(intent.raw)))) set(k, v);
   set("dns_forwarder", extractDnsForwarder(text));
   set("cert_warn_days", extractDays(text));
-  const verb = extractActionVerb(text);
+  // The frame's action (negation and retraction applied); with no action word it found, the typo-repaired verbs ("delte vm x").
+  const framed = from.action === "create" || from.action === "delete" ? from.action : undefined;
+  const verb = from.action !== undefined && (from.action !== null || (from.frame?.mentions.length ?? 0) > 0) ? framed : extractActionVerb(intent.text);
   // create is the default everywhere; say it only when a named VM is being created (what users and the dev set expect).
   if (verb === "delete" || (verb === "create" && out.vm_name !== undefined)) set("action", verb);
-  return out;
+  return { values: out, issues, shell };
+}
+
+/** Every value the request states (names that break a rule are left out). */
+export function extractAllValues(intent: ParsedIntent): Record<string, unknown> {
+  return extractValues(intent).values;
 }
 
 /** The values a DAG declares, from everything the request states. */

@@ -8,7 +8,7 @@ describe("validateParams", () => {
   };
 
   test("values that pass their property schema are kept", () => {
-    expect(validateParams(schemas, { vm_name: "web01", cpus: 4 })).toEqual({ params: { vm_name: "web01", cpus: 4 }, warnings: [] });
+    expect(validateParams(schemas, { vm_name: "web01", cpus: 4 })).toEqual({ params: { vm_name: "web01", cpus: 4 }, warnings: [], errors: [] });
   });
 
   test("a failing value is dropped and reported as a warning naming the param", () => {

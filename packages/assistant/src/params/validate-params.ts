@@ -22,12 +22,15 @@ function validatorFor(schema: ParamSchema): ValidateFunction {
 export interface ValidatedParams {
   params: Record<string, unknown>;
   warnings: string[];
+  /** Declared params whose value failed the schema, with the rule in words. */
+  errors: { field: string; rule: string; value: unknown }[];
 }
 
 /** Keeps only declared params whose value passes the property schema; the rest become warnings. */
 export function validateParams(schemas: Record<string, ParamSchema>, values: Record<string, unknown>): ValidatedParams {
   const params: Record<string, unknown> = {};
   const warnings: string[] = [];
+  const errors: ValidatedParams["errors"] = [];
   for (const [key, value] of Object.entries(values)) {
     const schema = schemas[key];
     if (!schema) {
@@ -36,11 +39,16 @@ export function validateParams(schemas: Record<string, ParamSchema>, values: Rec
     }
     if (typeof value === "string" && hasShellSyntax(value)) {
       warnings.push(`param ${key} dropped: value contains shell syntax`);
+      errors.push({ field: key, rule: `${key} must not contain shell syntax`, value });
       continue;
     }
     const check = validatorFor(schema);
     if (check(value)) params[key] = value;
-    else warnings.push(`param ${key}=${JSON.stringify(value)} dropped: ${ajv.errorsText(check.errors, { dataVar: key })}`);
+    else {
+      const rule = ajv.errorsText(check.errors, { dataVar: key });
+      warnings.push(`param ${key}=${JSON.stringify(value)} dropped: ${rule}`);
+      errors.push({ field: key, rule, value });
+    }
   }
-  return { params, warnings };
+  return { params, warnings, errors };
 }

@@ -25,7 +25,7 @@ export const DOMAIN_KNOWLEDGE: DomainKnowledge[] = [
   {
     dag_id: "identity_deployment",
     groups: [
-      { weight: 3, terms: ["freeipa", "ipa", "idm", "identity management", "identity server", "identity provider", "red hat identity", "kerberos", "ldap", "directory server", "single sign on", "sso"] },
+      { weight: 3, terms: ["freeipa", "ipa", "idm", "identity management", "identity server", "identity provider", "red hat identity", "kerberos", "ldap", "directory server", "single sign on", "sso", "gestion des identites", "gestion de identidades", "identitatsverwaltung", "verzeichnisdienst"] },
       { weight: 2, terms: ["identity", "dns", "dns server", "authentication", "domain controller", "realm", "user management"] },
       { weight: 1, terms: ["user", "directory", "auth", "login", "nameserver", "forwarder"] },
     ],
@@ -33,7 +33,7 @@ export const DOMAIN_KNOWLEDGE: DomainKnowledge[] = [
   {
     dag_id: "ca_deployment",
     groups: [
-      { weight: 3, terms: ["step ca", "stepca", "smallstep", "certificate authority", "ca", "pki", "acme", "x509"] },
+      { weight: 3, terms: ["step ca", "stepca", "smallstep", "certificate authority", "ca", "pki", "acme", "x509", "autorite de certification", "autoridad de certificacion", "autoridad certificadora", "zertifizierungsstelle"] },
       { weight: 2, terms: ["certificate", "cert", "tls", "ssl", "issue certificate", "sign certificate", "issue cert", "sign cert"] },
       { weight: 1, terms: ["sign", "issue", "https", "root", "intermediate"] },
     ],
@@ -41,7 +41,7 @@ export const DOMAIN_KNOWLEDGE: DomainKnowledge[] = [
   {
     dag_id: "router_deployment",
     groups: [
-      { weight: 3, terms: ["vyos", "router", "routing", "gateway", "virtual router"] },
+      { weight: 3, terms: ["vyos", "router", "routing", "gateway", "virtual router", "routeur", "enrutador"] },
       { weight: 2, terms: ["route", "host route", "lab network", "vlan", "subnet", "firewall", "nat", "talk to each other"] },
       { weight: 1, terms: ["network", "bgp", "ospf", "interface", "traffic"] },
     ],
@@ -49,7 +49,7 @@ export const DOMAIN_KNOWLEDGE: DomainKnowledge[] = [
   {
     dag_id: "registry_deployment",
     groups: [
-      { weight: 3, terms: ["registry", "harbor", "quay", "mirror registry", "container registry", "image registry", "docker registry"] },
+      { weight: 3, terms: ["registry", "harbor", "quay", "mirror registry", "container registry", "image registry", "docker registry", "registro", "registre"] },
       { weight: 2, terms: ["container image", "mirror", "air gapped", "disconnected", "oci"] },
       { weight: 1, terms: ["image", "docker", "pull", "push", "store", "podman"] },
     ],
@@ -67,7 +67,7 @@ export const DOMAIN_KNOWLEDGE: DomainKnowledge[] = [
     checks: true,
     groups: [
       { weight: 3, terms: ["health", "healthy", "healthcheck", "health check", "diagnostic", "diagnose", "sanity check", "status report", "health report"] },
-      { weight: 2, terms: ["check", "verify", "validate", "validation", "status", "audit", "monitor", "inspect", "expiring", "expire", "expiry", "working", "ok", "okay", "fine", "alright"] },
+      { weight: 2, terms: ["check", "verify", "validate", "validation", "status", "estado", "zustand", "etat", "salud", "gesundheit", "sante", "audit", "monitor", "inspect", "expiring", "expire", "expiry", "working", "ok", "okay", "fine", "alright"] },
       { weight: 1, terms: ["infrastructure", "infra", "report", "environment", "lab", "everything", "hypervisor", "host"] },
     ],
   },
@@ -75,7 +75,7 @@ export const DOMAIN_KNOWLEDGE: DomainKnowledge[] = [
     dag_id: "vm_deployment",
     generic: true,
     groups: [
-      { weight: 3, terms: ["virtual machine", "virtual server"] },
+      { weight: 3, terms: ["virtual machine", "virtual server", "maquina virtual", "maquinas virtuales", "machine virtuelle", "machines virtuelles", "virtuelle maschine", "virtuelle maschinen", "virtuellen maschine"] },
       { weight: 2, terms: ["vm", "instance", "guest", "box", "machine", "new server"] },
       { weight: 1, terms: ["server", "cpu", "vcpu", "core", "memory", "ram", "disk", "rhel", "centos", "fedora", "ubuntu", "debian", "rocky", "almalinux"] },
     ],

@@ -3,6 +3,10 @@ export function normalizeText(raw: string): string {
   return raw
     .normalize("NFKC")
     .toLowerCase()
+    // Accents folded ("máquina" → maquina, "lösche" → losche) so that words stay whole.
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/ß/g, "ss")
     .replace(/[\u2018\u2019\u02bc`´]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/[\u2010-\u2015\u2212]/g, "-")

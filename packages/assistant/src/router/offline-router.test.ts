@@ -55,10 +55,11 @@ describe("offline router", () => {
     expect(r.params).toEqual({});
   });
 
-  test("a value that fails the DAG's schema is dropped and reported as a warning", () => {
+  test("a value the user gave that fails the DAG's schema is asked again (needs_input naming the field and the range), not used", () => {
     const r = router.route("create a vm called web01 with 500 cpus");
-    expect(r.params).toEqual({ vm_name: "web01", action: "create" });
-    expect(r.warnings.join(" ")).toMatch(/cpus=500/);
+    expect(r).toMatchObject({ status: "needs_input", dag_id: "vm_deployment", params: { vm_name: "web01", action: "create" } });
+    expect(r.input?.[0]).toMatchObject({ field: "cpus", given: "500" });
+    expect(r.question).toMatch(/cpus/);
   });
 
   test("a DAG without built-in knowledge is still reachable through its description and examples (BM25)", () => {
@@ -70,25 +71,32 @@ describe("offline router", () => {
     expect(r.dag_id).toBe("backup_deployment");
   });
 
-  test("a delete without a VM name on a DAG that cannot default it carries a warning", () => {
-    const r = router.route("delete vm all");
-    expect(r.params).toEqual({ action: "delete" });
-    expect(r.warnings).toContain("action=delete needs vm_name: say which VM to delete");
-    expect(router.route("tear down the freeipa server").warnings).toEqual([]);
+  test("a delete without a VM name on a DAG that cannot default it needs input naming vm_name", () => {
+    const r = router.route("delete the vm");
+    expect(r).toMatchObject({ status: "needs_input", dag_id: "vm_deployment", params: { action: "delete" } });
+    expect(r.input?.map((i) => i.field)).toEqual(["vm_name"]);
+    expect(r.question).toMatch(/Which VM/);
+    expect(router.route("tear down the freeipa server")).toMatchObject({ status: "ready", warnings: [] });
   });
 
   test("paramsFor reads the request's values for any DAG of the catalogue", () => {
-    expect(router.paramsFor("something with 4 cpus and rhel9", "vm_deployment")).toEqual({ params: { cpus: 4, image: "rhel9" }, warnings: [] });
+    expect(router.paramsFor("something with 4 cpus and rhel9", "vm_deployment")).toEqual({ params: { cpus: 4, image: "rhel9" }, warnings: [], input: [], unsafe: false });
     expect(router.paramsFor("x", "nope").warnings[0]).toMatch(/unknown workflow/);
   });
 });
 
 describe("offline router: operations the catalogue does not offer", () => {
-  test.each(["upgrade openshift", "list vms", "show me my vms", "restart the freeipa service", "stop the router"])(
+  test.each(["upgrade openshift", "restart the freeipa service", "stop the router", "don't delete web01, just stop it", "power off vm web01"])(
     "'%s' is refused instead of running the deploy workflow that shares its noun", (intent) => {
       const r = router.route(intent);
       expect(r.dag_id).toBeNull();
       expect(r.refused?.kind).toBe("out_of_scope");
+    },
+  );
+
+  test.each(["list vms", "show me my vms", "which VMs are running?", "did the cluster install finish?", "welche VMs laufen?"])(
+    "'%s' asks about state: answered by the read-only health check, never by a deploy workflow", (intent) => {
+      expect(router.route(intent)).toMatchObject({ status: "ready", dag_id: "infrastructure_health_check" });
     },
   );
 
@@ -108,3 +116,37 @@ describe("offline router: operations the catalogue does not offer", () => {
     expect(vmOnly.route("create a vm called web01").dag_id).toBe("vm_deployment");
   });
 });
+
+describe("offline router: route status contract", () => {
+  test("ready, needs_input and rejected each carry what the caller needs", () => {
+    expect(router.route("create a vm called web01")).toMatchObject({ status: "ready", dag_id: "vm_deployment" });
+    const ask = router.route("create a vm called ../../etc/passwd");
+    expect(ask).toMatchObject({ status: "needs_input", dag_id: "vm_deployment", input: [{ field: "vm_name", given: "../../etc/passwd" }] });
+    expect(ask.params.vm_name).toBeUndefined();
+    expect(ask.question).toMatch(/What should the VM be called/);
+    expect(router.route("create a vm called $(id)")).toMatchObject({ status: "rejected", dag_id: null, refused: { kind: "unsafe" } });
+  });
+
+  test.each(["add a DNS record for app.lab.example.com in FreeIPA", "deploy kafka", "kubeadm cluster please", "delete vm web01 — actually no, keep it"])(
+    "'%s' is rejected with what the catalogue can do", (intent) => {
+      const r = router.route(intent);
+      expect(r).toMatchObject({ status: "rejected", dag_id: null });
+      expect(r.refused?.message).toMatch(/I can:/);
+    },
+  );
+
+  test("off-topic words refuse only a request that asks for nothing the catalogue does", () => {
+    expect(router.route("the weather is awful today, anyway please install harbor")).toMatchObject({ status: "ready", dag_id: "registry_deployment" });
+    expect(router.route("what's the weather in Paris")).toMatchObject({ status: "rejected" });
+  });
+
+  test("a create that states only machine values (image, sizes) is the generic VM workflow", () => {
+    expect(router.route("spin up ubuntu 24.04 with 2c/4g/50g")).toMatchObject({ status: "ready", dag_id: "vm_deployment", params: { image: "ubuntu2404", cpus: 2, memory_mb: 4096, disk_gb: 50 } });
+  });
+
+  test("a delete of a bare name is a delete of that VM, never a create", () => {
+    expect(router.route("please decommission web-07")).toMatchObject({ status: "ready", dag_id: "vm_deployment", params: { action: "delete", vm_name: "web-07" } });
+    expect(router.route("delte vm web01").params).toMatchObject({ action: "delete", vm_name: "web01" });
+  });
+});
+

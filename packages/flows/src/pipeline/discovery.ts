@@ -40,6 +40,10 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
     reason: result.reason,
     refused: result.refused ?? null,
     warnings: result.warnings,
+    // The route status contract: ready | needs_input | rejected, with what to ask.
+    status: result.dag_id ? (result.status ?? "ready") : "rejected",
+    question: result.question ?? null,
+    input: result.input ?? [],
   };
   const fallbackNote = routerNotes(router);
   deps.logger.info({ flowId: flow.flow_id, dagId: result.dag_id, mode: result.mode, fallback }, "intent routed");
@@ -56,6 +60,27 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
       next_steps: [...suggestions(entries), ...fallbackNote],
     }, ["planning"]);
     return { flow: rejected, catalogue };
+  }
+  // Params the client typed answer a question before it is asked; validation judges them.
+  const explicit = (flow.requested_params as Record<string, unknown>) ?? {};
+  const input = (result.status === "needs_input" ? result.input ?? [] : []).filter((i) => explicit[i.field] === undefined);
+  // Explicit params answered every question: the route is ready as far as routing goes.
+  if (router.status === "needs_input" && input.length === 0) router.status = "ready";
+  if (input.length) {
+    // The DAG is clear but a value is missing or broke a rule: ask, run nothing, never substitute a default.
+    const rules = input.map((i) => (i.given !== undefined ? `${i.rule} (given: ${JSON.stringify(i.given)})` : i.rule)).join("; ");
+    const asking = await patchFlow(deps.store, flow, {
+      status: "needs_input",
+      dag_id: result.dag_id,
+      params: result.params,
+      router,
+      missing_params: [...new Set(input.map((i) => i.field))],
+      phases_completed: ["dag_discovery"],
+      warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
+      summary: `${result.dag_id} needs input for ${[...new Set(input.map((i) => i.field))].join(", ")}: ${rules}. ${input[0]!.question}`,
+      next_steps: [`POST /orchestrator/flows/${flow.flow_id}/answer with {"answer": "..."} or {"params": {${input.map((i) => `"${i.field}": "..."`).join(", ")}}}, or /cancel to drop it.`, ...fallbackNote],
+    }, ["planning"]);
+    return { flow: asking, catalogue };
   }
   const routed = await patchFlow(deps.store, flow, {
     dag_id: result.dag_id,

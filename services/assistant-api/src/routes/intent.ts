@@ -1,11 +1,13 @@
 import { Router, type Response } from "express";
 import { paramsInvalidError } from "@svc/dags";
+import { ParamsInvalidError } from "@svc/errors";
 import type { FlowRow } from "@svc/db";
-import { approveFlow, cancelFlow, FLOW_ID_PATTERN, isSettledStatus, syncFlowWithRun, toFlowView } from "@svc/flows";
+import { answerFlow, approveFlow, cancelFlow, FLOW_ID_PATTERN, isSettledStatus, syncFlowWithRun, toFlowView } from "@svc/flows";
 import { NotFoundError } from "@svc/errors";
-import { actorOf, parseInput, sendProblem } from "@svc/http";
+import { actorOf, parseInput, roleAtLeast, roleOf, sendProblem } from "@svc/http";
 import type { AssistantDeps } from "../deps";
-import { CancelRequestSchema, IntentRequestSchema } from "../schemas";
+import { intentIdempotency } from "../idempotent-intent";
+import { AnswerRequestSchema, CancelRequestSchema, IntentRequestSchema } from "../schemas";
 
 /** 200 once the flow has settled or its run was created; 202 while the orchestrator still works on it. */
 const statusFor = (row: FlowRow) => (isSettledStatus(row.status) || row.status === "in_progress" ? 200 : 202);
@@ -17,7 +19,7 @@ export function flowIdOf(raw: unknown): string {
   return id;
 }
 
-/** POST /orchestrator/intent, GET /orchestrator/flows/:id, approve and cancel. */
+/** POST /orchestrator/intent, GET /orchestrator/flows/:id, answer, approve and cancel. */
 export function intentRoutes(d: AssistantDeps): Router {
   const r = Router();
   const ui = d.config.workflowUiUrl;
@@ -25,7 +27,12 @@ export function intentRoutes(d: AssistantDeps): Router {
 
   r.post("/orchestrator/intent", async (req, res) => {
     const body = parseInput(IntentRequestSchema, req.body, "body");
-    const created = await d.store.create({ intent: body.intent, requestedParams: body.params ?? {}, autoApprove: body.auto_approve, autoExecute: body.auto_execute });
+    const idem = await intentIdempotency(d.db, req.get("Idempotency-Key"), actorOf(res));
+    if (idem.existing) return answer(res, await d.store.require(idem.existing));
+    const created = await d.store
+      .create({ intent: body.intent, requestedParams: body.params ?? {}, autoApprove: body.auto_approve && roleAtLeast(roleOf(res), "op"), autoExecute: body.auto_execute })
+      .catch(async (e: unknown) => (await idem.release().catch(() => undefined), Promise.reject(e)));
+    await idem.record(created.flow_id);
     d.logger.info({ flowId: created.flow_id, actor: actorOf(res) }, "intent received");
     await d.store.audit(actorOf(res), "flow.created", created.flow_id);
     const { result } = await d.intents.submit(created.flow_id, "plan", d.intentWaitMs);
@@ -46,6 +53,22 @@ export function intentRoutes(d: AssistantDeps): Router {
     const flowId = flowIdOf(req.params.flow_id);
     await approveFlow(d.store, flowId, actorOf(res));
     await d.intents.submit(flowId, "approve", d.intentWaitMs);
+    answer(res, await d.store.require(flowId));
+  });
+
+  r.post("/orchestrator/flows/:flow_id/answer", async (req, res) => {
+    const flowId = flowIdOf(req.params.flow_id);
+    const body = parseInput(AnswerRequestSchema, req.body ?? {}, "body");
+    let answered;
+    try {
+      answered = await answerFlow({ store: d.store, engine: d.engine }, flowId, actorOf(res), body);
+    } catch (e) {
+      // An answer that breaks a rule: 400 naming the field; the flow keeps waiting for a valid one.
+      if (e instanceof ParamsInvalidError) return sendProblem(res, e, { flow_id: flowId, field: e.fields[0]?.field });
+      throw e;
+    }
+    // A new plan job for each answer: the first plan job of the flow has already finished.
+    await d.intents.submit(flowId, "plan", d.intentWaitMs, `answer-${new Date(answered.updated_at).getTime()}`);
     answer(res, await d.store.require(flowId));
   });
 

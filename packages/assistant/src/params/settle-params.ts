@@ -1,0 +1,52 @@
+import type { ParamSchema } from "@svc/dags";
+import type { InputRequest, RouterCatalogEntry } from "../types";
+import type { ExtractedValues } from "./extract-params";
+import { paramsForDag } from "./extract-params";
+import { GIVEN_FIELD_RULES, questionFor } from "./given-value-rules";
+import { validateParams } from "./validate-params";
+
+/** Params for one DAG, and what must be asked before it can run. */
+export interface SettledParams {
+  params: Record<string, unknown>;
+  warnings: string[];
+  /** Empty when the route is ready. */
+  input: InputRequest[];
+}
+
+/** A question for a param from its schema: description and range ("Virtual CPUs? (1 to 64)"). */
+export function questionForSchema(field: string, schema: ParamSchema | undefined, rule: string): string {
+  if (GIVEN_FIELD_RULES[field]) return questionFor(field);
+  const s = (schema ?? {}) as Record<string, unknown>;
+  const what = typeof s.description === "string" ? s.description.split(/[.;(]/)[0]!.trim() : field;
+  const range = typeof s.minimum === "number" && typeof s.maximum === "number" ? ` (${s.minimum} to ${s.maximum})`
+    : Array.isArray(s.enum) ? ` (one of ${s.enum.join(", ")})` : ` (${rule})`;
+  return `Which value should ${field} have: ${what}?${range}`;
+}
+
+/** True when the DAG's name param has no usable default: a delete must be told which one. */
+function nameHasNoDefault(schema: ParamSchema | undefined): boolean {
+  if (!schema) return false;
+  const d = (schema as { default?: unknown }).default;
+  return d === undefined || d === "";
+}
+
+/**
+ * The declared values that pass the DAG's schema; given values that break a rule (or the schema),
+ * and a delete without a name, become input requests rather than warnings or defaults.
+ */
+export function settleParams(entry: RouterCatalogEntry, extracted: ExtractedValues, implied: Record<string, unknown> = {}): SettledParams {
+  const declared = Object.keys(entry.params);
+  const merged = { ...extracted.values, ...Object.fromEntries(Object.entries(implied).filter(([k]) => extracted.values[k] === undefined)) };
+  const result = validateParams(entry.params, paramsForDag(merged, declared));
+  const input: InputRequest[] = extracted.issues.filter((i) => declared.includes(i.field));
+  for (const e of result.errors) {
+    if (input.some((i) => i.field === e.field)) continue;
+    const given = typeof e.value === "string" ? e.value : JSON.stringify(e.value);
+    input.push({ field: e.field, rule: e.rule, question: questionForSchema(e.field, entry.params[e.field], e.rule), given });
+  }
+  const nameField = declared.includes("vm_name") ? "vm_name" : undefined;
+  if (nameField && result.params.action === "delete" && result.params[nameField] === undefined && nameHasNoDefault(entry.params[nameField]) && !input.some((i) => i.field === nameField)) {
+    input.push({ field: nameField, rule: "deleting needs the name of the VM to delete", question: "Which VM should be deleted? (its name)" });
+  }
+  return { params: result.params, warnings: result.warnings, input };
+}
