@@ -35,12 +35,13 @@ const BAD: [string, string, Record<string, unknown>, string][] = [
   ["registry_deployment", "wrong type", { cpus: 2.5 }, "cpus"],
   ["registry_deployment", "unknown enum value", { registry_type: "docker-hub" }, "registry_type"],
   ["registry_deployment", "bad vm_name", { vm_name: "" }, "vm_name"],
-  ["registry_deployment", "secrets path escaping", { secrets_file: "/var/lib/svc/../../etc/shadow" }, "secrets_file"],
+  ["registry_deployment", "secrets file (an operator setting)", { secrets_file: "/var/lib/svc/../../etc/shadow" }, "secrets_file"],
   ["cluster_initial_deployment", "wrong type", { version: 4.19 }, "version"],
   ["cluster_initial_deployment", "unknown enum value", { deployment_size: "large" }, "deployment_size"],
   ["cluster_initial_deployment", "bad cluster_name", { cluster_name: "OCP_prod" }, "cluster_name"],
   ["cluster_initial_deployment", "not a 4.x version", { version: "3.11" }, "version"],
-  ["cluster_initial_deployment", "relative pull secret path", { pull_secret_path: "pull-secret.json" }, "pull_secret_path"],
+  ["cluster_initial_deployment", "pull secret path (an operator setting)", { pull_secret_path: "pull-secret.json" }, "pull_secret_path"],
+  ["infrastructure_health_check", "playbooks directory (an operator setting)", { playbooks_dir: "/tmp/playbooks" }, "playbooks_dir"],
   ["infrastructure_health_check", "wrong type", { cert_warn_days: "30" }, "cert_warn_days"],
   ["infrastructure_health_check", "unknown enum value", { checks: ["host", "weather"] }, "checks[1]"],
   ["infrastructure_health_check", "bad DNS name", { dns_names: ["idm.lab;id"] }, "dns_names[0]"],
@@ -63,8 +64,8 @@ test.each([...CATALOG_DAG_IDS])("%s rejects an unknown param by name", (dagId) =
 test("defaults from platform settings resolve to the configured domain and cluster name", () => {
   const id = validateParams(dags.identity_deployment!, {});
   const cl = validateParams(dags.cluster_initial_deployment!, {});
-  expect(id.ok && id.params).toMatchObject({ action: "create", vm_name: "idm", domain: "lab.example.com", secrets_file: "/var/lib/svc/inventory/secrets.yml" });
-  expect(cl.ok && cl.params).toMatchObject({ cluster_name: "ocp", version: "4.19", deployment_size: "sno", pull_secret_path: "/var/lib/svc/inventory/pull-secret.json" });
+  expect(id.ok && id.params).toMatchObject({ action: "create", vm_name: "idm", domain: "lab.example.com" });
+  expect(cl.ok && cl.params).toMatchObject({ cluster_name: "ocp", version: "4.19", deployment_size: "sno" });
   const hc = validateParams(dags.infrastructure_health_check!, {});
   expect(hc.ok && hc.params).toMatchObject({ checks: ["host", "hypervisor", "vms", "networks", "dns", "certificates"], cert_warn_days: 30 });
 });

@@ -3,7 +3,6 @@ import type { DagDefinition } from "@svc/dags";
 import { defaultOperators } from "@svc/operators";
 import { previewPlaybookTask, renderTaskArgs } from "../src";
 import { loadCatalogue } from "./load-catalogue";
-import { TEST_SETTINGS } from "./settings";
 
 let dags: Record<string, DagDefinition>;
 beforeAll(async () => {
@@ -17,11 +16,12 @@ const CREATED = {
 };
 const SECRET_WORDS = /password|secret_value|passwd|token/i;
 
-test("identity_deployment's configure step gets the domain, forwarder and secrets file path, never a password", () => {
+test("identity_deployment's configure step gets the domain and forwarder, the secrets file only as a setting, never a password", () => {
   const p = previewPlaybookTask(dags.identity_deployment!, "configure", { domain: "corp.example.org", dns_forwarder: "192.0.2.53" }, { outputs: CREATED });
   expect(p.playbook).toBe("identity-server.yml");
   expect(p.check).toBe(false);
-  expect(p.extraVars).toEqual({ vm_name: "idm", domain: "corp.example.org", dns_forwarder: "192.0.2.53", secrets_file: "/var/lib/svc/inventory/secrets.yml" });
+  expect(p.extraVars).toEqual({ vm_name: "idm", domain: "corp.example.org", dns_forwarder: "192.0.2.53" });
+  expect(p.args.settings).toEqual(["secrets_file"]);
   expect(p.extraVarsYaml).not.toMatch(SECRET_WORDS);
   expect(p.args.vm).toBe("idm");
 });
@@ -30,35 +30,33 @@ test("check_mode reaches the playbook as Ansible check mode", () => {
   for (const id of ["identity_deployment", "ca_deployment", "registry_deployment", "router_deployment"]) {
     expect(previewPlaybookTask(dags[id]!, "configure", { check_mode: true }, { outputs: CREATED }).check).toBe(true);
   }
-  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", { check_mode: true }).args.argv).toContain("--check");
-  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", {}).args.argv).not.toContain("--check");
+  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", { check_mode: true }).args.check).toBe(true);
+  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", {}).args.check).toBe(false);
 });
 
 test("registry_deployment passes the registry type through, and the host record gets the VM's address as JSON data", () => {
   const p = previewPlaybookTask(dags.registry_deployment!, "configure", { registry_type: "harbor" }, { outputs: CREATED });
   expect(p.extraVars).toMatchObject({ registry_type: "harbor", vm_name: "registry" });
-  const rec = renderTaskArgs(dags.registry_deployment!, "register_record", {}, { outputs: CREATED }).args;
-  expect(rec.cwd).toBe(TEST_SETTINGS.playbooks_dir);
-  const argv = rec.argv as string[];
-  expect(argv.slice(0, 3)).toEqual(["ansible-playbook", "--inventory=localhost,", "--connection=local"]);
-  expect(argv.slice(-2)).toEqual(["--", "host-records.yml"]);
-  expect(JSON.parse(argv[3]!.replace(/^--extra-vars=/, ""))).toEqual({ vm_name: "registry", domain: "lab.example.com", vm_ip: "192.168.122.10", record_state: "present" });
+  const rec = previewPlaybookTask(dags.registry_deployment!, "register_record", {}, { outputs: CREATED });
+  expect(rec.args).toMatchObject({ playbook: "host-records.yml", on_host: true });
+  expect(rec.extraVars).toEqual({ vm_name: "registry", domain: "lab.example.com", vm_ip: "192.168.122.10", record_state: "present" });
 });
 
 test("router_deployment hands the lab networks to both the host and the router playbooks as data", () => {
   const networks = [{ name: "lab-a", cidr: "192.168.150.0/24", gateway: "192.168.150.1" }];
-  const host = renderTaskArgs(dags.router_deployment!, "host_networks", { networks, nets: ["default", "lab-a"], check_mode: true }).args.argv as string[];
-  expect(JSON.parse(host[3]!.replace(/^--extra-vars=/, ""))).toEqual({ networks, router_host_state: "networks" });
-  expect(host[4]).toBe("--check");
+  const host = previewPlaybookTask(dags.router_deployment!, "host_networks", { networks, nets: ["default", "lab-a"], check_mode: true });
+  expect(host.extraVars).toEqual({ networks, router_host_state: "networks" });
+  expect(host.check).toBe(true);
   const vyos = previewPlaybookTask(dags.router_deployment!, "configure", { networks }, { outputs: CREATED });
   expect(vyos.extraVars.networks).toEqual(networks);
   expect(vyos.extraVarsYaml).toContain("cidr: 192.168.150.0/24");
 });
 
 test("cluster_initial_deployment names the pull secret by path and renders the node sizing", () => {
-  const vars = (taskId: string, conf: Record<string, unknown>) => JSON.parse((renderTaskArgs(dags.cluster_initial_deployment!, taskId, conf).args.argv as string[])[3]!.replace(/^--extra-vars=/, ""));
-  const prep = vars("prepare_installer", { version: "4.18", deployment_size: "compact" });
-  expect(prep).toMatchObject({ cluster_name: "ocp", version: "4.18", deployment_size: "compact", pull_secret_path: "/var/lib/svc/inventory/pull-secret.json", dns_server: "192.168.122.1" });
+  const p = previewPlaybookTask(dags.cluster_initial_deployment!, "prepare_installer", { version: "4.18", deployment_size: "compact" });
+  const prep = p.extraVars;
+  expect(prep).toMatchObject({ cluster_name: "ocp", version: "4.18", deployment_size: "compact", dns_server: "192.168.122.1" });
+  expect(p.args.settings).toEqual(["pull_secret_path"]);
   expect(JSON.stringify(prep)).not.toMatch(/auths/);
   expect(renderTaskArgs(dags.cluster_initial_deployment!, "delete_worker_1", { cluster_name: "lab" }).args).toEqual({ name: "lab-worker-1" });
 });
@@ -90,8 +88,8 @@ test("vm_deployment uses the given name, or the picked one when none was given",
 });
 
 test("the health check passes the chosen checks and limits to its playbook", () => {
-  const argv = renderTaskArgs(dags.infrastructure_health_check!, "collect_findings", { checks: ["certificates"], cert_warn_days: 7 }, { runId: "scheduled__2025-01-01T06:00:00+00:00" }).args.argv as string[];
-  expect(JSON.parse(argv[3]!.replace(/^--extra-vars=/, ""))).toEqual({
+  const p = previewPlaybookTask(dags.infrastructure_health_check!, "collect_findings", { checks: ["certificates"], cert_warn_days: 7 }, { runId: "scheduled__2025-01-01T06:00:00+00:00" });
+  expect(p.extraVars).toEqual({
     health_checks: ["certificates"], cert_warn_days: 7, cert_paths: ["/etc/pki/tls/certs/svc", "/var/lib/svc/certs"],
     dns_names: ["idm.lab.example.com", "step-ca.lab.example.com", "registry.lab.example.com"], svc_run_id: "scheduled__2025-01-01T06:00:00+00:00",
   });

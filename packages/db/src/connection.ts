@@ -9,6 +9,7 @@ import * as m005 from "./migrations/005-set-based-try-ops";
 import * as m006 from "./migrations/006-hot-task-updates";
 import * as m007 from "./migrations/007-one-trip-decisions";
 import * as m008 from "./migrations/008-lean-try-ops";
+import * as m009 from "./migrations/009-idempotency-keys";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -20,11 +21,22 @@ export interface DbOptions {
   /** Pool size; services use the default, tests and CLIs use small pools. */
   max?: number;
   applicationName?: string;
+  /** Give up connecting after this long (default 5000 ms): an outage answers 503, not a hang. */
+  connectTimeoutMs?: number;
+  /** Server-side limit per statement (default 60000 ms; 0 = none, for migrations and long jobs). */
+  statementTimeoutMs?: number;
 }
 
 /** A pg pool on the metadata database (for prepared hot-path statements; most code uses createDb). */
 export function createPool(url: string, opts: DbOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.applicationName ?? "svc" });
+  const statement = opts.statementTimeoutMs ?? 60_000;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    application_name: opts.applicationName ?? "svc",
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+    ...(statement > 0 ? { statement_timeout: statement, idle_in_transaction_session_timeout: statement } : {}),
+  });
   // An idle client error (server restart) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
   return pool;
@@ -35,7 +47,7 @@ export function createDb(url: string, opts: DbOptions = {}): Db {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, opts) }) });
 }
 
-const MIGRATIONS: Record<string, Migration> = { "001-engine": m001, "002-platform": m002, "003-flow-details": m003, "004-hot-path": m004, "005-set-based-try-ops": m005, "006-hot-task-updates": m006, "007-one-trip-decisions": m007, "008-lean-try-ops": m008 };
+const MIGRATIONS: Record<string, Migration> = { "001-engine": m001, "002-platform": m002, "003-flow-details": m003, "004-hot-path": m004, "005-set-based-try-ops": m005, "006-hot-task-updates": m006, "007-one-trip-decisions": m007, "008-lean-try-ops": m008, "009-idempotency-keys": m009 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */
 export async function migrateToLatest(db: Kysely<any>): Promise<{ error?: unknown; results: MigrationResultSet["results"] }> {

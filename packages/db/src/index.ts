@@ -1,5 +1,7 @@
 export { createDb, createPool, migrateToLatest, ensureDatabase } from "./connection";
 export type { Db, DbOptions, PgPool } from "./connection";
+export { claimIdempotencyKey, releaseIdempotencyKey, setIdempotencyRef } from "./idempotency";
+export type { IdempotencyClaim } from "./idempotency";
 export { DAG_RUN_STATES, TASK_STATES } from "./schema";
 export type {
   Database, DagRunState, TaskState, Json,

@@ -148,6 +148,13 @@ export interface AuditEventTable {
   detail: Json<Record<string, unknown>>;
 }
 
+export interface IdempotencyKeyTable {
+  scope: string;
+  key: string;
+  ref: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   dag: DagTable;
   import_error: ImportErrorTable;
@@ -157,6 +164,7 @@ export interface Database {
   flow: FlowTable;
   component_heartbeat: ComponentHeartbeatTable;
   audit_event: AuditEventTable;
+  idempotency_key: IdempotencyKeyTable;
 }
 
 export type DagRow = Selectable<DagTable>;

@@ -1,16 +1,35 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { SvcError } from "@svc/errors";
+import { LoginLimiter } from "./login-limiter";
+import { verifyPassword } from "./passwords";
 import { sendProblem } from "./problem";
+import { defaultRolePolicy, roleAtLeast, type Role, type RolePolicy } from "./roles";
+
+/** A user of SVC_USERS (or the users table): a name, a role and a scrypt hash (passwords.ts). */
+export interface UserCredential {
+  name: string;
+  role: Role;
+  passwordHash: string;
+}
 
 /**
- * Credentials an API accepts: HTTP basic with SVC_ADMIN_USER/SVC_ADMIN_PASSWORD, or a bearer
- * SVC_API_TOKEN. With none configured the API is open (development, bound to localhost).
+ * Credentials an API accepts: HTTP basic with SVC_ADMIN_USER/SVC_ADMIN_PASSWORD (role admin) or a
+ * user of `users`, or a bearer SVC_API_TOKEN (role `apiTokenRole`, default admin). With none
+ * configured the API is open (development, bound to localhost).
  */
 export interface AuthSettings {
   adminUser?: string;
   adminPassword?: string;
   apiToken?: string;
+  apiTokenRole?: Role;
+  users?: readonly UserCredential[];
+}
+
+/** Who a request is: a name and a role. */
+export interface Principal {
+  name: string;
+  role: Role;
 }
 
 /** The actor recorded for requests to an open API (no credentials configured). */
@@ -20,7 +39,7 @@ export const TOKEN_PRINCIPAL = "token";
 
 /** True when at least one way to authenticate is configured. */
 export function authConfigured(a: AuthSettings): boolean {
-  return Boolean((a.adminUser && a.adminPassword) || a.apiToken);
+  return Boolean((a.adminUser && a.adminPassword) || a.apiToken || a.users?.length);
 }
 
 // Hash both sides first: equal-length inputs for timingSafeEqual, and no early exit on length.
@@ -51,28 +70,79 @@ export function isAuthorized(header: string | undefined, a: AuthSettings): boole
   return principalOf(header, a) !== null;
 }
 
+/** Who the Authorization header authenticates, with the role; null when nobody. */
+export async function authenticate(header: string | undefined, a: AuthSettings): Promise<Principal | null> {
+  const who = principalOf(header, a);
+  if (who === TOKEN_PRINCIPAL) return { name: who, role: a.apiTokenRole ?? "admin" };
+  if (who) return { name: who, role: "admin" };
+  const m = header ? /^basic\s+(.+)$/i.exec(header.trim()) : null;
+  if (!m || !a.users?.length) return null;
+  const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+  const sep = decoded.indexOf(":");
+  if (sep < 0) return null;
+  const user = a.users.find((u) => safeEqual(u.name, decoded.slice(0, sep)));
+  // A hash is checked even for an unknown name, so timing does not tell which names exist.
+  const ok = await verifyPassword(decoded.slice(sep + 1), user?.passwordHash ?? UNKNOWN_USER_HASH);
+  return ok && user ? { name: user.name, role: user.role } : null;
+}
+const UNKNOWN_USER_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+/** Options of requireAuth. */
+export interface RequireAuthOptions {
+  /** The lowest role each request needs (default: viewer for reads, user otherwise). */
+  roles?: RolePolicy;
+  /** Failed-login lockout (default: one per middleware, 10 failures in 5 min → 5 min of 429). */
+  limiter?: LoginLimiter;
+}
+
 /**
- * Middleware: HTTP basic or bearer token, else 401 problem with WWW-Authenticate. Records who
- * made the request in `res.locals.actor` (see actorOf); open, with actor `anonymous`, when
- * nothing is configured.
+ * Middleware: HTTP basic or bearer token, else 401 problem with WWW-Authenticate; a role too low
+ * for the request (opts.roles) is 403; a client with too many failed logins gets 429 with
+ * Retry-After. Records who made the request in `res.locals.actor` and `res.locals.role`; open,
+ * with actor `anonymous` and role admin, when nothing is configured.
  */
-export function requireAuth(a: AuthSettings): RequestHandler {
+export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): RequestHandler {
   if (!authConfigured(a)) {
     return (_req, res, next) => {
       res.locals.actor = ANONYMOUS;
+      res.locals.role = "admin";
       next();
     };
   }
-  const challenges = [a.adminUser && a.adminPassword ? 'Basic realm="svc"' : null, a.apiToken ? 'Bearer realm="svc"' : null].filter(Boolean).join(", ");
+  const policy = opts.roles ?? defaultRolePolicy;
+  const limiter = opts.limiter ?? new LoginLimiter();
+  const challenges = [(a.adminUser && a.adminPassword) || a.users?.length ? 'Basic realm="svc"' : null, a.apiToken ? 'Bearer realm="svc"' : null].filter(Boolean).join(", ");
   return (req, res, next) => {
-    const who = principalOf(req.headers.authorization, a);
-    if (who) {
-      res.locals.actor = who;
-      return next();
+    const client = clientOf(req);
+    const wait = limiter.retryAfter(client);
+    if (wait > 0) {
+      res.setHeader("Retry-After", String(wait));
+      return sendProblem(res, new SvcError("forbidden", "Too many failed logins from this client; try again later"), { status: 429, title: "Too Many Requests", type: "https://svc.dev/docs/errors#rate_limited" });
     }
-    res.setHeader("WWW-Authenticate", challenges);
-    sendProblem(res, new SvcError("unauthenticated", req.headers.authorization ? "Invalid credentials" : "Authentication required: use HTTP basic auth or a bearer token"));
+    authenticate(req.headers.authorization, a).then((who) => {
+      if (!who) {
+        if (req.headers.authorization) limiter.fail(client);
+        res.setHeader("WWW-Authenticate", challenges);
+        return sendProblem(res, new SvcError("unauthenticated", req.headers.authorization ? "Invalid credentials" : "Authentication required: use HTTP basic auth or a bearer token"));
+      }
+      limiter.succeed(client);
+      res.locals.actor = who.name;
+      res.locals.role = who.role;
+      const need = policy(req);
+      if (!roleAtLeast(who.role, need)) return sendProblem(res, new SvcError("forbidden", `This needs the role '${need}' or above; '${who.name}' has '${who.role}'`));
+      next();
+    }, next);
   };
+}
+
+function clientOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/** The role requireAuth recorded for this request (admin when the API is open). */
+export function roleOf(res: Response): Role {
+  const role: unknown = res.locals.role;
+  return role === "viewer" || role === "user" || role === "op" || role === "admin" ? role : "viewer";
 }
 
 /** The actor requireAuth recorded for this request (`anonymous` when none was). */

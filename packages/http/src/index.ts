@@ -1,6 +1,13 @@
 // HTTP plumbing shared by the services' express apps.
-export { ANONYMOUS, TOKEN_PRINCIPAL, actorOf, authConfigured, isAuthorized, principalOf, requireAuth, safeEqual } from "./auth";
-export type { AuthSettings } from "./auth";
+export { ANONYMOUS, TOKEN_PRINCIPAL, actorOf, authConfigured, authenticate, isAuthorized, principalOf, requireAuth, roleOf, safeEqual } from "./auth";
+export type { AuthSettings, Principal, RequireAuthOptions, UserCredential } from "./auth";
+export { LoginLimiter } from "./login-limiter";
+export type { LoginLimiterOptions } from "./login-limiter";
+export { hashPassword, verifyPassword } from "./passwords";
+export { ROLES, defaultRolePolicy, roleAtLeast } from "./roles";
+export type { Role, RolePolicy } from "./roles";
+export { csrfGuard, securityHeaders } from "./edge";
+export { closeHttpServer } from "./close-server";
 export { errorHandler, notFoundHandler, sendProblem } from "./problem";
 export { parseInput } from "./validate";
 export { decideListen, resolveListenHost } from "./listen-policy";

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { BadRequestError, NotFoundError, SvcError, toProblem } from "@svc/errors";
 import type { Logger } from "@svc/logger";
+import { isOutage, OUTAGE_RETRY_AFTER_S } from "./outage";
 
 /** Answer with an RFC 7807 problem (application/problem+json); `extra` adds or overrides members. */
 export function sendProblem(res: Response, e: unknown, extra: Record<string, unknown> = {}): void {
@@ -24,6 +25,12 @@ export function errorHandler(logger: Pick<Logger, "error">): ErrorRequestHandler
       const type = (err as { type?: string }).type;
       e = new BadRequestError(type === "entity.parse.failed" ? "body: request body is not valid JSON" : `body: ${(err as Error).message}`, { field: "body" });
       if (status === 413) return sendProblem(res, e, { status: 413, title: "Payload Too Large" });
+    }
+    if (!(e instanceof SvcError) && isOutage(err)) {
+      // Postgres or Redis down: a retryable 503, never a hang or an opaque 500.
+      logger.error({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code }, method: req.method, path: req.path }, "backing service unavailable");
+      res.setHeader("Retry-After", String(OUTAGE_RETRY_AFTER_S));
+      return sendProblem(res, new SvcError("unavailable", "A backing service (database or queue) is unavailable; retry shortly"));
     }
     if (!(e instanceof SvcError)) {
       logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err), method: req.method, path: req.path }, "request failed");

@@ -53,6 +53,16 @@ export const failOperator: Operator<{ message?: string; succeed_on_try?: number;
   },
 };
 
+/** The worker's variables a command inherits; secrets (DATABASE_URL, SVC_*, API keys) never do. */
+export const SHELL_ENV_ALLOWLIST = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TERM"] as const;
+
+/** The environment a shell task's command gets: the allowlisted variables, then the task's own `env`. */
+export function shellEnv(workerEnv: NodeJS.ProcessEnv, taskEnv: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of SHELL_ENV_ALLOWLIST) if (typeof workerEnv[k] === "string") env[k] = workerEnv[k]!;
+  return { ...env, ...taskEnv };
+}
+
 /** Runs a local command from an argv array (never a shell string); streams output. */
 export const shellOperator: Operator<{ argv: string[]; cwd?: string; env?: Record<string, string> }> = {
   name: "shell",
@@ -61,7 +71,7 @@ export const shellOperator: Operator<{ argv: string[]; cwd?: string; env?: Recor
   async run(args, ctx) {
     const [cmd, ...rest] = args.argv as [string, ...string[]];
     return new Promise((resolve, reject) => {
-      const child = spawn(cmd, rest, { cwd: args.cwd, env: { ...process.env, ...args.env }, stdio: ["ignore", "pipe", "pipe"], signal: ctx.signal });
+      const child = spawn(cmd, rest, { cwd: args.cwd, env: shellEnv(process.env, args.env), stdio: ["ignore", "pipe", "pipe"], signal: ctx.signal });
       const last: string[] = [];
       const pipe = (stream: NodeJS.ReadableStream, name: "stdout" | "stderr") => {
         let buf = "";

@@ -16,6 +16,17 @@ export function createRedis(url: string): Redis {
   return r;
 }
 
+/**
+ * A producer connection that fails fast: with Redis unreachable a command errors at once (no
+ * offline queue) or after `commandTimeoutMs`, so an API answers 503 instead of waiting forever.
+ * Workers keep createRedis (BullMQ's blocking reads need the offline queue and no retry cap).
+ */
+export function createProducerRedis(url: string, commandTimeoutMs = 3000): Redis {
+  const r = new IORedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: commandTimeoutMs, connectTimeout: commandTimeoutMs, enableReadyCheck: true });
+  r.on("error", () => undefined);
+  return r;
+}
+
 export interface Queues {
   intents: Queue;
   scheduler: Queue;
@@ -25,15 +36,18 @@ export interface Queues {
   close(): Promise<void>;
 }
 
-/** Producer-side handles for all queues, sharing one connection. */
-export function createQueues(settings: RedisSettings, connection: Redis = createRedis(settings.url)): Queues {
+/** Producer-side handles for all queues, sharing one fail-fast connection. */
+export function createQueues(settings: RedisSettings, connection: Redis = createProducerRedis(settings.url), commandTimeoutMs = 3000): Queues {
   const opts: QueueOptions = { connection: connection as ConnectionOptions, prefix: settings.prefix };
   const queues = {
     intents: new Queue(QUEUE_NAMES.intents, opts),
     scheduler: new Queue(QUEUE_NAMES.scheduler, opts),
     tasks: new Queue(QUEUE_NAMES.tasks, opts),
   };
-  for (const q of Object.values(queues)) q.on("error", () => undefined);
+  for (const q of Object.values(queues)) {
+    q.on("error", () => undefined);
+    boundAdd(q, commandTimeoutMs);
+  }
   return {
     ...queues,
     connection,
@@ -42,5 +56,21 @@ export function createQueues(settings: RedisSettings, connection: Redis = create
       await Promise.all(Object.values(queues).map((q) => q.close()));
       await connection.quit().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * BullMQ waits for the connection before a command, however long Redis is away: bound `add` so
+ * a producer gets an error (an API answers 503) instead. Job ids are deterministic where it
+ * matters, so an add that still lands later is deduplicated by Redis.
+ */
+function boundAdd(q: Queue, ms: number): void {
+  const add = q.add.bind(q) as (...a: unknown[]) => Promise<unknown>;
+  (q as unknown as { add: (...a: unknown[]) => Promise<unknown> }).add = (...a) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error("Command timed out: Redis did not answer"), { code: "ETIMEDOUT" })), ms);
+    });
+    return Promise.race([add(...a), timeout]).finally(() => clearTimeout(timer));
   };
 }

@@ -1,5 +1,5 @@
-import express, { type Express } from "express";
-import { errorHandler, notFoundHandler, parseInput, requireAuth } from "@svc/http";
+import express, { type Express, type Request } from "express";
+import { csrfGuard, errorHandler, notFoundHandler, parseInput, requireAuth, securityHeaders, type Role } from "@svc/http";
 import type { AssistantDeps } from "./deps";
 import { renderDocsPage } from "./docs-page";
 import { checkHealth } from "./health";
@@ -17,6 +17,7 @@ export function createAssistantApp(d: AssistantDeps): Express {
   app.set("trust proxy", "loopback");
   const metrics = createMetrics();
   app.use(metrics.middleware);
+  app.use(securityHeaders(), csrfGuard());
   app.use(express.json({ limit: "256kb" }));
 
   // Open: liveness probes and the API description carry no data.
@@ -29,7 +30,7 @@ export function createAssistantApp(d: AssistantDeps): Express {
   const page = renderDocsPage(openapi as Parameters<typeof renderDocsPage>[0]);
   app.get("/docs", (_req, res) => void res.type("html").send(page));
 
-  app.use(requireAuth(d.config.auth));
+  app.use(requireAuth(d.config.auth, { roles: assistantRole }));
   app.use(intentRoutes(d));
   app.use(flowEventRoutes(d));
   app.use(orchestratorRoutes(d));
@@ -44,4 +45,11 @@ export function createAssistantApp(d: AssistantDeps): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(d.logger));
   return app;
+}
+
+/** Reads and chat: viewer; approving a flow: op; other writes (intents, answers, cancels): user. */
+export function assistantRole(req: Request): Role {
+  if (req.method === "GET" || req.method === "HEAD" || (req.method === "POST" && req.path === "/chat")) return "viewer";
+  if (/^\/orchestrator\/flows\/[^/]+\/approve$/.test(req.path)) return "op";
+  return "user";
 }

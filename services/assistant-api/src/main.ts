@@ -1,6 +1,6 @@
 import { loadConfig } from "@svc/config";
 import { bootDatabase, newInstanceId, onShutdown, startHeartbeat } from "@svc/engine";
-import { resolveListenHost } from "@svc/http";
+import { closeHttpServer, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
 import { createAssistantApp } from "./app";
 import { createAssistantDeps } from "./deps";
@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   const heartbeat = startHeartbeat(db, "assistant-api", newInstanceId("assistant-api"), 5000, (e) => logger.warn({ err: String(e) }, "heartbeat failed"));
   const server = app.listen(config.http.assistantPort, listen.host, () => logger.info({ host: listen.host, port: config.http.assistantPort }, "assistant API listening"));
   onShutdown(logger, async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Open SSE streams are closed after a short grace instead of holding the process.
+    await closeHttpServer(server, 2000);
     await heartbeat.stop();
     await deps.close();
     await db.destroy();

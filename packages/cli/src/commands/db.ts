@@ -1,5 +1,6 @@
 import { ensureDatabase, migrateToLatest } from "@svc/db";
 import { CliError } from "../errors";
+import { dbCleanCommand } from "./db-clean";
 import type { Command } from "./types";
 
 /** `db migrate`: create the database when missing, apply pending migrations, list what was applied. */
@@ -16,4 +17,5 @@ export const dbCommands: Command[] = [
       return 0;
     },
   },
+  dbCleanCommand,
 ];

@@ -1,38 +1,48 @@
 import { posix } from "node:path";
 import { z } from "zod";
+import type { SvcConfig } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
-import type { Operator } from "../types";
+import type { HostExecutor } from "@svc/host";
+import type { Operator, OperatorContext } from "../types";
 import { AnsibleOutputWatcher } from "./ansible-output";
 import { defaultHostExecutor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { keyscanTo, makeTempDir, removeDir, writeHostFile } from "./remote-files";
 import { hostName, hostPath, userName, vmName } from "./schemas";
+import { unsafeExtraVarsYaml } from "./unsafe-vars";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
 
 const target = z.object({ name: vmName, host: hostName, port: z.coerce.number().int().min(1).max(65535).default(22), user: userName.default("root") });
+/** Operator settings a playbook may be given (from configuration only, never from a caller). */
+const SETTING_VARS = { secrets_file: (c: SvcConfig) => c.secretsFile, pull_secret_path: (c: SvcConfig) => c.pullSecretFile } as const;
+type SettingVar = keyof typeof SETTING_VARS;
 const args = z
   .object({
     /** Playbook on the host; relative paths are under SVC_PLAYBOOKS_DIR. */
     playbook: hostPath,
     /** Target a VM by name (its SSH endpoint comes from `svc-vm info`)... */
     vm: vmName.optional(),
-    /** ...or explicit hosts. */
+    /** ...or explicit hosts... */
     hosts: z.array(target).min(1).max(100).optional(),
-    /** Passed as a JSON file (-e @file), never on the command line. */
+    /** ...or the host itself (local connection, run from SVC_PLAYBOOKS_DIR). */
+    on_host: z.literal(true).optional(),
+    /** Written to a file (-e @file) with every string tagged !unsafe: data, never templated. */
     extra_vars: z.record(z.string(), z.unknown()).default({}),
+    /** Operator settings the playbook reads, added as variables from configuration. */
+    settings: z.array(z.enum(Object.keys(SETTING_VARS) as [SettingVar, ...SettingVar[]])).default([]),
     check: z.boolean().default(false),
     /** Private key on the host for the targets (default SVC_VM_SSH_PRIVKEY, else ssh's defaults). */
     private_key: hostPath.optional(),
     timeout_s: z.coerce.number().min(1).max(86_400).default(3600),
   })
-  .refine((a) => (a.vm ? 1 : 0) + (a.hosts ? 1 : 0) === 1, "give exactly one of vm or hosts");
+  .refine((a) => (a.vm ? 1 : 0) + (a.hosts ? 1 : 0) + (a.on_host ? 1 : 0) === 1, "give exactly one of vm, hosts or on_host");
 type Args = z.infer<typeof args>;
 
-/** Run ansible-playbook on the host against a VM, output streamed, failing task reported. */
+/** Run ansible-playbook on the host against a VM (or the host itself), output streamed, failing task reported. */
 export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Operator<Args> {
   const exFor = deps.executor ?? defaultHostExecutor;
   return {
     name: "ansible_playbook",
-    description: "Run an Ansible playbook on the host against a VM (inventory from svc-vm info, extra vars as a file); output the play recap",
+    description: "Run an Ansible playbook on the host against a VM or the host itself (extra vars as an !unsafe file, settings from configuration); output the play recap",
     args,
     async run(a, ctx) {
       const ex = exFor(ctx);
@@ -53,32 +63,25 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       }
       const dir = await makeTempDir(ex, ctx.config.inventoryDir, ctx);
       try {
-        // Pin each target's host key now (the VM was just created by us, reached on the host's
-        // loopback) and make ssh insist on it for the whole run: no StrictHostKeyChecking=no.
-        const knownHosts = `${dir}/known_hosts`;
-        for (const h of hosts) await keyscanTo(ex, `${dir}/kh-${h.name}`, h.host, h.port, ctx);
-        await ex.run(["sh", "-c", 'out="$1"; shift; cat "$@" > "$out"', "sh", knownHosts, ...hosts.map((h) => `${dir}/kh-${h.name}`)], { signal: ctx.signal });
-        const sshArgs = `-o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -o BatchMode=yes`;
-        const inventory = {
-          all: {
-            hosts: Object.fromEntries(
-              hosts.map((h) => [h.name, { ansible_host: h.host, ansible_port: h.port, ansible_user: h.user, ansible_ssh_common_args: sshArgs, ansible_python_interpreter: "auto_silent", ...(key ? { ansible_ssh_private_key_file: key } : {}) }]),
-            ),
-          },
-        };
+        const inventory = a.on_host ? { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } } : await vmInventory(ex, dir, hosts, key, ctx);
         await writeHostFile(ex, `${dir}/inventory.json`, JSON.stringify(inventory, null, 2), ctx);
-        await writeHostFile(ex, `${dir}/extra-vars.json`, JSON.stringify(a.extra_vars), ctx);
+        const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
+        await writeHostFile(ex, `${dir}/extra-vars.yml`, unsafeExtraVarsYaml(a.extra_vars, trusted), ctx);
+        const vault = ctx.config.vaultPasswordFile && (!a.on_host || a.settings.includes("secrets_file"));
         const argv = [
-          "ansible-playbook", "-i", `${dir}/inventory.json`, "-e", `@${dir}/extra-vars.json`,
-          ...(ctx.config.vaultPasswordFile ? ["--vault-password-file", ctx.config.vaultPasswordFile] : []),
+          "ansible-playbook", "-i", `${dir}/inventory.json`, "-e", `@${dir}/extra-vars.yml`,
+          ...(vault ? ["--vault-password-file", ctx.config.vaultPasswordFile!] : []),
           ...(a.check ? ["--check", "--diff"] : []),
           // `--` so a playbook path that looks like an option is still a path.
           "--", playbook,
         ];
-        ctx.log(`ansible-playbook ${playbook} on ${hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ")}${a.check ? " [check mode]" : ""}`, "system");
+        const where = a.on_host ? `the host (${ex.target})` : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
+        ctx.log(`ansible-playbook ${playbook} on ${where}${a.check ? " [check mode]" : ""}`, "system");
         const w = new AnsibleOutputWatcher();
         const r = await ex.run(argv, {
           env: { ANSIBLE_NOCOLOR: "1", ANSIBLE_TIMEOUT: "60", ANSIBLE_FORCE_COLOR: "0", ANSIBLE_RETRY_FILES_ENABLED: "0", ANSIBLE_HOST_KEY_CHECKING: "True", ANSIBLE_LOCAL_TEMP: `${dir}/tmp`, PYTHONUNBUFFERED: "1" },
+          // Relative paths a playbook or its ansible.cfg names resolve under the playbooks directory.
+          cwd: posix.isAbsolute(a.playbook) ? posix.dirname(playbook) : ctx.config.playbooksDir,
           timeoutMs: a.timeout_s * 1000,
           signal: ctx.signal,
           onStdout: (l) => (w.line(l), ctx.log(l, "stdout")),
@@ -94,11 +97,27 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           if (!f && /ERROR!/.test(w.tail.join("\n"))) throw new NonRetryableError(msg);
           throw new Error(msg);
         }
-        return { playbook: a.playbook, hosts: hosts.map((h) => h.name), check: a.check, ok: totals.ok ?? 0, changed: totals.changed ?? 0, failed: totals.failed ?? 0, unreachable: totals.unreachable ?? 0, skipped: totals.skipped ?? 0 };
+        return { playbook: a.playbook, hosts: a.on_host ? ["localhost"] : hosts.map((h) => h.name), check: a.check, ok: totals.ok ?? 0, changed: totals.changed ?? 0, failed: totals.failed ?? 0, unreachable: totals.unreachable ?? 0, skipped: totals.skipped ?? 0 };
       } finally {
         // The directory holds the extra vars, which may be secrets.
         await removeDir(ex, dir);
       }
+    },
+  };
+}
+
+/** Inventory for SSH targets: each target's host key pinned now and required for the whole run. */
+async function vmInventory(ex: HostExecutor, dir: string, hosts: z.infer<typeof target>[], key: string | undefined, ctx: OperatorContext) {
+  // The VM was just created by us and is reached on the host's loopback: no StrictHostKeyChecking=no.
+  const knownHosts = `${dir}/known_hosts`;
+  for (const h of hosts) await keyscanTo(ex, `${dir}/kh-${h.name}`, h.host, h.port, ctx);
+  await ex.run(["sh", "-c", 'out="$1"; shift; cat "$@" > "$out"', "sh", knownHosts, ...hosts.map((h) => `${dir}/kh-${h.name}`)], { signal: ctx.signal });
+  const sshArgs = `-o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -o BatchMode=yes`;
+  return {
+    all: {
+      hosts: Object.fromEntries(
+        hosts.map((h) => [h.name, { ansible_host: h.host, ansible_port: h.port, ansible_user: h.user, ansible_ssh_common_args: sshArgs, ansible_python_interpreter: "auto_silent", ...(key ? { ansible_ssh_private_key_file: key } : {}) }]),
+      ),
     },
   };
 }

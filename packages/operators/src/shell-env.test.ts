@@ -1,0 +1,30 @@
+import { loadConfig } from "@svc/config";
+import { createTestOperatorContext } from "@svc/testing";
+import { shellOperator } from "./basic";
+
+const SECRETS = { DATABASE_URL: "postgres://svc:db-secret@127.0.0.1/svc", SVC_API_TOKEN: "token-secret", MODEL_PROVIDER_API_KEY: "model-secret" };
+const saved: Record<string, string | undefined> = {};
+beforeAll(() => {
+  for (const [k, v] of Object.entries(SECRETS)) (saved[k] = process.env[k]), (process.env[k] = v);
+});
+afterAll(() => {
+  for (const k of Object.keys(SECRETS)) saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k]);
+});
+
+async function envSeenBy(taskEnv?: Record<string, string>): Promise<Map<string, string>> {
+  const ctx = createTestOperatorContext(loadConfig({}), "shell");
+  await shellOperator.run(shellOperator.args.parse({ argv: ["env"], env: taskEnv }), ctx);
+  return new Map(ctx.lines.filter((l) => l.stream === "stdout").map((l) => [l.line.slice(0, l.line.indexOf("=")), l.line.slice(l.line.indexOf("=") + 1)]));
+}
+
+test("a shell command gets an allowlisted environment: none of the worker's secrets", async () => {
+  const env = await envSeenBy();
+  for (const k of Object.keys(SECRETS)) expect(env.has(k)).toBe(false);
+  expect([...env.keys()].filter((k) => k.startsWith("SVC_") || k.startsWith("PG") || k.startsWith("REDIS"))).toEqual([]);
+  expect(env.get("PATH")).toBe(process.env.PATH);
+});
+
+test("a shell task's own env still reaches its command", async () => {
+  const env = await envSeenBy({ GREETING: "$(id)" });
+  expect(env.get("GREETING")).toBe("$(id)");
+});
