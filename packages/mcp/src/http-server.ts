@@ -1,0 +1,83 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { safeEqual } from "@svc/http";
+import type { Logger } from "@svc/logger";
+
+export interface McpHttpOptions {
+  name: string;
+  /** Builds a fresh server per request (the handler is stateless). */
+  factory: () => McpServer;
+  host: string;
+  port: number;
+  /** Required as `Authorization: Bearer <token>` on /mcp when set. */
+  token: string | undefined;
+  /** Browser origins (hostnames) allowed besides loopback. */
+  allowedOrigins: readonly string[];
+  logger: Logger;
+}
+
+export interface McpHttpServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+function problem(res: ServerResponse, status: number, title: string, detail: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/problem+json", ...headers });
+  res.end(JSON.stringify({ type: `https://svc.dev/docs/errors/${title.toLowerCase().replace(/\s+/g, "_")}`, title, status, detail }));
+}
+
+function originAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
+  if (origin === undefined) return true; // non-browser clients send none
+  try {
+    const host = new URL(origin).hostname;
+    return LOOPBACK.has(host) || allowed.includes(host);
+  } catch {
+    return false;
+  }
+}
+
+function bearerOk(req: IncomingMessage, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization?.trim() ?? "");
+  return m !== null && safeEqual(m[1]!, token);
+}
+
+/** Streamable HTTP at /mcp (bearer token, Origin check), plus an unauthenticated GET /health. */
+export async function startMcpHttpServer(o: McpHttpOptions): Promise<McpHttpServer> {
+  const handler = createMcpHandler(() => o.factory(), { onerror: (e) => o.logger.warn({ err: e.message }, "mcp request rejected") });
+  const node = toNodeHandler(handler);
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/health" && req.method === "GET") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify({ status: "ok", server: o.name }));
+    }
+    if (path !== "/mcp") return problem(res, 404, "Not Found", `no route ${req.method} ${String(path).slice(0, 100)}; the MCP endpoint is /mcp`);
+    if (!originAllowed(req.headers.origin, o.allowedOrigins)) return problem(res, 403, "Forbidden", "Origin not allowed");
+    if (o.token && !bearerOk(req, o.token)) {
+      return problem(res, 401, "Unauthorized", "a bearer token is required (Authorization: Bearer <SVC_MCP_TOKEN>)", { "www-authenticate": 'Bearer realm="mcp"' });
+    }
+    node(req, res).catch((e: unknown) => {
+      o.logger.error({ err: e instanceof Error ? e.message : String(e) }, "mcp request failed");
+      if (!res.headersSent) problem(res, 500, "Internal Server Error", "the request could not be handled");
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  o.logger.info({ host: o.host, port, auth: Boolean(o.token) }, "mcp http listening");
+  return {
+    port,
+    async close() {
+      await handler.close().catch(() => undefined);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { isInputRequiredResult } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { defineTool, type ToolDef } from "@svc/mcp";
+import type { AssistantToolDeps } from "../deps";
+import { flowLine, FlowSummary, flowSummary } from "../flow-shape";
+import { flowPath as path, intentRound, needsInput } from "../intent-rounds";
+
+const flowId = z.string().regex(/^flow-[A-Za-z0-9_-]{1,100}$/, "expected a flow id like flow-…").describe("flow id returned by submit_intent");
+const FlowResult = z.object({ flow: FlowSummary, elicited: z.boolean().describe("the missing values were asked of the user through the client") });
+function render(flow: FlowSummary): string {
+  const hint = needsInput(flow) ? "\nAsk the user, then call answer_flow with the value(s)." : flow.status === "awaiting_approval" ? "\nCall approve_flow once the user agrees." : "";
+  return `${flowLine(flow)}${hint}`;
+}
+
+/** The intent path: submit, answer, approve, follow, observe. */
+export function flowTools(d: AssistantToolDeps): ToolDef[] {
+  const { api } = d;
+  return [
+    defineTool({
+      name: "submit_intent",
+      title: "Submit an intent",
+      description: "Turn a sentence into a workflow flow (picks and validates a DAG, runs it when allowed). When a value is missing the user is asked through the client if it supports elicitation; otherwise the question is returned.",
+      tier: "write",
+      openWorld: true,
+      input: z.object({
+        intent: z.string().trim().min(1).max(2000).describe("what the user wants, in plain words"),
+        params: z.record(z.string(), z.unknown()).optional().describe("values for the chosen workflow's params"),
+        auto_approve: z.boolean().default(false).describe("run workflows that create or delete VMs without asking"),
+        auto_execute: z.boolean().default(true),
+      }),
+      output: FlowResult,
+      async run(a, ctx) {
+        const out = await intentRound(api, d.stateCodec, ctx, () =>
+          api.post("/orchestrator/intent", { intent: a.intent, params: a.params, auto_approve: a.auto_approve, auto_execute: a.auto_execute }));
+        if (isInputRequiredResult(out)) return out;
+        return { data: out, text: render(out.flow) };
+      },
+    }),
+    defineTool({
+      name: "answer_flow",
+      title: "Answer a flow's question",
+      description: "Give the values a needs_input flow asks for (see its question and input_requests); the flow then continues.",
+      tier: "write",
+      openWorld: true,
+      input: z.object({ flow_id: flowId, params: z.record(z.string(), z.unknown()).refine((p) => Object.keys(p).length > 0, "give at least one value") }),
+      output: FlowResult,
+      async run(a) {
+        const flow = flowSummary(await api.post(path(a.flow_id, "/answer"), { params: a.params }));
+        return { data: { flow, elicited: false }, text: render(flow) };
+      },
+    }),
+    defineTool({
+      name: "approve_flow",
+      title: "Approve a flow",
+      description: "Approve a flow that is awaiting approval, so its workflow runs.",
+      tier: "write",
+      idempotent: true,
+      openWorld: true,
+      input: z.object({ flow_id: flowId }),
+      output: FlowResult,
+      async run(a) {
+        const flow = flowSummary(await api.post(path(a.flow_id, "/approve")));
+        return { data: { flow, elicited: false }, text: render(flow) };
+      },
+    }),
+    defineTool({
+      name: "get_flow",
+      title: "One flow",
+      description: "A flow's status, chosen DAG, run and any question it is waiting on.",
+      tier: "read",
+      input: z.object({ flow_id: flowId }),
+      output: FlowResult,
+      async run(a) {
+        const flow = flowSummary(await api.get(path(a.flow_id)));
+        return { data: { flow, elicited: false }, text: render(flow) };
+      },
+    }),
+    defineTool({
+      name: "observe_dag",
+      title: "Observe a DAG run",
+      description: "How a DAG's run is going (the latest when run_id is omitted): status, progress, concerns and recommendations.",
+      tier: "read",
+      input: z.object({ dag_id: z.string().min(1).max(250), run_id: z.string().min(1).max(250).optional() }),
+      output: z.object({
+        overall_status: z.string(), summary: z.string(), progress_percent: z.number(),
+        task_counts: z.record(z.string(), z.number()), concerns: z.array(z.unknown()), recommendations: z.array(z.unknown()),
+      }),
+      async run(a) {
+        const q = new URLSearchParams({ dag_id: a.dag_id, ...(a.run_id ? { run_id: a.run_id } : {}) });
+        const o = (await api.post(`/orchestrator/observe?${q.toString()}`)) as Record<string, unknown>;
+        const data = {
+          overall_status: String(o.overall_status ?? "unknown"), summary: String(o.summary ?? ""), progress_percent: Number(o.progress_percent) || 0,
+          task_counts: (o.task_counts ?? {}) as Record<string, number>,
+          concerns: Array.isArray(o.concerns) ? o.concerns.slice(0, 10) : [], recommendations: Array.isArray(o.recommendations) ? o.recommendations.slice(0, 10) : [],
+        };
+        return { data, text: `${a.dag_id}: ${data.overall_status} (${data.progress_percent}%) ${data.summary}` };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,17 @@
+import type { EngineApi } from "@svc/engine";
+import type { Logger } from "@svc/logger";
+import type { VmTools } from "./vm-access";
+
+/** What the workflow tools use; the process entry and the tests build it. */
+export interface WorkflowToolDeps {
+  api: EngineApi;
+  logger: Logger;
+  /** The host's VMs; absent when no VM driver is configured (the VM tools then say so). */
+  vms?: VmTools;
+  /** How often trigger_dag_and_wait looks at the run. */
+  pollMs?: number;
+  /** Platform settings DAG param defaults may reference (preflight resolves defaults with them). */
+  dagSettings?: Record<string, string>;
+  /** The DAG create_vm and delete_vm run (default vm_deployment). */
+  vmDagId?: string;
+}

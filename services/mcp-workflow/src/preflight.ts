@@ -1,0 +1,73 @@
+import { validateParams } from "@svc/dags";
+import type { EngineApi } from "@svc/engine";
+import type { VmCliInfo, VmTools } from "./vm-access";
+
+export interface PreflightCheck {
+  check: string;
+  ok: boolean;
+  detail: string;
+}
+
+const GIB = 1024 * 1024 * 1024;
+
+async function probe(vms: VmTools, argv: string[]): Promise<string | undefined> {
+  const r = await vms.exec(argv).catch(() => undefined);
+  return r && r.code === 0 ? r.stdout : undefined;
+}
+
+/** Host resources against the request: memory available, CPUs (over-commit is only noted), disk space for the disks. */
+async function resourceChecks(vms: VmTools, conf: Record<string, unknown>): Promise<PreflightCheck[]> {
+  const out: PreflightCheck[] = [];
+  const mem = await probe(vms, ["cat", "/proc/meminfo"]);
+  const availKb = mem ? Number(/MemAvailable:\s+(\d+)/.exec(mem)?.[1]) : NaN;
+  const wantMb = Number(conf.memory_mb ?? 0);
+  out.push(Number.isFinite(availKb)
+    ? { check: "memory", ok: availKb / 1024 >= wantMb, detail: `${wantMb} MiB requested, ${Math.floor(availKb / 1024)} MiB available` }
+    : { check: "memory", ok: false, detail: "could not read /proc/meminfo on the host" });
+  const cpus = Number((await probe(vms, ["nproc"]))?.trim());
+  const wantCpus = Number(conf.cpus ?? 1);
+  out.push({ check: "cpus", ok: Number.isFinite(cpus) && cpus > 0, detail: Number.isFinite(cpus) ? `${wantCpus} vCPU requested, host has ${cpus}${wantCpus > cpus ? " (over-committed)" : ""}` : "could not count host CPUs" });
+  const df = await probe(vms, ["df", "-Pk", "--", vms.disksDir]);
+  const freeKb = df ? Number(df.trim().split("\n").pop()?.split(/\s+/)[3]) : NaN;
+  const wantGb = Number(conf.disk_gb ?? 0);
+  out.push(Number.isFinite(freeKb)
+    ? { check: "disk", ok: (freeKb * 1024) / GIB >= wantGb, detail: `${wantGb} GiB requested, ${Math.floor((freeKb * 1024) / GIB)} GiB free in ${vms.disksDir}` }
+    : { check: "disk", ok: false, detail: `could not read free space of ${vms.disksDir}` });
+  return out;
+}
+
+/**
+ * Would create_vm succeed? Checks, without changing anything: the params against the VM DAG,
+ * the host answering, the hypervisor answering, the image present, the name free, resources.
+ */
+export async function preflightVm(api: EngineApi, vms: VmTools, dagId: string, conf: Record<string, unknown>, settings: Record<string, string>): Promise<{ checks: PreflightCheck[]; conf: Record<string, unknown> }> {
+  const checks: PreflightCheck[] = [];
+  const def = (await api.getDagDefinition(dagId)).definition;
+  const v = validateParams(def, { action: "create", ...conf }, settings);
+  const resolved = v.ok ? v.params : { action: "create", ...conf };
+  checks.push(v.ok ? { check: "params", ok: true, detail: `valid for ${dagId}` } : { check: "params", ok: false, detail: v.errors.map((e) => `conf.${e.field}: ${e.message}`).join("; ") });
+  const reachable = (await vms.exec(["true"]).catch(() => undefined))?.code === 0;
+  checks.push({ check: "host_reachable", ok: reachable, detail: reachable ? `${vms.target} answers` : `${vms.target} does not answer` });
+  if (!reachable) return { checks, conf: resolved };
+  let list: VmCliInfo[] | undefined;
+  try {
+    list = await vms.vmCli<VmCliInfo[]>(["list", "vm"]);
+    checks.push({ check: "hypervisor", ok: true, detail: `${list.length} VM(s) defined` });
+  } catch (e) {
+    checks.push({ check: "hypervisor", ok: false, detail: e instanceof Error ? e.message : String(e) });
+  }
+  const image = typeof resolved.image === "string" ? resolved.image : undefined;
+  if (image) {
+    const images = await vms.vmCli<{ name: string }[]>(["list", "images"]).catch(() => undefined);
+    checks.push(images
+      ? { check: "image", ok: images.some((i) => i.name === image), detail: images.some((i) => i.name === image) ? `image '${image}' present` : `image '${image}' not found; present: ${images.map((i) => i.name).join(", ") || "none"}` }
+      : { check: "image", ok: false, detail: "could not list images" });
+  }
+  const name = typeof resolved.vm_name === "string" ? resolved.vm_name : "";
+  if (list && name) {
+    const taken = list.some((x) => x.name === name);
+    checks.push({ check: "name_free", ok: !taken, detail: taken ? `a VM named '${name}' already exists` : `no VM named '${name}'` });
+  }
+  checks.push(...(await resourceChecks(vms, resolved)));
+  return { checks, conf: resolved };
+}

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { defineTool, ToolInputError, type ToolContext, type ToolDef } from "@svc/mcp";
+import type { WorkflowToolDeps } from "../deps";
+import { preflightVm } from "../preflight";
+import { RunSummary, runSummary, TaskSummary } from "../shapes";
+import { triggerRun } from "../trigger";
+import type { VmCliInfo, VmTools } from "../vm-access";
+import { waitForRun } from "../wait-run";
+
+const vmName = z.string().regex(/^[a-z][a-z0-9-]{0,62}$/, "lowercase letters, digits and '-', starting with a letter, at most 63").describe("VM name");
+const Vm = z.object({ name: z.string(), state: z.string(), image: z.string().nullable(), cpus: z.number().nullable(), memory_mb: z.number().nullable(), ip: z.string().nullable() });
+const vmOf = (v: VmCliInfo): z.infer<typeof Vm> => ({ name: v.name, state: v.state, image: v.image ?? null, cpus: v.cpus ?? null, memory_mb: v.memory_mb ?? null, ip: v.ip ?? null });
+const size = { image: z.string().max(63).optional(), cpus: z.number().int().min(1).max(64).optional(), memory_mb: z.number().int().min(256).max(262_144).optional(), disk_gb: z.number().int().min(1).max(4096).optional() };
+const RunOutcome = z.object({ run: RunSummary, deduplicated: z.boolean(), tasks: z.array(TaskSummary), waited: z.boolean() });
+
+function requireVms(d: WorkflowToolDeps): VmTools {
+  if (!d.vms) throw new ToolInputError("VM access is not configured on this server (SVC_SSH_HOST)");
+  return d.vms;
+}
+
+/** Run the VM DAG with a conf, optionally waiting for the end. */
+async function runVmDag(d: WorkflowToolDeps, conf: Record<string, unknown>, key: string | undefined, waitSeconds: number, ctx: ToolContext) {
+  const dagId = d.vmDagId ?? "vm_deployment";
+  const { run, deduplicated } = await triggerRun(d.api, { dag_id: dagId, conf, idempotency_key: key });
+  if (waitSeconds === 0) return { run: runSummary(run), deduplicated, tasks: [], waited: false };
+  const out = await waitForRun(d.api, dagId, run.dag_run_id ?? "", { timeoutMs: waitSeconds * 1000, pollMs: d.pollMs ?? 500, ctx });
+  return { run: runSummary(out.run), deduplicated, tasks: out.tasks, waited: true };
+}
+
+const common = {
+  idempotency_key: z.string().min(1).max(200).optional().describe("retrying with the same key returns the same run"),
+  wait_seconds: z.number().int().min(0).max(3600).default(0).describe("0: return the queued run at once; otherwise wait (with progress) up to this long"),
+};
+
+/** VMs on the host: read them directly; create and delete through the VM workflow (validated, logged, retried). */
+export function vmTools(d: WorkflowToolDeps): ToolDef[] {
+  return [
+    defineTool({
+      name: "list_vms", title: "List VMs", description: "VMs on the host with state, image, size and IP; filter by name text or state.",
+      tier: "read", openWorld: true,
+      input: z.object({ name_contains: z.string().max(63).optional(), state: z.string().max(20).optional(), limit: z.number().int().min(1).max(200).default(50) }),
+      output: z.object({ vms: z.array(Vm), total: z.number() }),
+      async run(a) {
+        const all = (await requireVms(d).vmCli<VmCliInfo[]>(["list", "vm"])).map(vmOf)
+          .filter((v) => (!a.name_contains || v.name.includes(a.name_contains)) && (!a.state || v.state === a.state));
+        const vms = all.slice(0, a.limit);
+        return { data: { vms, total: all.length }, text: vms.map((v) => `${v.name}: ${v.state}${v.ip ? ` ${v.ip}` : ""}`).join("\n") || "no VMs" };
+      },
+    }),
+    defineTool({
+      name: "get_vm_info", title: "VM details", description: "One VM: state, image, size, IP and SSH endpoint.",
+      tier: "read", openWorld: true,
+      input: z.object({ vm_name: vmName }),
+      output: Vm.extend({ ssh_host: z.string().nullable(), ssh_port: z.number().nullable() }),
+      async run(a) {
+        const v = await requireVms(d).vmCli<VmCliInfo>(["info", "vm", a.vm_name]);
+        const data = { ...vmOf(v), ssh_host: v.ssh_host ?? null, ssh_port: v.ssh_port ?? null };
+        return { data, text: `${data.name}: ${data.state}${data.ip ? `, ip ${data.ip}` : ""}` };
+      },
+    }),
+    defineTool({
+      name: "preflight_vm_creation", title: "Preflight a VM creation",
+      description: "Dry run of create_vm: are the params valid, is the host reachable, the hypervisor up, the image present, the name free, enough memory and disk? Changes nothing.",
+      tier: "read", openWorld: true,
+      input: z.object({ vm_name: z.string().max(300).describe("the name to check (any text: the answer says what is wrong with it)"), ...size }),
+      output: z.object({ would_succeed: z.boolean(), checks: z.array(z.object({ check: z.string(), ok: z.boolean(), detail: z.string() })), conf: z.record(z.string(), z.unknown()) }),
+      async run(a) {
+        const { vm_name, ...rest } = a;
+        const r = await preflightVm(d.api, requireVms(d), d.vmDagId ?? "vm_deployment", { vm_name, ...rest }, d.dagSettings ?? {});
+        const failed = r.checks.filter((c) => !c.ok);
+        const data = { would_succeed: failed.length === 0, ...r };
+        return { data, text: failed.length ? `would fail: ${failed.map((c) => `${c.check}: ${c.detail}`).join("; ")}` : "all checks pass" };
+      },
+    }),
+    defineTool({
+      name: "create_vm", title: "Create a VM", description: "Create a VM through the VM workflow (params validated first; call preflight_vm_creation to check the host beforehand).",
+      tier: "write", openWorld: true,
+      input: z.object({ vm_name: vmName, ...size, ...common }),
+      output: RunOutcome,
+      async run(a, ctx) {
+        const { idempotency_key, wait_seconds, ...conf } = a;
+        const out = await runVmDag(d, { action: "create", ...conf }, idempotency_key, wait_seconds, ctx);
+        return { data: out, text: `create ${a.vm_name}: run ${out.run.run_id} ${out.run.state}` };
+      },
+    }),
+    defineTool({
+      name: "delete_vm", title: "Delete a VM", description: "Delete a VM and its disks through the VM workflow. Destructive: the disks are gone.",
+      tier: "destructive", idempotent: true, openWorld: true,
+      input: z.object({ vm_name: vmName, ...common }),
+      output: RunOutcome,
+      async run(a, ctx) {
+        const out = await runVmDag(d, { action: "delete", vm_name: a.vm_name }, a.idempotency_key, a.wait_seconds, ctx);
+        return { data: out, text: `delete ${a.vm_name}: run ${out.run.run_id} ${out.run.state}` };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,83 @@
+import path from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
+import { connectStdio, startStack, type Stack } from "./helpers";
+
+type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> };
+type Check = { check: string; ok: boolean; detail: string };
+
+/** The VM workflow's params with no-op tasks: the tools' path through it, without touching the host. */
+const VM_DEPLOYMENT = `dag_id: vm_deployment
+description: Create or delete a VM (no-op stand-in)
+tags: [vm]
+params:
+  action: {type: string, enum: [create, delete], default: create}
+  vm_name: {type: string, pattern: "^([a-z][a-z0-9-]{0,62})?$", default: ""}
+  image: {type: string, pattern: "^[a-z0-9][a-z0-9._-]{0,62}$", default: "no-such-image"}
+  cpus: {type: integer, minimum: 1, maximum: 64, default: 2}
+  memory_mb: {type: integer, minimum: 256, maximum: 262144, default: 512}
+  disk_gb: {type: integer, minimum: 1, maximum: 4096, default: 1}
+tasks:
+  - task_id: act
+    operator: noop
+`;
+const VM_CLI = path.resolve(__dirname, "../../../packages/vm/bin/svc-vm");
+
+let stack: Stack;
+let client: Client;
+beforeAll(async () => {
+  stack = await startStack("mcpvm", { "vm_deployment.yaml": VM_DEPLOYMENT });
+  // The host is this machine (argv commands run locally), reached as the workers reach theirs.
+  client = await connectStdio({ ...stack.env, SVC_SSH_HOST: "local", SVC_VM_CLI: VM_CLI });
+});
+afterAll(async () => {
+  await client?.close();
+  await stack?.close();
+});
+
+const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+const checksOf = (r: ToolResult) => Object.fromEntries((r.structuredContent as { checks: Check[] }).checks.map((c) => [c.check, c]));
+
+test("preflight_vm_creation of a path-like name would fail on params naming vm_name, while the host and hypervisor checks pass", async () => {
+  const r = await call("preflight_vm_creation", { vm_name: "../../etc/passwd" });
+  expect(r.isError).toBeFalsy();
+  expect(r.structuredContent).toMatchObject({ would_succeed: false });
+  const checks = checksOf(r);
+  expect(checks.params).toMatchObject({ ok: false, detail: expect.stringMatching(/conf\.vm_name/) });
+  expect(checks.host_reachable?.ok).toBe(true);
+  expect(checks.hypervisor?.ok).toBe(true);
+  expect(r.content[0]?.text).toMatch(/would fail: params/);
+});
+
+test("preflight_vm_creation with a missing image names the image; the name is free; memory and disk are measured", async () => {
+  const r = await call("preflight_vm_creation", { vm_name: "mcp-preflight-free", image: "no-such-image" });
+  const checks = checksOf(r);
+  expect(checks.params?.ok).toBe(true);
+  expect(checks.image).toMatchObject({ ok: false, detail: expect.stringMatching(/'no-such-image' not found/) });
+  expect(checks.name_free).toMatchObject({ ok: true });
+  expect(checks.memory?.detail).toMatch(/512 MiB requested, \d+ MiB available/);
+  expect(checks.disk?.detail).toMatch(/GiB free/);
+  expect(r.structuredContent).toMatchObject({ would_succeed: false, conf: { action: "create", vm_name: "mcp-preflight-free", cpus: 2 } });
+});
+
+test("list_vms answers the host's VMs; get_vm_info of an unknown VM is a tool error naming vm_name", async () => {
+  const r = await call("list_vms", { limit: 200 });
+  expect(r.isError).toBeFalsy();
+  const data = r.structuredContent as { vms: { name: string; state: string }[]; total: number };
+  expect(data.vms.length).toBe(Math.min(data.total, 200));
+  const missing = await call("get_vm_info", { vm_name: "mcp-no-such-vm" });
+  expect(missing.isError).toBe(true);
+  expect(missing.content[0]?.text).toMatch(/vm_name: .*mcp-no-such-vm/);
+});
+
+test("create_vm and delete_vm run the VM workflow with a validated conf; a repeated delete with the same key is the same run", async () => {
+  const created = await call("create_vm", { vm_name: "mcp-web-1", cpus: 1, wait_seconds: 60 });
+  expect(created.structuredContent).toMatchObject({ waited: true, run: { dag_id: "vm_deployment", state: "success", conf: { action: "create", vm_name: "mcp-web-1", cpus: 1 } } });
+  const bad = await call("create_vm", { vm_name: "../../etc/passwd" });
+  expect(bad.isError).toBe(true);
+  expect(bad.content[0]?.text).toMatch(/vm_name/);
+  const first = await call("delete_vm", { vm_name: "mcp-web-1", idempotency_key: "del-1" });
+  const again = await call("delete_vm", { vm_name: "mcp-web-1", idempotency_key: "del-1" });
+  expect(again.structuredContent).toMatchObject({ deduplicated: true, run: { run_id: (first.structuredContent as { run: { run_id: string } }).run.run_id, conf: { action: "delete" } } });
+  const runs = await stack.tdb.db.selectFrom("dag_run").select("run_id").where("dag_id", "=", "vm_deployment").execute();
+  expect(runs).toHaveLength(2);
+});
