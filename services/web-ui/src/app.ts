@@ -1,35 +1,75 @@
-import express, { type Express } from "express";
+import { createHash } from "node:crypto";
+import express, { type Express, type Request, type RequestHandler } from "express";
 import type { EngineApi } from "@svc/engine";
 import { silentLogger, type Logger } from "@svc/logger";
-import { errorHandler, notFoundHandler, requireAuth, type AuthSettings } from "@svc/http";
+import { BadRequestError } from "@svc/errors";
+import { csrfGuard, errorHandler, notFoundHandler, requireAuth, securityHeaders, type AuthSettings, type Role } from "@svc/http";
 import { buildOpenApi } from "./openapi";
 import { API_ROUTES, apiRouter } from "./routes";
-import { uiRouter } from "./ui/router";
+import { uiRouter, type UiOptions } from "./ui/router";
 
 export interface WebUiDeps {
   api: EngineApi;
   /** Credentials; none configured means open (main.ts then binds to 127.0.0.1 only). */
   auth: AuthSettings;
   logger?: Logger;
+  /** The ask box's assistant API base URL and the grid's live-update timing. */
+  ui?: Omit<UiOptions, "logger">;
 }
 
 /** The web UI and the Airflow-compatible REST API under /api/v1, as an Express app (no listen). */
 export function createWebUiApp(deps: WebUiDeps): Express {
   const logger = deps.logger ?? silentLogger();
-  const auth = requireAuth(deps.auth);
+  const auth = requireAuth(deps.auth, { roles: webUiRole });
   const openapi = buildOpenApi(API_ROUTES);
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  app.use(securityHeaders(), csrfGuard());
 
   const v1 = express.Router();
   v1.use(express.json({ limit: "1mb" }));
   // The document describes the API itself (no data): served without credentials, like /health.
   v1.get("/openapi.json", (_req, res) => void res.json(openapi));
+  v1.post("/dags/:dag_id/dagRuns", auth, idempotencyKey(deps.api));
   v1.use(apiRouter(deps.api, auth));
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);
-  app.use(uiRouter(deps.api, auth));
+  app.use(uiRouter(deps.api, auth, { ...deps.ui, logger }));
   app.use(errorHandler(logger));
   return app;
+}
+
+/**
+ * The lowest role each route needs: reads (and POST …/list queries) viewer; triggering a run or
+ * asking the assistant user; approving, pausing, clearing, setting states and deleting op.
+ */
+export function webUiRole(req: Request): Role {
+  const route = typeof req.route?.path === "string" ? (req.route.path as string) : req.path;
+  if (req.method === "GET" || req.method === "HEAD" || route.endsWith("/list")) return "viewer";
+  if (req.method === "POST" && (route === "/dags/:dag_id/dagRuns" || route === "/ui/ask")) return "user";
+  return "op";
+}
+
+/**
+ * `Idempotency-Key` on a trigger: the key (per DAG) names the run, so a client's retry after a
+ * timeout or an outage gets the run the first try made instead of a second one.
+ */
+function idempotencyKey(api: EngineApi): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.get("Idempotency-Key");
+    if (key === undefined) return next();
+    if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw new BadRequestError("Idempotency-Key: 1 to 200 visible ASCII characters", { field: "Idempotency-Key" });
+    const dagId = String(req.params.dag_id);
+    const runId = `manual__key-${createHash("sha256").update(`${dagId}\0${key}`).digest("hex").slice(0, 32)}`;
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (body.dag_run_id !== undefined && body.dag_run_id !== runId) throw new BadRequestError("dag_run_id: leave it out with an Idempotency-Key (the key names the run)", { field: "dag_run_id" });
+    const existing = await api.getDagRun(dagId, runId).catch((e: { code?: string }) => {
+      if (e.code === "dag_run_not_found") return undefined;
+      throw e;
+    });
+    if (existing) return void res.status(200).json(existing);
+    req.body = { ...body, dag_run_id: runId };
+    next();
+  };
 }

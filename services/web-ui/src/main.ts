@@ -1,7 +1,7 @@
 import { loadConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, newInstanceId, startHeartbeat } from "@svc/engine";
-import { resolveListenHost } from "@svc/http";
+import { closeHttpServer, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     db, notifier, dagsDir: config.dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(config),
     maxPageLimit: config.http.maxPageLimit, logger,
   });
-  const app = createWebUiApp({ api, auth: config.auth, logger });
+  // The ask box reaches the assistant API of this host (same credentials, forwarded per request).
+  const app = createWebUiApp({ api, auth: config.auth, logger, ui: { db, assistantUrl: `http://127.0.0.1:${config.http.assistantPort}` } });
   const heartbeat = startHeartbeat(db, "web-ui", newInstanceId("web-ui"), 5000, (e) => logger.warn({ err: String(e) }, "heartbeat failed"));
   const server = app.listen(config.http.webUiPort, listen.host, () => {
     logger.info({ host: listen.host, port: config.http.webUiPort, open: listen.open }, "web-ui listening");
@@ -38,9 +39,8 @@ async function main(): Promise<void> {
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await closed;
+    // Open SSE streams (the grid's live updates) are closed after a short grace.
+    await closeHttpServer(server, 2000);
     await heartbeat.stop();
     await queues.close();
     await db.destroy();

@@ -34,22 +34,18 @@ export const STATE_COLOURS: Record<string, string> = {
 /** A coloured state badge. */
 export function stateBadge(state: string | null | undefined): Raw {
   const s = state ?? "none";
-  return html`<span class="state" style="background:${STATE_COLOURS[s] ?? "#ddd"}" title="${s}">${s}</span>`;
+  return html`<span class="state s-${s}" title="${s}">${s}</span>`;
 }
 
-/** Full page with a small stylesheet and a header link home. */
-export function page(title: string, body: Raw, opts: { refreshSeconds?: number } = {}): string {
+/** Full page: shared stylesheet, top bar, optional page scripts (served from /static, nothing external). */
+export function page(title: string, body: Raw, opts: { refreshSeconds?: number; scripts?: string[]; wide?: boolean } = {}): string {
   const refresh = opts.refreshSeconds ? html`<meta http-equiv="refresh" content="${opts.refreshSeconds}">` : html``;
+  const scripts = (opts.scripts ?? []).map((s) => html`<script src="/static/${s}" defer></script>`);
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title} - svc</title>${refresh}
-<style>
-body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}table{border-collapse:collapse}
-th,td{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}th{background:#f4f4f4}
-.state{display:inline-block;padding:0 .4rem;border-radius:3px;border:1px solid #999;font-size:.85em}
-.cell{display:inline-block;width:1.1rem;height:1.1rem;border:1px solid #999;border-radius:2px}
-pre{background:#111;color:#eee;padding:1rem;overflow:auto}nav a{margin-right:1rem}
-</style></head>
-<body><nav><a href="/home">DAGs</a><a href="/api/v1/openapi.json">API</a></nav><h1>${title}</h1>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} - svc</title>${refresh}<link rel="stylesheet" href="/static/ui.css">${scripts}</head>
+<body><header class="topbar"><a class="brand" href="/home">svc</a><nav aria-label="Main"><a href="/home">DAGs</a><a href="/api/v1/openapi.json">API</a></nav></header>
+<main class="${opts.wide ? "wide" : ""}"><h1>${title}</h1>
 ${body}
-</body></html>`.value;
+</main></body></html>`.value;
 }

@@ -1,0 +1,85 @@
+import type { Request, Response } from "express";
+import type { ApiDagRun, EngineApi } from "@svc/engine";
+import type { Logger } from "@svc/logger";
+import { cellTitle, gridRuns, type CellLoader } from "./grid-data";
+
+export interface GridEventsOptions {
+  /** How often Postgres is read for changes. */
+  pollMs: number;
+  /** Comment lines that keep idle connections (and proxies) open. */
+  heartbeatMs: number;
+}
+
+const ACTIVE = new Set(["queued", "running"]);
+
+const runView = (r: ApiDagRun) => ({
+  dag_run_id: r.dag_run_id, state: r.state, run_type: r.run_type, logical_date: r.logical_date, start_date: r.start_date,
+  end_date: r.end_date, conf: r.conf, note: r.note, external_trigger: r.external_trigger,
+});
+
+/**
+ * GET /dags/:dag_id/grid/events: Server-Sent Events for the grid. `ti` when a square changes
+ * (state, try, times), `run` when a run changes, `runs` when the set of shown runs changes (the page
+ * reloads the table). Only active or just-changed runs have their task instances read on each poll;
+ * the first poll announces every run's state and the squares of the active ones.
+ */
+export async function streamGridEvents(api: EngineApi, cells: CellLoader, logger: Logger, opts: GridEventsOptions, req: Request, res: Response): Promise<void> {
+  const dagId = String(req.params.dag_id);
+  await api.getDag(dagId);
+  res.status(200).set({ "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+  res.flushHeaders();
+  res.write("retry: 1000\n\n");
+  const send = (event: string, data: unknown) => {
+    if (!res.writableEnded && !res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const heartbeat = setInterval(() => void (!res.writableEnded && res.write(": ping\n\n")), opts.heartbeatMs);
+  req.on("close", () => {
+    closed = true;
+    clearInterval(heartbeat);
+    clearTimeout(timer);
+    res.end();
+  });
+
+  const runStates = new Map<string, string>();
+  const seen = new Map<string, string>();
+  let runKeys: string | null = null;
+  let polled = false;
+
+  const poll = async () => {
+    const runs = await gridRuns(api, dagId);
+    const keys = runs.map((r) => r.dag_run_id).join("\n");
+    if (runKeys !== null && keys !== runKeys) send("runs", { run_ids: runs.map((r) => r.dag_run_id) });
+    runKeys = keys;
+    // First poll: only active runs (the page shows the rest as rendered; a run that changed state
+    // meanwhile is announced below and the page reloads its table).
+    const first = !polled;
+    polled = true;
+    const toRead = runs.filter((r) => ACTIVE.has(r.state) || (!first && runStates.get(r.dag_run_id) !== r.state));
+    for (const r of runs) {
+      if (runStates.get(r.dag_run_id) !== r.state) send("run", { ...runView(r), initial: first });
+      runStates.set(r.dag_run_id, r.state);
+    }
+    for (const cell of await cells(dagId, toRead.map((r) => r.dag_run_id))) {
+      const sig = `${cell.state}|${cell.try_number}|${cell.start_date}|${cell.end_date}`;
+      const key = `${cell.run_id}\n${cell.task_id}`;
+      // The first poll sends every square of the active runs: the page may be a moment older than the stream.
+      if (seen.get(key) !== sig) send("ti", { ...cell, title: cellTitle(cell) });
+      seen.set(key, sig);
+    }
+  };
+
+  const loop = async () => {
+    if (closed) return;
+    try {
+      await poll();
+    } catch (e) {
+      logger.warn({ dagId, err: String(e) }, "grid event poll failed");
+      send("problem", { message: "status temporarily unavailable; retrying" });
+    }
+    if (!closed) timer = setTimeout(() => void loop(), opts.pollMs);
+  };
+  await loop();
+}
