@@ -36,9 +36,12 @@ Options:
                   group and mode, the SSH key, its authorized_keys entry and the pinned host key)
                   and say what could not be repaired. Needs root.
   --dry-run       with --fix: list the repairs without making them
-  --json          print the results as one JSON object on stdout (messages go to stderr)
-  --skip LIST     comma-separated check names not to run (see --list)
-  --list          list the check names and exit
+  --json          print the results as one JSON object on stdout (messages go to stderr):
+                  {"checks":[{"id","status":"PASS"|"WARN"|"FAIL","message","fix_hint"}],
+                  "skipped":[ids],"summary":{...}}; fix_hint says, for every check that did not
+                  pass, what --fix would do or what the operator must do
+  --skip LIST     comma-separated check ids not to run (see --list)
+  --list          list the check ids (stable: scripts and --skip use them) and exit
   -h, --help      show this help
 
 Environment: SVC_SSH_USER, SVC_SSH_KEY_PATH, SVC_SSH_KNOWN_HOSTS, SVC_SSH_PORT (SSH check),
@@ -67,6 +70,15 @@ while [ "$#" -gt 0 ]; do
   shift
 done
 
+# A misspelt id would silently run the check it meant to skip.
+IFS=, read -r -a skip_ids <<<"${SKIP#,}"
+for id in ${skip_ids[@]+"${skip_ids[@]}"}; do
+  [ -z "$id" ] || [[ " ${PF_CHECKS[*]} " == *" $id "* ]] || {
+    printf 'unknown check id for --skip: %s (known: %s)\n' "$id" "${PF_CHECKS[*]}" >&2
+    exit 2
+  }
+done
+
 if [ "$FIX" = 1 ] && ! svc_is_dry_run && [ "$(id -u)" -ne 0 ]; then
   svc_die "--fix needs root (run with sudo -E), or add --dry-run to list the repairs"
 fi
@@ -82,13 +94,15 @@ for key in SVC_SSH_USER SVC_SSH_KEY_PATH SVC_SSH_KNOWN_HOSTS SVC_SSH_PORT; do
 done
 
 PASS=0 WARN=0 FAIL=0 SKIPPED=0
-RESULT_NAMES=() RESULT_STATUS=() RESULT_MSG=() FIXED=() NOT_FIXED=()
+RESULT_NAMES=() RESULT_STATUS=() RESULT_MSG=() RESULT_HINT=() FIXED=() NOT_FIXED=()
 
 record() {
-  local name=$1 status=$2 msg=$3
+  local name=$1 status=$2 msg=$3 hint=""
+  case "$status" in warn | fail) hint=$(pf_fix_hint "$name") ;; esac
   RESULT_NAMES+=("$name")
   RESULT_STATUS+=("$status")
   RESULT_MSG+=("$msg")
+  RESULT_HINT+=("$hint")
   # Plain assignments: an arithmetic command like (( x++ )) returns 1 when x was 0, which stops
   # a script under set -e.
   case "$status" in
@@ -98,6 +112,7 @@ record() {
     skip) SKIPPED=$((SKIPPED + 1)) ;;
   esac
   printf '[%s] %-20s %s\n' "$(printf '%s' "$status" | tr '[:lower:]' '[:upper:]')" "$name" "$msg"
+  if [ -n "$hint" ]; then printf '       %-20s fix: %s\n' "" "$hint"; fi
 }
 
 run_one() {

@@ -39,7 +39,8 @@ Secrets are never printed: the script says where they are.
 
 Options:
   --dry-run        print the steps without changing anything
-  --plugin NAME    OS plugin (rhel9, centos9, centos10, rocky9, debian12; default: this host's)
+  --plugin NAME    OS plugin (rhel9, rhel10, centos-stream9, centos-stream10, rocky9, debian12;
+                   default: this host's; centos9 and centos10 still name the CentOS Stream ones)
   --with-nginx     put the host nginx in front (nginx/nginx-host.conf): services on 127.0.0.1
                    ports 18080/18888, nginx on 8080/8888
   --stop           stop the services started by an earlier run, and exit
@@ -70,7 +71,7 @@ if [ "$STOP" = 1 ]; then
 fi
 
 detected=$(svc_os_plugin || true)
-PLUGIN=${PLUGIN:-$detected}
+PLUGIN=$(svc_os_plugin_name "${PLUGIN:-$detected}")
 svc_os_plugins | grep -qx "$PLUGIN" || svc_die "unknown or unsupported OS plugin '${PLUGIN}' (known: $(svc_os_plugins | tr '\n' ' '))"
 FAMILY=$(svc_os_family)
 case "$PLUGIN" in debian*) want=debian ;; *) want=rhel ;; esac

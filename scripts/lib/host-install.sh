@@ -117,3 +117,25 @@ svc_setup_database_role() {
   svc_env_set "$file" DATABASE_URL "postgres://svc:$pw@127.0.0.1:5432/svc"
   svc_info "database role svc: created; DATABASE_URL stored in $file"
 }
+
+# svc-plugins on PATH ($SVC_BIN_DIR, default /usr/local/bin): a wrapper that runs the checkout's
+# binary. A svc-plugins installed by other means is kept.
+svc_install_plugins_cli() {
+  local repo bin=${SVC_BIN_DIR:-/usr/local/bin} target
+  repo=$(svc_repo_root)
+  target=$repo/packages/plugins/bin/svc-plugins
+  if [ -f "$bin/svc-plugins" ] && ! grep -q 'Installed by the svc deployment scripts' "$bin/svc-plugins"; then
+    svc_info "svc-plugins: $bin/svc-plugins (installed separately, kept)"
+    return 0
+  fi
+  case "$target" in *"'"*) svc_warn "the checkout path contains a quote: run $target directly"; return 0 ;; esac
+  if svc_is_dry_run; then
+    svc_info "would write $bin/svc-plugins (runs $target)"
+    return 0
+  fi
+  install -d -m 755 "$bin"
+  printf '#!/bin/sh\n# Installed by the svc deployment scripts: the plugin CLI of the checkout in %s.\nexec '"'"'%s'"'"' "$@"\n' \
+    "$repo" "$target" >"$bin/svc-plugins"
+  chmod 755 "$bin/svc-plugins"
+  svc_info "svc-plugins: $bin/svc-plugins"
+}

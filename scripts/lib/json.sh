@@ -30,16 +30,24 @@ svc_json_str_array() {
   printf ']'
 }
 
-# The preflight report: every check with status and message, the summary and the repairs.
+# The preflight report: every check that ran with its stable id, status (PASS|WARN|FAIL), message
+# and fix_hint (null when it passed), the skipped ids, the summary and the repairs.
 pf_json_report() {
-  local i sep=""
+  local i sep="" hint skipped_ids=()
   printf '{"host":%s,"checks":[' "$(svc_json_str "$(hostname)")"
   for i in "${!RESULT_NAMES[@]}"; do
-    printf '%s{"name":%s,"status":%s,"message":%s}' "$sep" "$(svc_json_str "${RESULT_NAMES[$i]}")" \
-      "$(svc_json_str "${RESULT_STATUS[$i]}")" "$(svc_json_str "${RESULT_MSG[$i]}")"
+    if [ "${RESULT_STATUS[$i]}" = skip ]; then
+      skipped_ids+=("${RESULT_NAMES[$i]}")
+      continue
+    fi
+    hint=null
+    [ -z "${RESULT_HINT[$i]}" ] || hint=$(svc_json_str "${RESULT_HINT[$i]}")
+    printf '%s{"id":%s,"status":%s,"message":%s,"fix_hint":%s}' "$sep" "$(svc_json_str "${RESULT_NAMES[$i]}")" \
+      "$(svc_json_str "$(printf '%s' "${RESULT_STATUS[$i]}" | tr '[:lower:]' '[:upper:]')")" "$(svc_json_str "${RESULT_MSG[$i]}")" "$hint"
     sep=,
   done
-  printf '],"summary":{"pass":%d,"warn":%d,"fail":%d,"skip":%d,"ok":%s}' "$PASS" "$WARN" "$FAIL" "$SKIPPED" \
+  printf '],"skipped":%s' "$(svc_json_str_array ${skipped_ids[@]+"${skipped_ids[@]}"})"
+  printf ',"summary":{"pass":%d,"warn":%d,"fail":%d,"skip":%d,"ok":%s}' "$PASS" "$WARN" "$FAIL" "$SKIPPED" \
     "$([ "$FAIL" -eq 0 ] && echo true || echo false)"
   if [ "$FIX" = 1 ]; then
     printf ',"fix":{"dry_run":%s,"repaired":%s,"not_repaired":%s}' "$(svc_is_dry_run && echo true || echo false)" \

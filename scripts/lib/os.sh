@@ -49,18 +49,24 @@ svc_os_support() {
   esac
 }
 
-# OS plugin name for this host (the plugin CLI's identifiers): rhel9, centos9, centos10, rocky9, debian12.
+# OS plugin name for this host (svc-plugins' names): rhel9, rhel10, centos-stream9, centos-stream10,
+# rocky9, debian12.
 svc_os_plugin() {
-  local id major
-  id=$(svc_os_id)
-  major=$(svc_os_major)
-  case "$id" in
-    rhel | centos | rocky | debian) printf '%s%s' "$id" "$major" ;;
-    *) return 1 ;;
-  esac
+  local name
+  name=$(svc_os_plugin_name "$(svc_os_id)$(svc_os_major)")
+  svc_os_plugins | grep -qx "$name" || return 1
+  printf '%s' "$name"
 }
 
-svc_os_plugins() { printf '%s\n' rhel9 centos9 centos10 rocky9 debian12; }
+svc_os_plugins() { printf '%s\n' rhel9 rhel10 centos-stream9 centos-stream10 rocky9 debian12; }
+
+# The current name of a plugin given by an older name (centos9 and centos10 were the first names).
+svc_os_plugin_name() {
+  case "$1" in
+    centos9 | centos10) printf 'centos-stream%s' "${1#centos}" ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
 
 # Distribution package names for a logical tool.
 svc_pkg_for() {

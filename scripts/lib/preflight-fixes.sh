@@ -76,17 +76,57 @@ pf_fix_ssh_localhost() {
   key=$(svc_ssh_key_path "$user") || pf_cannot "SSH user $user does not exist (create it first)" || return 1
   svc_have ssh || pf_install_for ssh || return 1
   if [ ! -x /usr/sbin/sshd ]; then pf_install_for sshd || return 1; fi
-  if ! pgrep -x sshd >/dev/null; then
+  # Something listening on the port, not any sshd process: tests run sshd on other ports.
+  if ! pf_port_listening "$port"; then
     if svc_systemd_running; then
       [ "$(svc_os_family)" = debian ] && unit=ssh
       svc_run systemctl enable --now "$unit"
     else
       svc_run ssh-keygen -A
       svc_run install -d -m 755 /run/sshd
-      svc_run /usr/sbin/sshd
+      svc_run /usr/sbin/sshd -p "$port"
     fi
   fi
   svc_ssh_ensure_key "$user" "$key"
   svc_ssh_authorize "$user" "$key"
   svc_ssh_pin_host_key "$kh" "$port"
+}
+
+# What to do about a check that did not pass: what --fix does, or what the operator must do.
+# Printed on one line; every check id of PF_CHECKS has one.
+pf_fix_hint() {
+  local name=$1 user kh key
+  case "$name" in
+    os) printf 'use RHEL 9, CentOS Stream 9 or 10, or Rocky Linux 9 (Debian 12 works for development); not repairable by --fix' ;;
+    memory) printf 'give the host at least 8 GB of RAM (16 GB recommended); not repairable by --fix' ;;
+    disk) printf 'free space on %s or set SVC_DATA_DIR to a filesystem with 50 GB free (100 GB recommended); not repairable by --fix' "${SVC_DATA_DIR:-/var/lib}" ;;
+    cpu-cores) printf 'give the host 4 or more CPU cores; not repairable by --fix' ;;
+    cpu-virtualization) printf 'enable VT-x/AMD-V in the firmware (or nested virtualization for a VM host); not repairable by --fix' ;;
+    kvm-device) printf -- '--fix loads kvm_intel or kvm_amd when /dev/kvm is missing, then sets its group to kvm and mode 660' ;;
+    libvirt) printf -- '--fix installs %s when missing and starts libvirtd (systemctl enable --now, or libvirtd -d without systemd)' "$(svc_pkg_for virsh) $(svc_pkg_for libvirtd)" ;;
+    cmd-ssh) printf -- '--fix installs %s' "$(svc_pkg_for ssh)" ;;
+    cmd-ansible-playbook) printf -- '--fix installs %s' "$(svc_pkg_for ansible-playbook)" ;;
+    cmd-virsh) printf -- '--fix installs %s' "$(svc_pkg_for virsh)" ;;
+    vm-cli) printf 'install the host layer (scripts/development/deploy-svc.sh puts svc-vm in /usr/local/bin) or set SVC_VM_CLI; not repairable by --fix' ;;
+    compose) printf -- '--fix installs %s' "$(svc_pkg_for compose)" ;;
+    container-engine)
+      if svc_have docker; then
+        printf -- '--fix starts the docker engine (systemctl enable --now docker); without systemd start dockerd by hand'
+      elif [ "$(svc_os_family)" = rhel ]; then
+        printf -- '--fix installs podman'
+      else
+        printf 'install a container engine (Docker Engine, or podman) by hand; not repairable by --fix here'
+      fi
+      ;;
+    port-assistant) printf 'stop what listens on port %s, or set SVC_ASSISTANT_PUBLISHED_PORT; not repairable by --fix' "${SVC_ASSISTANT_PUBLISHED_PORT:-8080}" ;;
+    port-web-ui) printf 'stop what listens on port %s, or set SVC_WEB_UI_PUBLISHED_PORT; not repairable by --fix' "${SVC_WEB_UI_PUBLISHED_PORT:-8888}" ;;
+    ssh-localhost)
+      user=$(svc_ssh_user)
+      kh=$(svc_ssh_known_hosts)
+      key=$(svc_ssh_key_path "$user" 2>/dev/null) || key="(no home directory for $user)"
+      printf -- '--fix starts sshd when it is not running, creates the key %s when it is missing, adds it to authorized_keys of %s and pins the host key in %s' "$key" "$user" "$kh"
+      ;;
+    dns) printf 'make the names resolvable (/etc/resolv.conf, /etc/hosts) or set SVC_PREFLIGHT_DNS_NAMES; not repairable by --fix' ;;
+    *) printf 'see scripts/preflight-check.sh --help' ;;
+  esac
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # scripts/preflight-check.sh on this machine: every check runs, failures set the exit status,
-# --json parses, --fix --dry-run lists repairs without making them.
+# the check ids are stable, --json parses (with a fix_hint on every check that did not pass),
+# --fix --dry-run lists repairs without making them.
 
 load helpers
 
@@ -25,6 +26,12 @@ all_checks() { "$PF" --list; }
 @test "unknown options are refused" {
   run "$PF" --frobnicate
   [ "$status" -eq 2 ]
+}
+
+@test "--skip refuses an unknown check id (a misspelt id would run the check it meant to skip)" {
+  run "$PF" --skip os,ssh-locahost
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"unknown check id for --skip: ssh-locahost (known: os memory"* ]]
 }
 
 @test "every check runs and is listed even when the first one fails" {
@@ -71,7 +78,14 @@ all_checks() { "$PF" --list; }
   [[ "$output" == *"Summary: 1 passed, 0 warnings, 1 failed, $(all_checks | grep -vc '^port-') skipped"* ]]
 }
 
-@test "--json prints one JSON document on stdout, consistent with the checks" {
+@test "the check ids are stable: --list prints exactly these, in this order" {
+  run all_checks
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(printf '%s\n' os memory disk cpu-cores cpu-virtualization kvm-device libvirt cmd-ssh cmd-ansible-playbook \
+    cmd-virsh vm-cli compose container-engine port-assistant port-web-ui ssh-localhost dns)" ]
+}
+
+@test "--json prints one JSON document on stdout: id, PASS|WARN|FAIL, message, and a fix_hint on every check that did not pass" {
   count=$(all_checks | wc -l)
   run bash -c '"$1" --json 2>/dev/null' _ "$PF"
   [ "$status" -le 1 ]
@@ -79,19 +93,40 @@ all_checks() { "$PF" --list; }
     const r = JSON.parse(process.argv[1]);
     const n = (s) => r.checks.filter((c) => c.status === s).length;
     if (r.checks.length !== Number(process.argv[2])) throw new Error("checks: " + r.checks.length);
-    if (!r.checks.every((c) => ["pass", "warn", "fail", "skip"].includes(c.status) && c.name && c.message)) throw new Error("bad check");
-    if (n("pass") !== r.summary.pass || n("warn") !== r.summary.warn || n("fail") !== r.summary.fail) throw new Error("summary");
-    if (r.summary.ok !== (r.summary.fail === 0)) throw new Error("ok flag");
-    console.log(r.checks.find((c) => c.name === "ssh-localhost").status);
+    for (const c of r.checks) {
+      if (!/^[a-z][a-z-]*$/.test(c.id) || !["PASS", "WARN", "FAIL"].includes(c.status) || !c.message) throw new Error("bad check " + JSON.stringify(c));
+      if (c.status === "PASS" ? c.fix_hint !== null : !(typeof c.fix_hint === "string" && c.fix_hint.length > 10)) throw new Error("fix_hint " + JSON.stringify(c));
+    }
+    if (n("PASS") !== r.summary.pass || n("WARN") !== r.summary.warn || n("FAIL") !== r.summary.fail) throw new Error("summary");
+    if (r.summary.ok !== (r.summary.fail === 0) || r.skipped.length !== 0) throw new Error("ok flag / skipped");
+    const ssh = r.checks.find((c) => c.id === "ssh-localhost");
+    console.log(ssh.status, ssh.fix_hint);
   ' "$output" "$count"
   [ "$status" -eq 0 ]
-  [ "$output" = fail ]
+  [[ "$output" == "FAIL --fix starts sshd"*"creates the key $SANDBOX/ssh/id_ed25519"*"pins the host key in $SANDBOX/known_hosts" ]]
+}
+
+@test "--json lists skipped ids apart; a failed check has the same hint in the text output" {
+  only_os=$(all_checks | grep -vx os | paste -sd, -)
+  SVC_OS_RELEASE_FILE=$FIXTURES/os-release/plan9 run bash -c '"$1" --json --skip "$2" 2>/dev/null' _ "$PF" "$only_os"
+  [ "$status" -eq 1 ]
+  run node -e '
+    const r = JSON.parse(process.argv[1]);
+    if (r.checks.length !== 1 || r.checks[0].id !== "os" || r.checks[0].status !== "FAIL") throw new Error(process.argv[1]);
+    if (r.skipped.join(",") !== process.argv[2]) throw new Error("skipped " + r.skipped);
+    console.log(r.checks[0].fix_hint);
+  ' "$output" "$only_os"
+  [ "$status" -eq 0 ]
+  hint=$output
+  [[ "$hint" == *"Rocky Linux 9"*"not repairable by --fix" ]]
+  SVC_OS_RELEASE_FILE=$FIXTURES/os-release/plan9 run "$PF" --skip "$only_os"
+  [[ "$output" == *"[FAIL] os"*"fix: $hint"* ]]
 }
 
 @test "--json exit status matches the failures" {
   SVC_OS_RELEASE_FILE=$FIXTURES/os-release/plan9 run bash -c '"$1" --json 2>/dev/null' _ "$PF"
   [ "$status" -eq 1 ]
-  [[ "$output" == *'"name":"os","status":"fail"'* ]]
+  [[ "$output" == *'"id":"os","status":"FAIL"'* ]]
   [[ "$output" == *'"ok":false'* ]]
 }
 
