@@ -11,23 +11,26 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$ROOT/scripts/lib/env-file.sh"
 # shellcheck source=scripts/lib/compose.sh
 . "$ROOT/scripts/lib/compose.sh"
+# shellcheck source=scripts/lib/deploy-steps.sh
+. "$ROOT/scripts/lib/deploy-steps.sh"
 
 PROFILE=mcp
 TOOL_SERVERS=(mcp-workflow mcp-assistant)
 
 usage() {
   cat <<'USAGE'
-Usage: sudo -E ./deploy-fastmcp-production.sh [--dry-run] [--env-file PATH] [--timeout SECONDS]
+Usage: sudo -E ./deploy-fastmcp-production.sh [--yes] [--dry-run] [--env-file PATH] [--timeout SECONDS]
 
 Deploys the MCP tool servers with the compose tool, profile mcp:
   mcp-workflow   DAG management and VM operations   127.0.0.1:8889 (SVC_MCP_WORKFLOW_PORT)
   mcp-assistant  documentation search and chat      127.0.0.1:8890 (SVC_MCP_ASSISTANT_PORT)
 They use the database, queues, credentials and SSH settings of the main deployment: run
 ./deploy-with-workflows.sh first. The tool servers listen on 127.0.0.1 unless
-SVC_MCP_BIND_ADDRESS says otherwise; clients authenticate with the API token (SVC_API_TOKEN in
-the env file).
+SVC_MCP_BIND_ADDRESS says otherwise; clients send the bearer token SVC_MCP_TOKEN (generated into
+the env file when missing) to /mcp (Streamable HTTP). A second run changes nothing.
 
 Options:
+  -y, --yes          do not ask before deploying (also when CI is set)
   --dry-run          print the steps without changing anything
   --env-file PATH    env file of the main deployment (default /etc/svc/svc.env)
   --timeout SECONDS  how long to wait for the tool servers to answer (default 600)
@@ -35,9 +38,11 @@ Options:
 USAGE
 }
 
-TIMEOUT=600
+TIMEOUT=600 YES=0
+[ -z "${CI:-}" ] || YES=1
 while [ "$#" -gt 0 ]; do
   case "$1" in
+    -y | --yes) YES=1 ;;
     --dry-run) export SVC_DRY_RUN=1 ;;
     --env-file) SVC_ENV_FILE=${2:?--env-file needs a path}; shift ;;
     --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift ;;
@@ -47,6 +52,10 @@ while [ "$#" -gt 0 ]; do
   shift
 done
 svc_start_checks "$TIMEOUT" "deploy-fastmcp-production.sh"
+if [ "$YES" = 0 ] && ! svc_is_dry_run && [ -t 0 ]; then
+  read -r -p "Start the MCP tool servers (project $SVC_COMPOSE_PROJECT, profile $PROFILE)? [y/N] " answer
+  [[ "$answer" =~ ^[Yy] ]] || svc_die "not confirmed (use --yes to skip this question)"
+fi
 
 svc_log "step 1/4: compose tool"
 if svc_compose_detect; then
@@ -61,6 +70,8 @@ fi
 svc_log "step 2/4: the main deployment's settings ($SVC_ENV_FILE)"
 if [ -f "$SVC_ENV_FILE" ]; then
   svc_info "found"
+  svc_env_ensure_secret "$SVC_ENV_FILE" SVC_MCP_TOKEN
+  svc_env_export "$SVC_ENV_FILE"
 elif svc_is_dry_run; then
   svc_warn "$SVC_ENV_FILE does not exist: the deployment would stop here (run ./deploy-with-workflows.sh first)"
 else
@@ -82,6 +93,14 @@ elif svc_is_dry_run; then
 else
   svc_die "profile $PROFILE is not defined in $SVC_COMPOSE_FILE"
 fi
+# Tool servers that are not part of this checkout are left out (with a warning).
+present=()
+for s in "${TOOL_SERVERS[@]}"; do
+  if [ -f "$ROOT/services/$s/bin/svc-$s" ] || [ -f "$ROOT/services/$s/src/main.ts" ]; then present+=("$s"); else svc_warn "$s: not part of this checkout, not started"; fi
+done
+[ "${#present[@]}" -gt 0 ] || svc_is_dry_run || svc_die "no MCP tool server in this checkout (services/mcp-workflow, services/mcp-assistant)"
+[ "${#present[@]}" -gt 0 ] || present=("${TOOL_SERVERS[@]}")
+TOOL_SERVERS=("${present[@]}")
 for s in "${TOOL_SERVERS[@]}"; do
   if printf '%s\n' "$services" | grep -qx "$s"; then
     svc_info "$s: defined"
@@ -97,9 +116,10 @@ from_source=${BUILD_AI_ASSISTANT_FROM_SOURCE:-$(svc_env_get "$SVC_ENV_FILE" BUIL
 if [ "${from_source:-true}" = true ]; then
   svc_compose --profile "$PROFILE" build "${TOOL_SERVERS[@]}"
 else
-  svc_compose --profile "$PROFILE" pull "${TOOL_SERVERS[@]}"
+  svc_deploy_have_image "${SVC_IMAGE:-svc:latest}" || svc_compose --profile "$PROFILE" pull "${TOOL_SERVERS[@]}"
 fi
-svc_compose --profile "$PROFILE" up -d "${TOOL_SERVERS[@]}"
+before=$(svc_compose_read --profile "$PROFILE" ps -q "${TOOL_SERVERS[@]}" 2>/dev/null | sort | tr '\n' ' ' || true)
+svc_compose --profile "$PROFILE" up -d --no-deps "${TOOL_SERVERS[@]}"
 
 w_port=${SVC_MCP_WORKFLOW_PORT:-8889}
 a_port=${SVC_MCP_ASSISTANT_PORT:-8890}
@@ -107,13 +127,16 @@ if svc_is_dry_run; then
   svc_info "would wait up to ${TIMEOUT}s for 127.0.0.1:$w_port and 127.0.0.1:$a_port to answer"
   svc_log "dry run complete: nothing was changed. After a deployment:"
 else
-  for p in "$w_port" "$a_port"; do
-    svc_wait_http "http://127.0.0.1:$p/" "$TIMEOUT" || svc_die "nothing answers on 127.0.0.1:$p; see: $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" logs --tail 50 "${TOOL_SERVERS[@]}")"
+  for s in "${TOOL_SERVERS[@]}"; do
+    if [ "$s" = mcp-workflow ]; then p=$w_port; else p=$a_port; fi
+    svc_wait_http "http://127.0.0.1:$p/mcp" "$TIMEOUT" || svc_die "nothing answers on 127.0.0.1:$p; see: $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" logs --tail 50 "$s")"
   done
+  after=$(svc_compose_read --profile "$PROFILE" ps -q "${TOOL_SERVERS[@]}" 2>/dev/null | sort | tr '\n' ' ' || true)
+  if [ -n "$before" ] && [ "$before" = "$after" ]; then svc_info "redeploy: nothing changed (same containers)"; fi
   svc_log "deployed"
 fi
 cat <<EOF
-    mcp-workflow:   http://127.0.0.1:$w_port  (MCP over Streamable HTTP)
-    mcp-assistant:  http://127.0.0.1:$a_port
-    Authentication: bearer token SVC_API_TOKEN from $SVC_ENV_FILE (root only)
+    mcp-workflow:   http://127.0.0.1:$w_port/mcp  (MCP over Streamable HTTP)
+    mcp-assistant:  http://127.0.0.1:$a_port/mcp
+    Authentication: bearer token SVC_MCP_TOKEN from $SVC_ENV_FILE (root only)
 EOF

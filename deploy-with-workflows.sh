@@ -15,10 +15,12 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$ROOT/scripts/lib/compose.sh"
 # shellcheck source=scripts/lib/deploy-steps.sh
 . "$ROOT/scripts/lib/deploy-steps.sh"
+# shellcheck source=scripts/lib/offline-images.sh
+. "$ROOT/scripts/lib/offline-images.sh"
 
 usage() {
   cat <<'USAGE'
-Usage: sudo -E ./deploy-with-workflows.sh [--dry-run] [--skip-preflight] [--env-file PATH] [--timeout SECONDS]
+Usage: sudo -E ./deploy-with-workflows.sh [--yes] [--dry-run] [--skip-preflight] [--env-file PATH] [--timeout SECONDS]
 
 Deploys the AI assistant (8080), the workflow engine with its UI and REST API (8888), Postgres,
 Redis and nginx with the compose tool (docker compose, docker-compose or podman compose):
@@ -29,11 +31,15 @@ Redis and nginx with the compose tool (docker compose, docker-compose or podman 
      missing), its authorized_keys entry, this host's SSH key pinned in the known_hosts file the
      containers mount (trust on first use; the fingerprints are printed), then checks
      `ssh user@127.0.0.1 true`
-  4. builds the image (or pulls SVC_IMAGE when BUILD_AI_ASSISTANT_FROM_SOURCE=false) and starts
+  4. picks the base images: the official ones when they can be pulled, else offline ones built
+     from this machine's Debian mirror (scripts/build-offline-images.sh)
+  5. builds the image (or pulls SVC_IMAGE when BUILD_AI_ASSISTANT_FROM_SOURCE=false) and starts
      the default profile, waits until the services answer, prints the URLs
+A second run keeps the credentials and the data and says whether any container changed.
 Secrets are never printed: the script says where they are.
 
 Options:
+  -y, --yes          do not ask before deploying (also when CI is set)
   --dry-run          print the steps without changing anything
   --skip-preflight   do not run the preflight checks
   --env-file PATH    env file to use or create (default /etc/svc/svc.env; or SVC_ENV_FILE)
@@ -46,9 +52,11 @@ settings listed in docs/deployment.md (the environment wins over the env file).
 USAGE
 }
 
-SKIP_PREFLIGHT=0 TIMEOUT=900
+SKIP_PREFLIGHT=0 TIMEOUT=900 YES=0
+[ -z "${CI:-}" ] || YES=1
 while [ "$#" -gt 0 ]; do
   case "$1" in
+    -y | --yes) YES=1 ;;
     --dry-run) export SVC_DRY_RUN=1 ;;
     --skip-preflight) SKIP_PREFLIGHT=1 ;;
     --env-file) SVC_ENV_FILE=${2:?--env-file needs a path}; shift ;;
@@ -59,8 +67,12 @@ while [ "$#" -gt 0 ]; do
   shift
 done
 svc_start_checks "$TIMEOUT" "deploy-with-workflows.sh"
+if [ "$YES" = 0 ] && ! svc_is_dry_run && [ -t 0 ]; then
+  read -r -p "Deploy svc with the compose tool on this host (project $SVC_COMPOSE_PROJECT)? [y/N] " answer
+  [[ "$answer" =~ ^[Yy] ]] || svc_die "not confirmed (use --yes to skip this question)"
+fi
 
-svc_log "step 1/5: preflight checks"
+svc_log "step 1/6: preflight checks"
 if [ "$SKIP_PREFLIGHT" = 1 ]; then
   svc_info "skipped (--skip-preflight)"
 elif svc_is_dry_run; then
@@ -76,7 +88,7 @@ else
     svc_die "preflight checks failed: repair with scripts/preflight-check.sh --fix, or rerun with --skip-preflight if you accept the failures"
 fi
 
-svc_log "step 2/5: compose tool"
+svc_log "step 2/6: compose tool"
 if svc_compose_detect; then
   svc_info "using: ${SVC_COMPOSE[*]}"
 elif svc_is_dry_run; then
@@ -86,7 +98,7 @@ else
   svc_die "no compose tool: install docker compose or podman compose (scripts/preflight-check.sh --fix)"
 fi
 
-svc_log "step 3/5: settings and credentials in $SVC_ENV_FILE"
+svc_log "step 3/6: settings and credentials in $SVC_ENV_FILE"
 svc_env_ensure_file "$SVC_ENV_FILE"
 svc_deploy_credentials "$SVC_ENV_FILE"
 svc_env_ensure_secret "$SVC_ENV_FILE" SVC_POSTGRES_PASSWORD
@@ -96,14 +108,32 @@ svc_deploy_ssh_settings "$SVC_ENV_FILE"
 svc_deploy_host_files "$SVC_ENV_FILE"
 svc_env_export "$SVC_ENV_FILE"
 
-svc_log "step 4/5: SSH from the workflow engine to this host, and the VM CLI it runs"
+svc_log "step 4/6: SSH from the workflow engine to this host, and the VM CLI it runs"
 svc_deploy_ssh_connection
 svc_install_vm_cli
 
-svc_log "step 5/5: containers (project $SVC_COMPOSE_PROJECT, $SVC_COMPOSE_FILE)"
+svc_log "step 5/6: base images"
+svc_deploy_base_images "$SVC_ENV_FILE"
+
+svc_log "step 6/6: containers (project $SVC_COMPOSE_PROJECT, $SVC_COMPOSE_FILE)"
+before=$(svc_deploy_container_ids)
 from_source=${BUILD_AI_ASSISTANT_FROM_SOURCE:-$(svc_env_get "$SVC_ENV_FILE" BUILD_AI_ASSISTANT_FROM_SOURCE)}
-if [ "${from_source:-true}" = true ]; then svc_compose build; else svc_compose pull; fi
-svc_compose up -d
+# Every application service runs the same image: building it for one builds it for all.
+if [ "${from_source:-true}" = true ]; then
+  svc_compose build scheduler
+  # The image a rebuild replaced is left untagged: remove it (only this product's images).
+  svc_is_dry_run || docker image prune -f --filter label=org.opencontainers.image.title=svc >/dev/null 2>&1 || true
+else
+  # A prebuilt SVC_IMAGE: used when present (docker load on an air-gapped host), else pulled.
+  svc_deploy_have_image "${SVC_IMAGE:-svc:latest}" || svc_compose pull scheduler
+fi
+# Scaled services keep their number of containers (docker-compose up -d --scale worker=3 earlier).
+scale=()
+for s in worker orchestrator; do
+  n=$(svc_compose_read ps -q "$s" 2>/dev/null | grep -c . || true)
+  if [ "${n:-0}" -gt 1 ]; then scale+=(--scale "$s=$n"); fi
+done
+svc_compose up -d ${scale[@]+"${scale[@]}"}
 a_port=${SVC_ASSISTANT_PUBLISHED_PORT:-8080}
 w_port=${SVC_WEB_UI_PUBLISHED_PORT:-8888}
 if svc_is_dry_run; then
@@ -118,6 +148,14 @@ else
   svc_info "assistant health: ${health:-unknown}"
 fi
 
+if ! svc_is_dry_run; then
+  after=$(svc_deploy_container_ids)
+  if [ -n "$before" ] && [ "$before" = "$after" ]; then
+    svc_info "redeploy: nothing changed (same containers; credentials and data kept)"
+  elif [ -n "$before" ]; then
+    svc_info "redeploy: changed containers were recreated; credentials and data (volume postgres-data) kept"
+  fi
+fi
 host=$(svc_public_host)
 admin_user=${SVC_ADMIN_USER:-$(svc_env_get "$SVC_ENV_FILE" SVC_ADMIN_USER)}
 if svc_is_dry_run; then svc_log "dry run complete: nothing was changed. After a deployment:"; else svc_log "deployed"; fi

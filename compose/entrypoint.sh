@@ -20,12 +20,14 @@ what=${1:-${SVC_SERVICE:-help}}
 [ "$#" -gt 0 ] && shift
 case "$what" in
   scheduler | worker | orchestrator | web-ui | assistant-api | mcp-workflow | mcp-assistant)
-    main="services/$what/src/main.ts"
+    # A service's own launcher (bin/svc-NAME) when it has one, else its main module.
+    bin="services/$what/bin/svc-$what" main="services/$what/src/main.ts"
+    printf 'entrypoint: starting %s\n' "$what"
+    if [ -f "$bin" ]; then exec node --require tsx/cjs "$bin" "$@"; fi
     if [ ! -f "$main" ]; then
       printf 'entrypoint: %s is not part of this image (%s missing)\n' "$what" "$main" >&2
       exit 1
     fi
-    printf 'entrypoint: starting %s\n' "$what"
     exec node --require tsx/cjs "$main" "$@"
     ;;
   migrate) exec svc-engine db migrate "$@" ;;

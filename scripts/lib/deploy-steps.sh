@@ -13,7 +13,10 @@ svc_deploy_credentials() {
   # Optional settings given in the environment are kept for the next runs.
   local k
   for k in SVC_DOMAIN SVC_CLUSTER_NAME SVC_ENABLE_AI_ASSISTANT SVC_ENABLE_WORKFLOWS USE_LOCAL_MODEL \
-    SVC_LOCAL_MODEL_URL SVC_MODEL_NAME SVC_MODEL_BASE_URL BUILD_AI_ASSISTANT_FROM_SOURCE SVC_LOG_LEVEL; do
+    SVC_LOCAL_MODEL_URL SVC_MODEL_NAME SVC_MODEL_BASE_URL BUILD_AI_ASSISTANT_FROM_SOURCE SVC_LOG_LEVEL \
+    SVC_BIND_ADDRESS SVC_ASSISTANT_PUBLISHED_PORT SVC_WEB_UI_PUBLISHED_PORT SVC_MCP_BIND_ADDRESS \
+    SVC_MCP_WORKFLOW_PORT SVC_MCP_ASSISTANT_PORT SVC_IMAGE SVC_NPM_REGISTRY SVC_DAGS_HOST_DIR \
+    SVC_WORKER_CONCURRENCY; do
     if [ -n "${!k:-}" ]; then svc_env_ensure_value "$file" "$k" "${!k}"; fi
   done
   if [ -n "${MODEL_PROVIDER_API_KEY:-}" ]; then svc_env_ensure_secret "$file" MODEL_PROVIDER_API_KEY; fi
@@ -113,3 +116,45 @@ exec '"'"'%s'"'"' "$@"
 
 # Where to reach the UIs from other machines.
 svc_public_host() { hostname -f 2>/dev/null || hostname; }
+
+# Base images: the official ones (SVC_NODE_IMAGE, SVC_POSTGRES_IMAGE, SVC_REDIS_IMAGE,
+# SVC_NGINX_IMAGE, defaults in compose/compose.yaml) when present or pullable, else the offline
+# ones built from this machine's Debian mirror. The choice is kept in the env file.
+svc_deploy_base_images() {
+  local file=$1 k ref missing=() line
+  local -A official=([SVC_NODE_IMAGE]=node:20-bookworm-slim [SVC_POSTGRES_IMAGE]=postgres:16-bookworm
+    [SVC_REDIS_IMAGE]=redis:7-bookworm [SVC_NGINX_IMAGE]=nginx:1.27-alpine)
+  for k in SVC_NODE_IMAGE SVC_POSTGRES_IMAGE SVC_REDIS_IMAGE SVC_NGINX_IMAGE; do
+    ref=${!k:-$(svc_env_get "$file" "$k")}
+    [ -n "$ref" ] || ref=${official[$k]}
+    if [[ "$ref" == "$SVC_OFFLINE_PREFIX/"* ]]; then missing+=("$k"); continue; fi
+    if svc_is_dry_run; then svc_info "would use $ref (pulled when missing)"; continue; fi
+    # After one failed pull the others are not tried (no registry: each would only wait).
+    if [ "${#missing[@]}" -gt 0 ] && ! docker image inspect "$ref" >/dev/null 2>&1; then missing+=("$k"); continue; fi
+    docker image inspect "$ref" >/dev/null 2>&1 || timeout 90 docker pull -q "$ref" >/dev/null 2>&1 || missing+=("$k")
+  done
+  [ "${#missing[@]}" -gt 0 ] || { svc_info "base images: official"; return 0; }
+  if svc_is_dry_run; then svc_info "would build the offline base images (scripts/build-offline-images.sh)"; return 0; fi
+  if [ "${#missing[@]}" -eq 4 ] && [[ "$(svc_env_get "$file" SVC_NODE_IMAGE)" == "$SVC_OFFLINE_PREFIX/"* ]]; then
+    svc_info "base images: offline, as chosen before (kept in $file; rebuilt only when their recipe changed)"
+  else
+    svc_info "official base images cannot be pulled: using offline images built from this machine's Debian mirror (scripts/build-offline-images.sh)"
+  fi
+  "$(svc_repo_root)/scripts/build-offline-images.sh" >"$SVC_OFFLINE_CACHE.log" 2>&1 ||
+    svc_die "building the offline images failed; see $SVC_OFFLINE_CACHE.log"
+  while IFS= read -r line; do
+    k=${line%%=*}
+    [ "$(svc_env_get "$file" "$k")" = "${line#*=}" ] || svc_env_set "$file" "$k" "${line#*=}"
+    export "$k=${line#*=}"
+  done < <(svc_offline_env)
+}
+
+# Container IDs of the deployment (sorted), to tell whether a redeploy changed anything.
+svc_deploy_container_ids() { { svc_compose_read ps -q 2>/dev/null || true; } | sort | tr '\n' ' '; }
+
+# Is IMAGE present in the local engine (so it need not be pulled)? Never in dry-run mode.
+svc_deploy_have_image() {
+  if svc_is_dry_run; then return 1; fi
+  if docker image inspect "$1" >/dev/null 2>&1; then svc_info "image $1: present"; return 0; fi
+  return 1
+}

@@ -116,16 +116,47 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
   [ "$output" = "$(printf '127.0.0.1:8889:8889\n127.0.0.1:8890:8890')" ]
 }
 
-@test "Dockerfile: node:20-bookworm-slim, pnpm via npm, openssh-client, ansible-core, frozen lockfile" {
+@test "Dockerfile: base image from SVC_NODE_IMAGE, production dependencies only, tini, non-root" {
   f=$REPO/compose/Dockerfile
-  grep -q '^FROM node:20-bookworm-slim' "$f"
+  grep -q '^ARG SVC_NODE_IMAGE=node:20-bookworm-slim' "$f"
+  [ "$(grep -c '^FROM ${SVC_NODE_IMAGE}' "$f")" -eq 2 ]
   grep -q 'npm install -g "pnpm@' "$f"
+  grep -q 'pnpm install --offline --frozen-lockfile --prod' "$f"
+  grep -q 'COPY --from=deps /app /app' "$f"
   grep -q 'openssh-client' "$f"
-  grep -q 'ansible-core' "$f"
-  grep -q 'pnpm install --frozen-lockfile --prod=false' "$f"
-  grep -q 'compose/entrypoint.sh' "$f"
-  run query 'c.services.scheduler.build.dockerfile'
-  [[ "$output" == *"compose/Dockerfile" ]]
+  grep -q '^USER node' "$f"
+  grep -q '^ENTRYPOINT \["/usr/bin/tini", "-g", "--", "/app/compose/entrypoint.sh"\]' "$f"
+  run query 'c.services.scheduler.build.dockerfile + " " + c.services.scheduler.build.args.SVC_NODE_IMAGE'
+  [[ "$output" == *"compose/Dockerfile node:20-bookworm-slim" ]]
+}
+
+@test "every base image is a variable defaulting to the official image" {
+  run query '[c.services.postgres.image, c.services.redis.image, c.services.nginx.image].join(" ")'
+  [ "$output" = "postgres:16-bookworm redis:7-bookworm nginx:1.27-alpine" ]
+  for v in SVC_NODE_IMAGE SVC_POSTGRES_IMAGE SVC_REDIS_IMAGE SVC_NGINX_IMAGE; do
+    grep -q "\${$v:-" "$REPO/compose/compose.yaml"
+  done
+  run env SVC_POSTGRES_IMAGE=svc-offline/postgres:bookworm SVC_NODE_IMAGE=svc-offline/node:bookworm \
+    "${COMPOSE[@]}" -f "$REPO/compose/compose.yaml" --env-file "$ENV_FILE" config
+  [[ "$output" == *"image: svc-offline/postgres:bookworm"* ]]
+  [[ "$output" == *"SVC_NODE_IMAGE: svc-offline/node:bookworm"* ]]
+}
+
+@test "the offline images never name a package host: the mirror is read from apt at run time" {
+  ! grep -rnE 'https?://[a-z0-9.-]*(debian|ubuntu)' "$REPO/scripts/build-offline-images.sh" "$REPO/scripts/lib/offline-images.sh" "$REPO/compose/offline"
+  run bash -c '. "$1/scripts/lib/common.sh"; . "$1/scripts/lib/offline-images.sh"; SVC_DEBIAN_MIRROR=http://mirror.invalid/debian svc_debian_mirror; echo; svc_offline_env' _ "$REPO"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "http://mirror.invalid/debian" ]
+  [ "${lines[1]}" = "SVC_NODE_IMAGE=svc-offline/node:bookworm" ]
+  [ "${lines[4]}" = "SVC_NGINX_IMAGE=svc-offline/nginx:bookworm" ]
+}
+
+@test "build-offline-images.sh --print-env needs no root and no engine" {
+  run "$REPO/scripts/build-offline-images.sh" --print-env
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 4 ]
+  run "$REPO/scripts/build-offline-images.sh" --bogus
+  [ "$status" -eq 2 ]
 }
 
 @test "the entry point picks the service from its argument and rejects unknown ones" {
@@ -135,9 +166,11 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
   run "$REPO/compose/entrypoint.sh" no-such-service
   [ "$status" -eq 64 ]
   run query 'Object.entries(c.services).filter(([n]) => !["postgres", "redis", "nginx"].includes(n)).map(([n, s]) => n + "=" + s.command.join(" "))'
-  for s in scheduler worker orchestrator web-ui assistant-api mcp-workflow mcp-assistant; do
+  for s in scheduler worker orchestrator web-ui assistant-api; do
     grep -qx "$s=$s" <<<"$output"
   done
+  grep -qx "mcp-workflow=mcp-workflow --http --port 8889" <<<"$output"
+  grep -qx "mcp-assistant=mcp-assistant --http --port 8890" <<<"$output"
 }
 
 @test "the build context leaves out local installs, history and env files" {

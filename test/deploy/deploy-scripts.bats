@@ -52,6 +52,7 @@ assert_nothing_changed() {
   [[ "$output" == *"would run: ssh-keyscan -p 22 127.0.0.1 and pin the keys in $SB/etc/ssh/known_hosts"*"host.docker.internal"* ]]
   [[ "$output" == *"StrictHostKeyChecking=yes"*"true"* ]]
   [[ "$output" == *"--env-file $SB/etc/svc.env -f $REPO/compose/compose.yaml up -d"* ]]
+  [[ "$output" == *"would use node:20-bookworm-slim"* ]]
   [[ "$output" == *"would wait"*"/health"*"/api/v1/health"* ]]
   [[ "$output" == *"http://"*":8080"* && "$output" == *"http://"*":8888"* ]]
   assert_nothing_changed
@@ -74,7 +75,7 @@ assert_nothing_changed() {
   [ "$status" -eq 0 ]
   [[ "$output" == *"profile mcp: defined"* ]]
   [[ "$output" == *"mcp-workflow: defined"* && "$output" == *"mcp-assistant: defined"* ]]
-  [[ "$output" == *"--profile mcp up -d mcp-workflow mcp-assistant"* ]]
+  [[ "$output" == *"--profile mcp up -d --no-deps mcp-workflow mcp-assistant"* ]]
   [[ "$output" == *"$SB/etc/svc.env does not exist"* ]]
   assert_nothing_changed
 }
@@ -122,7 +123,7 @@ assert_nothing_changed() {
 @test "setup_modernized.sh lists the OS plugins and delegates to deploy-svc.sh" {
   run "$REPO/scripts/development/setup_modernized.sh" --list
   [ "$status" -eq 0 ]
-  for p in rhel9 centos9 centos10 rocky9 debian12; do grep -qE "^[* ] $p$" <<<"$output"; done
+  for p in rhel9 rhel10 centos-stream9 centos-stream10 rocky9 debian12; do grep -qE "^[* ] $p$" <<<"$output"; done
   dry "$REPO/scripts/development/setup_modernized.sh" --dry-run
   [ "$status" -eq 0 ]
   [[ "$output" == *"OS plugin:"*"step 1/7: packages"* ]]

@@ -131,3 +131,13 @@ teardown_file() {
   run curl -sS --max-time 5 "http://127.0.0.1:$W_PORT/nginx-health"
   [ "$output" = ok ]
 }
+
+@test "a header the service sets itself is passed on alone; nginx fills in only the missing ones" {
+  run curl -s -D - -o /dev/null "http://127.0.0.1:$W_PORT/own-headers"
+  [ "$status" -eq 0 ]
+  [ "$(grep -ci '^X-Frame-Options:' <<<"$output")" -eq 1 ]
+  grep -qi "^X-Frame-Options: DENY" <<<"$output"
+  [ "$(grep -ci '^Content-Security-Policy:' <<<"$output")" -eq 1 ]
+  grep -qi "^Content-Security-Policy: frame-ancestors 'none'" <<<"$output"
+  grep -qi "^X-Content-Type-Options: nosniff" <<<"$output"
+}
