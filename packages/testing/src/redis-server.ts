@@ -8,13 +8,17 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
-/** Start a private redis-server on a spare port (for tests that must FLUSHALL or kill Redis). */
-export async function startRedisServer(): Promise<OwnRedis> {
-  const port = await freePort();
+/**
+ * Start a private redis-server without persistence (for tests that must FLUSHALL or kill Redis)
+ * on a spare port, or on `port` (to come back empty where a killed one was).
+ */
+export async function startRedisServer(opts: { port?: number } = {}): Promise<OwnRedis> {
+  const port = opts.port ?? (await freePort());
   const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
   const url = `redis://127.0.0.1:${port}`;
   await waitFor(async () => {
     const r = new IORedis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    r.on("error", () => undefined);
     try {
       await r.connect();
       return (await r.ping()) === "PONG";

@@ -1,0 +1,137 @@
+// The suite as users run it: every service as its own process, nginx in front, on the shared
+// Postgres (a database of its own, dropped at the end) and Redis (a key prefix of its own).
+// Usage: pnpm bench:system [--connections 200] [--seconds 10] [--runs 1000] [--width 10] [--workers 2]
+//   [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200]
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "@svc/config";
+import { createDb } from "@svc/db";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig } from "@svc/engine";
+import { defaultOperators } from "@svc/operators";
+import { createQueues } from "@svc/queue";
+import { createTestDb, createTestRedis, waitFor } from "@svc/testing";
+import { percentile } from "../stats";
+import { timeRuns, wideDag, withWorkers } from "./engine-phases";
+import { autocannon, probeLatency } from "./load";
+import { runPeers, PEER_DAGS, type PeerTimes } from "./peers";
+import { formatTable, jsonLine } from "./report";
+import { rssNow, rssPeaks } from "./rss";
+import { startStack } from "./stack";
+
+const { values } = parseArgs({ options: { connections: { type: "string", default: "200" }, seconds: { type: "string", default: "10" }, runs: { type: "string", default: "1000" }, width: { type: "string", default: "10" }, workers: { type: "string", default: "2" }, concurrency: { type: "string", default: "4" }, "scaling-tasks": { type: "string", default: "400" }, peers: { type: "string", default: "true" }, "peer-seq": { type: "string", default: "40" }, "peer-fan": { type: "string", default: "200" } } });
+const CONNECTIONS = Number(values.connections), SECONDS = Number(values.seconds), RUNS = Math.min(1000, Number(values.runs)), WIDTH = Number(values.width);
+const WORKERS = Number(values.workers), CONCURRENCY = Number(values.concurrency), SCALING_TASKS = Number(values["scaling-tasks"]);
+const SEQ = Number(values["peer-seq"]), FAN = Number(values["peer-fan"]);
+const say = (s: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mb = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ");
+
+const cleanups: (() => Promise<unknown>)[] = [];
+/** Run the cleanups in order, none waiting more than 15 s (a hung close must not keep a server running). */
+const runCleanups = async (onError: (e: unknown) => void) => {
+  for (const c of cleanups.splice(0)) {
+    let t: NodeJS.Timeout | undefined;
+    await Promise.race([c(), new Promise((_, reject) => (t = setTimeout(() => reject(new Error("cleanup step timed out")), 15000)))]).catch(onError);
+    clearTimeout(t);
+  }
+};
+const cleanUp = async (code: number) => {
+  await runCleanups(() => undefined);
+  process.exit(code);
+};
+// Ctrl-C or the time limit still stops every process started here and drops the bench's database and keys.
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void cleanUp(130));
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "svc-sysbench-"));
+  const tdb = await createTestDb("sysbench");
+  const redis = createTestRedis("sysbench");
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }), () => tdb.drop(), () => redis.cleanup());
+  try {
+    const scalingWidth = 100;
+    const dags = {
+      sys_noop: wideDag("sys_noop", WIDTH, RUNS),
+      sys_io: wideDag("sys_io", scalingWidth, Math.ceil(SCALING_TASKS / scalingWidth), 0.05),
+      ...PEER_DAGS(SEQ, FAN),
+    };
+    const stack = await startStack({ dir, databaseUrl: tdb.url, redisUrl: redis.url, prefix: redis.prefix, workers: WORKERS, concurrency: CONCURRENCY, extraDags: dags });
+    cleanups.unshift(() => stack.stop());
+    const config = loadConfig({ ...stack.env });
+    const queues = createQueues({ url: redis.url, prefix: redis.prefix });
+    cleanups.unshift(() => queues.close());
+    // The bench's own pool (the clients of the REST API would each have theirs).
+    const db = createDb(tdb.url, { max: 10, applicationName: "sysbench" });
+    cleanups.unshift(() => db.destroy());
+    const api = createEngineApi({ db, notifier: createQueueNotifier(queues), dagsDir: stack.dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(config) });
+    await waitFor(async () => (await db.selectFrom("dag").select("dag_id").where("dag_id", "in", Object.keys(dags)).execute()).length === Object.keys(dags).length, { timeoutMs: 120000, intervalMs: 500, what: "bench DAGs parsed" });
+    for (const d of Object.keys(dags)) await api.setPaused(d, false);
+    say(`stack up behind nginx at ${stack.nginxUrl}: scheduler, ${WORKERS} workers × ${CONCURRENCY}, orchestrator, web-ui, assistant-api`);
+    await sleep(5000);
+    const rssIdle = rssNow(stack.services());
+    say(`idle RSS (MB): ${mb(rssIdle)}`);
+
+    // 1. Intents through nginx (offline router, no execution): one connection first (the cost of
+    // one intent), then CONNECTIONS with the REST API probed meanwhile.
+    const body = { intent: "create a vm called bench01", auto_execute: false };
+    const single = await autocannon(`${stack.nginxUrl}/orchestrator/intent`, body, 1, Math.min(5, SECONDS));
+    say(`intents, 1 connection: ${single.rps.toFixed(0)}/s, p50 ${single.p50} ms, p99 ${single.p99} ms`);
+    const peaks = rssPeaks(() => stack.services());
+    const cannon = autocannon(`${stack.nginxUrl}/orchestrator/intent`, body, CONNECTIONS, SECONDS);
+    const apiLat = await probeLatency(`${stack.nginxUrl}/api/v1/dags?limit=10`, cannon);
+    const intents = await cannon;
+    say(`intents: ${intents.rps.toFixed(0)}/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms, errors ${intents.errors}, non-2xx ${intents.non2xx}; REST p99 under load ${percentile(apiLat, 99).toFixed(0)} ms`);
+
+    // 2. RUNS concurrent no-op runs of WIDTH tasks each.
+    const tasksS = await timeRuns(db, api, "sys_noop", RUNS, "noop", 600000);
+    const rssLoad = peaks.stop();
+    say(`${RUNS * WIDTH} no-op task instances (${RUNS} runs × ${WIDTH}) in ${tasksS.toFixed(2)} s`);
+
+    // 3. Worker scaling on 50 ms tasks, per-worker concurrency fixed.
+    const scaling: Record<string, number> = {};
+    for (const n of [1, 2, 4]) {
+      await withWorkers(db, stack, n);
+      const s = await timeRuns(db, api, "sys_io", Math.ceil(SCALING_TASKS / scalingWidth), `io${n}`, 600000);
+      scaling[String(n)] = (Math.ceil(SCALING_TASKS / scalingWidth) * scalingWidth) / s;
+      say(`${n} worker(s) × ${CONCURRENCY}: ${scaling[String(n)]!.toFixed(1)} tasks/s`);
+    }
+
+    // 4. Peers: the same two workloads on raw BullMQ, graphile-worker and pg-boss.
+    let peers: PeerTimes | undefined;
+    if (values.peers !== "false") {
+      await withWorkers(db, stack, WORKERS);
+      peers = await runPeers({ db, api, databaseUrl: tdb.url, redisUrl: redis.url, prefix: redis.prefix, seq: SEQ, fan: FAN, concurrency: CONCURRENCY, say });
+    }
+
+    console.log(formatTable(`system benchmark (${os.cpus().length} cores, node ${process.version})`, [
+      ["intents via nginx", `${CONNECTIONS} connections, ${SECONDS} s: ${intents.rps.toFixed(0)} req/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms (${intents.errors} errors, ${intents.non2xx} non-2xx)`],
+      ["intents via nginx, 1 connection", `${single.rps.toFixed(0)} req/s, p50 ${single.p50} ms, p99 ${single.p99} ms`],
+      ["REST API p99 during the intents", `${percentile(apiLat, 99).toFixed(0)} ms (p50 ${percentile(apiLat, 50).toFixed(0)} ms, ${apiLat.length} requests)`],
+      [`${RUNS * WIDTH} no-op task instances`, `${tasksS.toFixed(2)} s (${RUNS} runs × ${WIDTH}, ${WORKERS} workers × ${CONCURRENCY})`],
+      ...Object.entries(scaling).map(([n, v]): [string, string] => [`${n} worker(s), 50 ms tasks`, `${v.toFixed(1)} tasks/s (×${(v / scaling["1"]!).toFixed(2)})`]),
+      ["RSS idle (MB)", mb(rssIdle)],
+      ["RSS peak under load (MB)", mb(rssLoad)],
+      ...(peers ? peers.rows : []),
+    ]));
+    console.log(jsonLine({
+      connections: CONNECTIONS, intent_rps: intents.rps, intent_p50_ms: intents.p50, intent_p99_ms: intents.p99, api_p99_under_load_ms: percentile(apiLat, 99),
+      tasks_10k_s: tasksS, worker_scaling: scaling, rss_idle_mb: rssIdle, rss_load_mb: rssLoad, peers: peers?.json ?? {},
+    }));
+  } finally {
+    await runCleanups((e) => say(`cleanup: ${String(e)}`));
+  }
+}
+
+const hardStop = setTimeout(() => {
+  process.stderr.write("bench:system: 19-minute limit reached\n");
+  void cleanUp(2);
+}, 19 * 60 * 1000);
+hardStop.unref();
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
