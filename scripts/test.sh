@@ -12,7 +12,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
 # Debian packages: test tools, hypervisor, Ansible, the test image's kernel.
 PKGS=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils virtinst ansible-core debootstrap
   openssh-server openssh-client sudo ansible-lint linux-image-cloud-amd64 busybox-static cpio genisoimage nginx
-  shellcheck bats docker-compose postgresql redis-server curl ca-certificates)
+  shellcheck bats docker-compose postgresql redis-server curl ca-certificates dnsmasq-base e2fsprogs chromium docker.io)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -48,6 +48,22 @@ if ! virsh -c qemu:///system version >/dev/null 2>&1; then
   for _ in $(seq 1 30); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 1; done
 fi
 
+# Docker for the compose suite (no systemd): overlay2 first, vfs where overlay2 cannot mount.
+start_dockerd() {
+  as_root sh -c "setsid dockerd --storage-driver=$1 >/var/log/svc-dockerd.log 2>&1 </dev/null &"
+  for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && return 0; sleep 1; done
+  return 1
+}
+if ! docker info >/dev/null 2>&1; then
+  log "starting dockerd"
+  if ! start_dockerd overlay2; then
+    if [ -f /var/run/docker.pid ]; then as_root kill "$(cat /var/run/docker.pid)" || true; fi
+    sleep 2
+    log "overlay2 does not work here; starting dockerd with the vfs storage driver"
+    start_dockerd vfs || { tail -n 20 /var/log/svc-dockerd.log >&2; echo "dockerd did not start" >&2; exit 1; }
+  fi
+fi
+
 log "installing node modules"
 pnpm install --frozen-lockfile --reporter=silent
 
@@ -55,6 +71,9 @@ if [ -x scripts/development/build-test-image.sh ]; then
   log "building the VM test image (cached)"
   scripts/development/build-test-image.sh
 fi
+
+log "building the offline container base images (cached)"
+as_root bash scripts/build-offline-images.sh
 
 log "applying database migrations"
 pnpm --silent exec svc-engine db migrate
