@@ -19,6 +19,7 @@ import { postIntents } from "./intents";
 import { startOwnPostgres } from "./own-postgres";
 import { startOwnRedis } from "./own-redis";
 import { serviceProc, type ServiceProc } from "./service-proc";
+import { createCleanups } from "../lib/cleanups";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "120" }, workers: { type: "string", default: "3" }, intents: { type: "string", default: "20" }, seconds: { type: "string", default: "45" }, drain: { type: "string", default: "300" }, "db-outage": { type: "string", default: "10" } } });
 const RUNS = Number(values.runs), WORKERS = Math.max(1, Number(values.workers)), INTENTS = Number(values.intents);
@@ -40,21 +41,9 @@ tasks:
   - {task_id: end, operator: noop, depends_on: [after]}
 `;
 
-const cleanups: (() => Promise<unknown>)[] = [];
-/** Run the cleanups in order, none waiting more than 15 s (a hung close must not keep a server running). */
-const runCleanups = async (onError: (e: unknown) => void) => {
-  for (const c of cleanups.splice(0)) {
-    let t: NodeJS.Timeout | undefined;
-    await Promise.race([c(), new Promise((_, reject) => (t = setTimeout(() => reject(new Error("cleanup step timed out")), 15000)))]).catch(onError);
-    clearTimeout(t);
-  }
-};
-const cleanUp = async (code: number) => {
-  await runCleanups(() => undefined);
-  process.exit(code);
-};
 // Ctrl-C or the time limit still stops every process started here and removes the private Postgres and Redis.
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void cleanUp(130));
+const cleanups = createCleanups();
+const runCleanups = cleanups.run;
 
 async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "svc-chaos-"));
@@ -194,7 +183,7 @@ async function main(): Promise<void> {
 
 const hardStop = setTimeout(() => {
   process.stderr.write("chaos: 19-minute limit reached\n");
-  void cleanUp(2);
+  void runCleanups(() => undefined).then(() => process.exit(2));
 }, 19 * 60 * 1000);
 hardStop.unref();
 main().then(

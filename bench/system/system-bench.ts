@@ -19,6 +19,7 @@ import { runPeers, PEER_DAGS, type PeerTimes } from "./peers";
 import { formatTable, jsonLine } from "./report";
 import { rssNow, rssPeaks } from "./rss";
 import { startStack } from "./stack";
+import { createCleanups } from "../lib/cleanups";
 
 const { values } = parseArgs({ options: { connections: { type: "string", default: "200" }, seconds: { type: "string", default: "10" }, runs: { type: "string", default: "1000" }, width: { type: "string", default: "10" }, workers: { type: "string", default: "2" }, concurrency: { type: "string", default: "4" }, "scaling-tasks": { type: "string", default: "400" }, peers: { type: "string", default: "true" }, "peer-seq": { type: "string", default: "40" }, "peer-fan": { type: "string", default: "200" } } });
 const CONNECTIONS = Number(values.connections), SECONDS = Number(values.seconds), RUNS = Math.min(1000, Number(values.runs)), WIDTH = Number(values.width);
@@ -28,21 +29,9 @@ const say = (s: string) => process.stdout.write(`[${new Date().toISOString().sli
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ");
 
-const cleanups: (() => Promise<unknown>)[] = [];
-/** Run the cleanups in order, none waiting more than 15 s (a hung close must not keep a server running). */
-const runCleanups = async (onError: (e: unknown) => void) => {
-  for (const c of cleanups.splice(0)) {
-    let t: NodeJS.Timeout | undefined;
-    await Promise.race([c(), new Promise((_, reject) => (t = setTimeout(() => reject(new Error("cleanup step timed out")), 15000)))]).catch(onError);
-    clearTimeout(t);
-  }
-};
-const cleanUp = async (code: number) => {
-  await runCleanups(() => undefined);
-  process.exit(code);
-};
 // Ctrl-C or the time limit still stops every process started here and drops the bench's database and keys.
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void cleanUp(130));
+const cleanups = createCleanups();
+const runCleanups = cleanups.run;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-sysbench-"));
@@ -125,7 +114,7 @@ async function main(): Promise<void> {
 
 const hardStop = setTimeout(() => {
   process.stderr.write("bench:system: 19-minute limit reached\n");
-  void cleanUp(2);
+  void runCleanups(() => undefined).then(() => process.exit(2));
 }, 19 * 60 * 1000);
 hardStop.unref();
 main().then(
