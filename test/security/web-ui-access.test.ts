@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { createEngineApi, recordingNotifier, syncDagFolder } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
-import { createTestDb, type TestDb } from "@svc/testing";
+import { createTestDb, freePort, type TestDb } from "@svc/testing";
 import { createWebUiApp, webUiRole } from "../../services/web-ui/src/app";
 import { API_ROUTES } from "../../services/web-ui/src/routes";
 import { concrete, registeredRoutes, type RegisteredRoute, routesNotAnswering } from "./routes";
@@ -63,6 +64,31 @@ test("every route answers 403 to a role below the one it needs, and lets that ro
   }
   expect(wrong).toEqual([]);
 }, 180_000);
+
+test("the live streams (skipped above: they never end) let a viewer in, the role of the pages they feed", async () => {
+  const port = await freePort();
+  const server = await new Promise<http.Server>((resolve) => {
+    const s = app.listen(port, "127.0.0.1", () => resolve(s));
+  });
+  const open = (p: string, auth: string) => new Promise<number>((resolve, reject) => {
+    const req = http.get(`http://127.0.0.1:${port}${p}`, { headers: { Authorization: auth } }, (res) => {
+      resolve(res.statusCode ?? 0);
+      req.destroy();
+    });
+    req.on("error", reject);
+  });
+  try {
+    const streams = routes.filter((r) => r.path.endsWith("/events")).map((r) => r.path.replace(":dag_id", "infrastructure_health_check"));
+    expect(streams.sort()).toEqual(["/dags/infrastructure_health_check/grid/events", "/home/events"]);
+    for (const p of streams) {
+      expect(webUiRole({ method: "GET", route: { path: p }, path: p } as never)).toBe("viewer");
+      await expect(open(p, basicFor("viewer"))).resolves.toBe(200);
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
 
 test("pausing, deleting and clearing need op: a user gets 403", async () => {
   const user = basicFor("user");

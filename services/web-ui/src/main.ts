@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    // Open SSE streams (the grid's live updates) are closed after a short grace.
+    // Open SSE streams (the live updates of the grid and the DAG list) are closed after a short grace.
     await closeHttpServer(server, 2000);
     await heartbeat.stop();
     await queues.close();

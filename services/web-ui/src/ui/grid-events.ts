@@ -1,14 +1,11 @@
 import type { Request, Response } from "express";
 import type { ApiDagRun, EngineApi } from "@svc/engine";
 import type { Logger } from "@svc/logger";
+import { serveEventStream, type EventStreamOptions, type SendEvent } from "./event-stream";
 import { cellTitle, gridRuns, type CellLoader } from "./grid-data";
 
-export interface GridEventsOptions {
-  /** How often Postgres is read for changes. */
-  pollMs: number;
-  /** Comment lines that keep idle connections (and proxies) open. */
-  heartbeatMs: number;
-}
+/** The grid stream's timing (the DAG list's stream uses the same). */
+export type GridEventsOptions = EventStreamOptions;
 
 const ACTIVE = new Set(["queued", "running"]);
 
@@ -26,29 +23,12 @@ const runView = (r: ApiDagRun) => ({
 export async function streamGridEvents(api: EngineApi, cells: CellLoader, logger: Logger, opts: GridEventsOptions, req: Request, res: Response): Promise<void> {
   const dagId = String(req.params.dag_id);
   await api.getDag(dagId);
-  res.status(200).set({ "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
-  res.flushHeaders();
-  res.write("retry: 1000\n\n");
-  const send = (event: string, data: unknown) => {
-    if (!res.writableEnded && !res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
-
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  const heartbeat = setInterval(() => void (!res.writableEnded && res.write(": ping\n\n")), opts.heartbeatMs);
-  req.on("close", () => {
-    closed = true;
-    clearInterval(heartbeat);
-    clearTimeout(timer);
-    res.end();
-  });
-
   const runStates = new Map<string, string>();
   const seen = new Map<string, string>();
   let runKeys: string | null = null;
   let polled = false;
 
-  const poll = async () => {
+  const poll = async (send: SendEvent) => {
     const runs = await gridRuns(api, dagId);
     const keys = runs.map((r) => r.dag_run_id).join("\n");
     if (runKeys !== null && keys !== runKeys) send("runs", { run_ids: runs.map((r) => r.dag_run_id) });
@@ -71,15 +51,5 @@ export async function streamGridEvents(api: EngineApi, cells: CellLoader, logger
     }
   };
 
-  const loop = async () => {
-    if (closed) return;
-    try {
-      await poll();
-    } catch (e) {
-      logger.warn({ dagId, err: String(e) }, "grid event poll failed");
-      send("problem", { message: "status temporarily unavailable; retrying" });
-    }
-    if (!closed) timer = setTimeout(() => void loop(), opts.pollMs);
-  };
-  await loop();
+  await serveEventStream(req, res, logger, opts, { dagId }, poll);
 }

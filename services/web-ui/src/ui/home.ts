@@ -1,10 +1,7 @@
 import type { Db } from "@svc/db";
 import type { ApiDag, ApiImportError, EngineApi } from "@svc/engine";
-import { recentRunsFromDb, type RunDot } from "./home-query";
+import { DOT_RUNS, nextRunOf, recentRunsFromDb, type RunDot } from "./home-query";
 import { html, page, seg, type Raw } from "./html";
-
-/** Recent runs shown as dots per DAG (newest last, like Airflow's "Runs" column). */
-const DOT_RUNS = 8;
 
 const shortDate = (iso: string | null | undefined): string => (iso ? iso.slice(0, 16).replace("T", " ") : "");
 
@@ -13,7 +10,7 @@ function runDots(runs: RunDot[]): Raw {
   return html`${[...runs].reverse().map((r) => html`<a class="dot s-${r.state}" href="/dags/${seg(r.dag_id)}/grid?run_id=${seg(r.dag_run_id)}" title="${r.dag_run_id}: ${r.state}" aria-label="run ${r.dag_run_id} ${r.state}"></a>`)}`;
 }
 
-function dagRow(d: ApiDag, runs: RunDot[]): Raw {
+function dagRow(d: ApiDag, runs: RunDot[], now: Date): Raw {
   const tags = d.tags.map((t) => t.name);
   return html`<tr data-dag="${d.dag_id}" data-tags="${tags.join(" ")}" data-text="${`${d.dag_id} ${d.description ?? ""}`.toLowerCase()}">
 <td><button type="button" class="switch" role="switch" aria-checked="${String(!d.is_paused)}" aria-label="Active: ${d.dag_id}" title="${d.is_paused ? "Paused: switch on to let it run" : "Active: switch off to pause"}" data-dag-id="${d.dag_id}"></button></td>
@@ -21,8 +18,8 @@ function dagRow(d: ApiDag, runs: RunDot[]): Raw {
 <div class="muted small">${d.description ?? ""}</div><div>${tags.map((t) => html`<span class="tag">${t}</span>`)}</div></td>
 <td class="opt">${d.owners.join(", ")}</td>
 <td class="opt mono small">${d.schedule_interval?.value ?? "manual"}</td>
-<td>${runDots(runs)}</td>
-<td class="opt small">${shortDate(d.next_dagrun)}</td>
+<td class="runs">${runDots(runs)}</td>
+<td class="opt small next-run">${shortDate(d.next_dagrun ?? nextRunOf(d.schedule_interval?.value, d.is_paused, now))}</td>
 <td><a class="btn secondary" href="/dags/${seg(d.dag_id)}/trigger" aria-label="Trigger ${d.dag_id}" title="Trigger ${d.dag_id}">▶ Trigger</a></td>
 </tr>`;
 }
@@ -51,10 +48,11 @@ async function allDags(api: EngineApi): Promise<{ dags: ApiDag[]; total_entries:
   return { dags, total_entries: first.total_entries };
 }
 
-/** The DAG list: pause switches, triggers, recent runs, filters, import-errors banner and the ask box. */
+/** The DAG list: pause switches, triggers, recent runs, filters, import-errors banner and the ask box (kept live by /home/events). */
 export async function renderHome(api: EngineApi, db?: Db): Promise<string> {
   const [dags, errors] = await Promise.all([allDags(api), api.listImportErrors({ limit: 100 })]);
   const ids = dags.dags.map((d) => d.dag_id);
+  const now = new Date();
   const recent = db
     ? await recentRunsFromDb(db, ids, DOT_RUNS)
     : new Map(await Promise.all(ids.map(async (id) => [id, (await api.listDagRuns({ dag_id: id, order_by: "-execution_date", limit: DOT_RUNS })).dag_runs] as const)));
@@ -68,7 +66,7 @@ ${askBox}
 <span class="muted small">Import errors: <strong id="import-error-count">${errors.total_entries}</strong></span>
 </div>
 <table class="dags"><thead><tr><th>Active</th><th>DAG</th><th class="opt">Owner</th><th class="opt">Schedule</th><th>Recent runs</th><th class="opt">Next run</th><th>Actions</th></tr></thead>
-<tbody>${dags.dags.map((d) => dagRow(d, recent.get(d.dag_id) ?? []))}</tbody></table>
+<tbody>${dags.dags.map((d) => dagRow(d, recent.get(d.dag_id) ?? [], now))}</tbody></table>
 ${dags.dags.length ? html`` : html`<p class="muted">No DAGs yet: drop a YAML file into the DAG folder.</p>`}`;
   return page("DAGs", body, { scripts: ["common.js", "dags.js", "ask.js"] });
 }

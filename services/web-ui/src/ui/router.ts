@@ -13,6 +13,7 @@ import { gridCellsFromDb } from "./grid-query";
 import { streamGridEvents, type GridEventsOptions } from "./grid-events";
 import { html, page } from "./html";
 import { renderHome } from "./home";
+import { streamHomeEvents } from "./home-events";
 import { renderLogPage } from "./log-page";
 import { renderTriggerPage } from "./trigger-page";
 
@@ -43,7 +44,7 @@ const view = (render: (req: Parameters<RequestHandler>[0]) => Promise<string>): 
   }
 };
 
-/** Server-rendered pages (DAG list, trigger form, grid, graph, code, log), the grid's live stream and the ask box. */
+/** Server-rendered pages (DAG list, trigger form, grid, graph, code, log), the live streams of the DAG list and the grid, and the ask box. */
 export function uiRouter(api: EngineApi, auth: RequestHandler, opts: UiOptions = {}): Router {
   const logger = opts.logger ?? silentLogger();
   const events: GridEventsOptions = { pollMs: opts.gridEvents?.pollMs ?? 500, heartbeatMs: opts.gridEvents?.heartbeatMs ?? 15_000 };
@@ -54,6 +55,7 @@ export function uiRouter(api: EngineApi, auth: RequestHandler, opts: UiOptions =
   r.use("/static", express.static(ASSETS_DIR, { maxAge: "10m", index: false }), notFoundHandler);
   r.get("/", (_req, res) => res.redirect(302, "/home"));
   r.get("/home", auth, view(() => renderHome(api, db)));
+  r.get("/home/events", auth, (req, res) => streamHomeEvents(api, db, logger, events, req, res));
   r.get("/dags/:dag_id/grid", auth, view((req) => renderGrid(api, cells, dagId(req))));
   r.get("/dags/:dag_id/grid/table", auth, async (req, res) => {
     const { table, runs } = await renderGridTable(api, cells, dagId(req));
