@@ -24,18 +24,50 @@ import { profiled } from "./profile";
 import { percentile } from "./stats";
 import { runTimeline } from "./timeline";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "200" }, chain: { type: "string", default: "20" }, tasks: { type: "string", default: "8000" }, workers: { type: "string", default: "4" }, concurrency: { type: "string" }, rounds: { type: "string", default: "7" }, warmup: { type: "string", default: "1" }, profile: { type: "string" }, timeline: { type: "boolean" } } });
-const RUNS = Number(values.runs), CHAIN = Number(values.chain), TASKS = Number(values.tasks), WORKERS = Number(values.workers), ROUNDS = Math.max(1, Number(values.rounds)), WARMUP = Math.max(0, Number(values.warmup));
-const WIDE_RUNS = Math.ceil(TASKS / 1000), WIDE = Math.ceil(TASKS / WIDE_RUNS);
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "200" },
+    chain: { type: "string", default: "20" },
+    tasks: { type: "string", default: "8000" },
+    workers: { type: "string", default: "4" },
+    concurrency: { type: "string" },
+    rounds: { type: "string", default: "7" },
+    warmup: { type: "string", default: "1" },
+    profile: { type: "string" },
+    timeline: { type: "boolean" },
+  },
+});
+const RUNS = Number(values.runs),
+  CHAIN = Number(values.chain),
+  TASKS = Number(values.tasks),
+  WORKERS = Number(values.workers),
+  ROUNDS = Math.max(1, Number(values.rounds)),
+  WARMUP = Math.max(0, Number(values.warmup));
+const WIDE_RUNS = Math.ceil(TASKS / 1000),
+  WIDE = Math.ceil(TASKS / WIDE_RUNS);
 
 async function main(): Promise<void> {
   const tdb = await createTestDb("bench");
   const redis = createTestRedis("bench");
   const dagsDir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-"));
   writeFileSync(path.join(dagsDir, "one.yaml"), "dag_id: one\ntasks:\n  - {task_id: t, operator: noop}\n");
-  writeFileSync(path.join(dagsDir, "chain.yaml"), `dag_id: chain\ntasks:\n${Array.from({ length: CHAIN }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`);
-  writeFileSync(path.join(dagsDir, "wide.yaml"), `dag_id: wide\nmax_active_runs: ${WIDE_RUNS}\ntasks:\n${Array.from({ length: WIDE }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
-  const config: SvcConfig = loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent", SVC_ZOMBIE_AFTER_MS: "30000", ...(values.concurrency ? { SVC_WORKER_CONCURRENCY: values.concurrency } : {}) });
+  writeFileSync(
+    path.join(dagsDir, "chain.yaml"),
+    `dag_id: chain\ntasks:\n${Array.from({ length: CHAIN }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`,
+  );
+  writeFileSync(
+    path.join(dagsDir, "wide.yaml"),
+    `dag_id: wide\nmax_active_runs: ${WIDE_RUNS}\ntasks:\n${Array.from({ length: WIDE }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`,
+  );
+  const config: SvcConfig = loadConfig({
+    DATABASE_URL: tdb.url,
+    REDIS_URL: redis.url,
+    SVC_REDIS_PREFIX: redis.prefix,
+    SVC_DAGS_DIR: dagsDir,
+    SVC_LOG_LEVEL: "silent",
+    SVC_ZOMBIE_AFTER_MS: "30000",
+    ...(values.concurrency ? { SVC_WORKER_CONCURRENCY: values.concurrency } : {}),
+  });
   const queues = createQueues({ url: redis.url, prefix: redis.prefix });
   const notifier = createQueueNotifier(queues);
   const catalog = defaultOperators();
@@ -53,10 +85,13 @@ async function main(): Promise<void> {
   const runtimes = await startAll();
 
   const runDone = (dagId: string, runId: string, intervalMs = 5) =>
-    waitFor(async () => {
-      const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
-      return r && (r.state === "success" || r.state === "failed") ? r : undefined;
-    }, { timeoutMs: 600000, intervalMs });
+    waitFor(
+      async () => {
+        const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
+        return r && (r.state === "success" || r.state === "failed") ? r : undefined;
+      },
+      { timeoutMs: 600000, intervalMs },
+    );
 
   // 1. trigger → first task start (client-side trigger time to the worker's claim time).
   const firstStart: number[] = [];
@@ -90,14 +125,22 @@ async function main(): Promise<void> {
       const wide = await Promise.all(Array.from({ length: WIDE_RUNS }, (_, i) => api.triggerDagRun("wide", { runId: `wide-${label}-${i}`, logicalDate: new Date(t0 + i) })));
       // One query per poll for all runs of the round: the bench's own load on the engine's process stays small.
       const ids = wide.map((w) => w.dag_run_id);
-      const rows = await waitFor(async () => {
-        const rs = await tdb.db.selectFrom("dag_run").select(["state", "end_date"]).where("dag_id", "=", "wide").where("run_id", "in", ids).execute();
-        return rs.length === ids.length && rs.every((r) => r.state === "success" || r.state === "failed") ? rs : undefined;
-      }, { timeoutMs: 600000, intervalMs: 100 });
+      const rows = await waitFor(
+        async () => {
+          const rs = await tdb.db.selectFrom("dag_run").select(["state", "end_date"]).where("dag_id", "=", "wide").where("run_id", "in", ids).execute();
+          return rs.length === ids.length && rs.every((r) => r.state === "success" || r.state === "failed") ? rs : undefined;
+        },
+        { timeoutMs: 600000, intervalMs: 100 },
+      );
       return rows.map((r) => new Date(r.end_date!).getTime());
     });
     const engineCpu = cpuPerUnit(cpu0, cpuSnapshot(), engineTasks);
-    const firstWide = await tdb.db.selectFrom("task_instance").select((eb) => eb.fn.min("start_date").as("s")).where("dag_id", "=", "wide").where("run_id", "like", `wide-${label}-%`).executeTakeFirstOrThrow();
+    const firstWide = await tdb.db
+      .selectFrom("task_instance")
+      .select((eb) => eb.fn.min("start_date").as("s"))
+      .where("dag_id", "=", "wide")
+      .where("run_id", "like", `wide-${label}-%`)
+      .executeTakeFirstOrThrow();
     const rampMs = new Date(firstWide.s as unknown as string).getTime() - t0;
     if (values.timeline) console.log((await runTimeline(tdb.db, "wide", `wide-${label}-`, t0)).join("\n"));
     for (const rt of running) await rt.stop();
@@ -130,11 +173,25 @@ async function main(): Promise<void> {
   console.log(`dependency hop: p50 ${fmt(percentile(hops, 50))} ms, p99 ${fmt(percentile(hops, 99))} ms (${hops.length} hops)`);
   console.log(`no-op throughput, ${WORKERS} workers × ${config.worker.concurrency} slots, ${engineTasks} tasks (${WIDE_RUNS} runs) per round, engine and raw BullMQ taking turns:`);
   rounds.forEach((r, i) => {
-    console.log(`  round ${i + 1}: engine ${fmt(r.engine)} tasks/s, raw BullMQ ${fmt(r.raw)} jobs/s (runs before and after: ${r.rawRuns.map(fmt).join(", ")}), ratio ${ratios[i]!.toFixed(2)}; first task ${r.rampMs} ms after the first trigger`);
+    console.log(
+      `  round ${i + 1}: engine ${fmt(r.engine)} tasks/s, raw BullMQ ${fmt(r.raw)} jobs/s (runs before and after: ${r.rawRuns.map(fmt).join(", ")}), ratio ${ratios[i]!.toFixed(2)}; first task ${r.rampMs} ms after the first trigger`,
+    );
     console.log(`    engine: ${r.engineCpu}`);
     console.log(`    raw BullMQ: ${r.rawCpu}`);
   });
-  console.log(`  median: engine ${fmt(percentile(rounds.map((r) => r.engine), 50))} tasks/s, raw BullMQ ${fmt(percentile(rounds.map((r) => r.raw), 50))} jobs/s, ratio ${percentile(ratios, 50).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(", ")})`);
+  console.log(
+    `  median: engine ${fmt(
+      percentile(
+        rounds.map((r) => r.engine),
+        50,
+      ),
+    )} tasks/s, raw BullMQ ${fmt(
+      percentile(
+        rounds.map((r) => r.raw),
+        50,
+      ),
+    )} jobs/s, ratio ${percentile(ratios, 50).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(", ")})`,
+  );
 
   await queues.close();
   await redis.cleanup();

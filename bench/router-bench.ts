@@ -33,7 +33,12 @@ async function main(): Promise<void> {
   }
   times.sort((a, b) => a - b);
   const ms = (n: number) => Math.round(n * 1000) / 1000;
-  process.stdout.write(`${JSON.stringify({ catalog: catalog.source, intents: intents.length, calls: times.length, p50_ms: ms(quantile(times, 0.5)), p90_ms: ms(quantile(times, 0.9)), p99_ms: ms(quantile(times, 0.99)), max_ms: ms(times[times.length - 1]!) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ catalog: catalog.source, intents: intents.length, calls: times.length, p50_ms: ms(quantile(times, 0.5)), p90_ms: ms(quantile(times, 0.9)), p99_ms: ms(quantile(times, 0.99)), max_ms: ms(times[times.length - 1]!) })}\n`,
+  );
 }
 
-main().catch((e: unknown) => { process.stderr.write(`${(e as Error).message}\n`); process.exitCode = 1; });
+main().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).message}\n`);
+  process.exitCode = 1;
+});

@@ -23,7 +23,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main(): Promise<void> {
   const tdb = await createTestDb("benchui");
   const dagsDir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-ui-"));
-  const tasks = Array.from({ length: TASKS }, (_, i) => `  - task_id: step_${String(i).padStart(3, "0")}\n    operator: noop\n${i ? `    depends_on: [step_${String(Math.floor((i - 1) / 2)).padStart(3, "0")}]\n` : ""}`);
+  const tasks = Array.from(
+    { length: TASKS },
+    (_, i) => `  - task_id: step_${String(i).padStart(3, "0")}\n    operator: noop\n${i ? `    depends_on: [step_${String(Math.floor((i - 1) / 2)).padStart(3, "0")}]\n` : ""}`,
+  );
   writeFileSync(path.join(dagsDir, "big.yaml"), `dag_id: big\ndescription: ${TASKS} tasks\ntags: [bench]\ntasks:\n${tasks.join("")}`);
   for (let d = 0; d < 30; d++) writeFileSync(path.join(dagsDir, `small_${d}.yaml`), `dag_id: small_${d}\ntags: [t${d % 5}]\ntasks:\n  - task_id: a\n    operator: noop\n`);
   const catalog = defaultOperators();
@@ -31,8 +34,12 @@ async function main(): Promise<void> {
   const api = createEngineApi({ db: tdb.db, notifier: recordingNotifier(), dagsDir, catalog });
   for (let r = 0; r < RUNS; r++) await api.triggerDagRun("big", { runId: `run_${r}`, logicalDate: new Date(Date.UTC(2026, 0, 1 + r)).toISOString() });
   for (let s = 0; s < STATES.length; s++) {
-    await tdb.db.updateTable("task_instance").set({ state: STATES[s] as "success", try_number: 1 })
-      .where("dag_id", "=", "big").where((eb) => eb(eb.fn("abs", [eb.fn("hashtext", ["task_id"])]), "%" as never, STATES.length as never), "=", s as never).execute();
+    await tdb.db
+      .updateTable("task_instance")
+      .set({ state: STATES[s] as "success", try_number: 1 })
+      .where("dag_id", "=", "big")
+      .where((eb) => eb(eb.fn("abs", [eb.fn("hashtext", ["task_id"])]), "%" as never, STATES.length as never), "=", s as never)
+      .execute();
   }
   const app = createWebUiApp({ api, auth: {}, ui: { db: tdb.db } });
   const port = await freePort();
@@ -42,7 +49,10 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    for (const [name, url] of [["DAG list", "/home"], [`grid ${TASKS} tasks × ${RUNS} runs`, "/dags/big/grid"]] as const) {
+    for (const [name, url] of [
+      ["DAG list", "/home"],
+      [`grid ${TASKS} tasks × ${RUNS} runs`, "/dags/big/grid"],
+    ] as const) {
       const server: number[] = [];
       for (let i = 0; i < ROUNDS + 2; i++) {
         const t0 = performance.now();
@@ -60,7 +70,9 @@ async function main(): Promise<void> {
       }
       const size = (await (await fetch(base + url)).text()).length;
       await page.close();
-      process.stdout.write(`${name}: server ${median(server).toFixed(1)} ms median (HTML ${(size / 1024).toFixed(0)} KiB); Chromium load ${median(browserMs).toFixed(1)} ms median\n`);
+      process.stdout.write(
+        `${name}: server ${median(server).toFixed(1)} ms median (HTML ${(size / 1024).toFixed(0)} KiB); Chromium load ${median(browserMs).toFixed(1)} ms median\n`,
+      );
     }
   } finally {
     await browser.close();
@@ -71,7 +83,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (e) => {
-  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -21,9 +21,22 @@ import { startOwnRedis } from "./own-redis";
 import { serviceProc, type ServiceProc } from "./service-proc";
 import { createCleanups } from "../lib/cleanups";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "120" }, workers: { type: "string", default: "3" }, intents: { type: "string", default: "20" }, seconds: { type: "string", default: "45" }, drain: { type: "string", default: "300" }, "db-outage": { type: "string", default: "10" } } });
-const RUNS = Number(values.runs), WORKERS = Math.max(1, Number(values.workers)), INTENTS = Number(values.intents);
-const CHAOS_MS = Number(values.seconds) * 1000, DRAIN_MS = Number(values.drain) * 1000, OUTAGE_MS = Number(values["db-outage"]) * 1000;
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "120" },
+    workers: { type: "string", default: "3" },
+    intents: { type: "string", default: "20" },
+    seconds: { type: "string", default: "45" },
+    drain: { type: "string", default: "300" },
+    "db-outage": { type: "string", default: "10" },
+  },
+});
+const RUNS = Number(values.runs),
+  WORKERS = Math.max(1, Number(values.workers)),
+  INTENTS = Number(values.intents);
+const CHAOS_MS = Number(values.seconds) * 1000,
+  DRAIN_MS = Number(values.drain) * 1000,
+  OUTAGE_MS = Number(values["db-outage"]) * 1000;
 const ROOT = path.resolve(__dirname, "../..");
 const DAG_ID = "chaos";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -63,12 +76,27 @@ async function main(): Promise<void> {
 
     const dbUrl = pgc.url.replace(/\/postgres$/, "/svc_chaos");
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, LANG: process.env.LANG,
-      DATABASE_URL: dbUrl, REDIS_URL: redis.url, SVC_REDIS_PREFIX: "chaos", SVC_DAGS_DIR: dagsDir, SVC_DOCS_DIR: path.join(ROOT, "docs"),
-      SVC_PLAYBOOKS_DIR: path.join(ROOT, "playbooks"), SVC_LOG_LEVEL: "warn", SVC_LOG_FORMAT: "json",
-      SVC_ZOMBIE_AFTER_MS: "3000", SVC_RECONCILE_INTERVAL_MS: "2000", SVC_WORKER_CONCURRENCY: "4",
-      SVC_BIND_HOST: "127.0.0.1", SVC_ASSISTANT_PORT: String(await freePort()), SVC_WEB_UI_PORT: String(await freePort()),
-      SVC_INVENTORY_DIR: path.join(tmp, "inventory"), SVC_VM_IMAGES_DIR: path.join(tmp, "images"), SVC_VM_DISKS_DIR: path.join(tmp, "vms"),
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      USER: process.env.USER,
+      LANG: process.env.LANG,
+      DATABASE_URL: dbUrl,
+      REDIS_URL: redis.url,
+      SVC_REDIS_PREFIX: "chaos",
+      SVC_DAGS_DIR: dagsDir,
+      SVC_DOCS_DIR: path.join(ROOT, "docs"),
+      SVC_PLAYBOOKS_DIR: path.join(ROOT, "playbooks"),
+      SVC_LOG_LEVEL: "warn",
+      SVC_LOG_FORMAT: "json",
+      SVC_ZOMBIE_AFTER_MS: "3000",
+      SVC_RECONCILE_INTERVAL_MS: "2000",
+      SVC_WORKER_CONCURRENCY: "4",
+      SVC_BIND_HOST: "127.0.0.1",
+      SVC_ASSISTANT_PORT: String(await freePort()),
+      SVC_WEB_UI_PORT: String(await freePort()),
+      SVC_INVENTORY_DIR: path.join(tmp, "inventory"),
+      SVC_VM_IMAGES_DIR: path.join(tmp, "images"),
+      SVC_VM_DISKS_DIR: path.join(tmp, "vms"),
     };
     const config = loadConfig(env);
     // The database is created and migrated here, before any service races to do it.
@@ -93,7 +121,11 @@ async function main(): Promise<void> {
     });
     const apiUrl = `http://127.0.0.1:${env.SVC_ASSISTANT_PORT}`;
     await waitFor(async () => (await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2000) })).status < 500, { timeoutMs: 120000, intervalMs: 500, what: "assistant API" });
-    await waitFor(async () => (await db.selectFrom("dag").select("dag_id").where("dag_id", "=", DAG_ID).executeTakeFirst()) ?? undefined, { timeoutMs: 120000, intervalMs: 500, what: "chaos DAG parsed by the scheduler" });
+    await waitFor(async () => (await db.selectFrom("dag").select("dag_id").where("dag_id", "=", DAG_ID).executeTakeFirst()) ?? undefined, {
+      timeoutMs: 120000,
+      intervalMs: 500,
+      what: "chaos DAG parsed by the scheduler",
+    });
     say(`stack up: scheduler, ${WORKERS} workers × 4 slots, orchestrator, assistant API on ${apiUrl}`);
 
     const queues = createQueues({ url: redis.url, prefix: "chaos" });
@@ -154,37 +186,69 @@ async function main(): Promise<void> {
     say(`chaos over after ${((Date.now() - t0) / 1000).toFixed(0)} s; waiting up to ${DRAIN_MS / 1000} s for runs and flows to settle`);
 
     const drainStart = Date.now();
-    await waitFor(async () => {
-      const r = await countRuns(pool, DAG_ID);
-      const f = await countFlows(pool, flowIds);
-      return r.unfinishedRuns === 0 && r.runs >= RUNS && f.unsettled === 0 ? true : undefined;
-    }, { timeoutMs: DRAIN_MS, intervalMs: 1000 }).catch(() => say("drain deadline reached with work unfinished"));
+    await waitFor(
+      async () => {
+        const r = await countRuns(pool, DAG_ID);
+        const f = await countFlows(pool, flowIds);
+        return r.unfinishedRuns === 0 && r.runs >= RUNS && f.unsettled === 0 ? true : undefined;
+      },
+      { timeoutMs: DRAIN_MS, intervalMs: 1000 },
+    ).catch(() => say("drain deadline reached with work unfinished"));
     const drainS = (Date.now() - drainStart) / 1000;
     const r = await countRuns(pool, DAG_ID);
     const f = await countFlows(pool, flowIds);
     const lostRuns = RUNS - r.runs;
     const lost = lostRuns + (flowIds.length - f.found) + f.unsettled;
     const stuck = r.stuckTasks + r.unfinishedRuns;
-    console.log(formatTable(`chaos: ${RUNS} runs of '${DAG_ID}', ${WORKERS} workers, ${os.cpus().length} cores`, [
-      ["runs", r.runs], ["success", r.success], ["failed", r.failed], ["failed without a stated reason", r.failedWithoutReason],
-      ["runs lost (triggered, not in the database)", lostRuns], ["runs unfinished", r.unfinishedRuns], ["task instances stuck", r.stuckTasks],
-      ["tries committed twice", r.doubleCommits], ["tries lost with a killed worker (zombies)", r.zombieTries], ["tries beyond the first (retries, zombies)", r.extraTries], ["intents accepted / answered with an error", `${flowIds.length} / ${intentsRejected}`],
-      ["flows by status", JSON.stringify(f.byStatus)], ["flows lost or unsettled", flowIds.length - f.found + f.unsettled],
-      ["worker kills (-9)", counts.kills], ["redis wipes", counts.redis_wipes], ["scheduler/orchestrator restarts", counts.restarts],
-      ["postgres outages", `${counts.db_outages} × ${OUTAGE_MS / 1000} s`], ["settled after the chaos in", `${drainS.toFixed(1)} s`],
-      ...Object.entries(r.reasons).map(([k, v]): [string, number] => [`  failure: ${k.slice(0, 80)}`, v]),
-    ]));
-    console.log(jsonLine({ runs: r.runs, success: r.success, failed: r.failed, lost, stuck, double_commits: r.doubleCommits, ...counts, failed_without_reason: r.failedWithoutReason, flows: flowIds.length }));
+    console.log(
+      formatTable(`chaos: ${RUNS} runs of '${DAG_ID}', ${WORKERS} workers, ${os.cpus().length} cores`, [
+        ["runs", r.runs],
+        ["success", r.success],
+        ["failed", r.failed],
+        ["failed without a stated reason", r.failedWithoutReason],
+        ["runs lost (triggered, not in the database)", lostRuns],
+        ["runs unfinished", r.unfinishedRuns],
+        ["task instances stuck", r.stuckTasks],
+        ["tries committed twice", r.doubleCommits],
+        ["tries lost with a killed worker (zombies)", r.zombieTries],
+        ["tries beyond the first (retries, zombies)", r.extraTries],
+        ["intents accepted / answered with an error", `${flowIds.length} / ${intentsRejected}`],
+        ["flows by status", JSON.stringify(f.byStatus)],
+        ["flows lost or unsettled", flowIds.length - f.found + f.unsettled],
+        ["worker kills (-9)", counts.kills],
+        ["redis wipes", counts.redis_wipes],
+        ["scheduler/orchestrator restarts", counts.restarts],
+        ["postgres outages", `${counts.db_outages} × ${OUTAGE_MS / 1000} s`],
+        ["settled after the chaos in", `${drainS.toFixed(1)} s`],
+        ...Object.entries(r.reasons).map(([k, v]): [string, number] => [`  failure: ${k.slice(0, 80)}`, v]),
+      ]),
+    );
+    console.log(
+      jsonLine({
+        runs: r.runs,
+        success: r.success,
+        failed: r.failed,
+        lost,
+        stuck,
+        double_commits: r.doubleCommits,
+        ...counts,
+        failed_without_reason: r.failedWithoutReason,
+        flows: flowIds.length,
+      }),
+    );
     process.exitCode = lost || stuck || r.doubleCommits || r.failedWithoutReason ? 1 : 0;
   } finally {
     await runCleanups((e) => say(`cleanup: ${String(e)}`));
   }
 }
 
-const hardStop = setTimeout(() => {
-  process.stderr.write("chaos: 19-minute limit reached\n");
-  void runCleanups(() => undefined).then(() => process.exit(2));
-}, 19 * 60 * 1000);
+const hardStop = setTimeout(
+  () => {
+    process.stderr.write("chaos: 19-minute limit reached\n");
+    void runCleanups(() => undefined).then(() => process.exit(2));
+  },
+  19 * 60 * 1000,
+);
 hardStop.unref();
 main().then(
   () => process.exit(process.exitCode ?? 0),

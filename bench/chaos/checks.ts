@@ -6,7 +6,9 @@ import type { PgPool } from "@svc/db";
  * as two rows for one (run, task, try), whichever process wrote them.
  */
 export async function installCommitAudit(db: PgPool): Promise<void> {
-  await db.query(`create table if not exists chaos_commit (dag_id text not null, run_id text not null, task_id text not null, try_number int not null, state text not null, at timestamptz not null default clock_timestamp())`);
+  await db.query(
+    `create table if not exists chaos_commit (dag_id text not null, run_id text not null, task_id text not null, try_number int not null, state text not null, at timestamptz not null default clock_timestamp())`,
+  );
   await db.query(`create or replace function chaos_commit_audit() returns trigger language plpgsql as $$
     begin
       insert into chaos_commit (dag_id, run_id, task_id, try_number, state) values (new.dag_id, new.run_id, new.task_id, new.try_number, new.state);
@@ -43,13 +45,31 @@ const one = async (db: PgPool, q: string, args: unknown[]): Promise<number> => N
 export async function countRuns(db: PgPool, dagId: string): Promise<RunCounts> {
   const states = await db.query<{ state: string; n: number }>("select state, count(*)::int as n from dag_run where dag_id = $1 group by state", [dagId]);
   const by = Object.fromEntries(states.rows.map((s) => [s.state, s.n])) as Record<string, number>;
-  const failedWithoutReason = await one(db, `select count(*)::int as n from dag_run r where r.dag_id = $1 and r.state = 'failed'
-    and not exists (select 1 from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id and t.state = 'failed' and coalesce(t.error, '') <> '')`, [dagId]);
-  const stuckTasks = await one(db, "select count(*)::int as n from task_instance where dag_id = $1 and (state is null or state not in ('success', 'failed', 'skipped', 'upstream_failed'))", [dagId]);
-  const doubleCommits = await one(db, "select count(*)::int as n from (select 1 from chaos_commit where dag_id = $1 group by dag_id, run_id, task_id, try_number having count(*) > 1) d", [dagId]);
-  const tries = await db.query<{ z: number; x: number }>("select coalesce(sum(zombie_count), 0)::int as z, coalesce(sum(greatest(try_number - 1, 0)), 0)::int as x from task_instance where dag_id = $1", [dagId]);
-  const reasons = await db.query<{ error: string; n: number }>(`select coalesce(t.error, '(none)') as error, count(*)::int as n from task_instance t join dag_run r using (dag_id, run_id)
-    where r.dag_id = $1 and r.state = 'failed' and t.state = 'failed' group by 1 order by 2 desc limit 10`, [dagId]);
+  const failedWithoutReason = await one(
+    db,
+    `select count(*)::int as n from dag_run r where r.dag_id = $1 and r.state = 'failed'
+    and not exists (select 1 from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id and t.state = 'failed' and coalesce(t.error, '') <> '')`,
+    [dagId],
+  );
+  const stuckTasks = await one(
+    db,
+    "select count(*)::int as n from task_instance where dag_id = $1 and (state is null or state not in ('success', 'failed', 'skipped', 'upstream_failed'))",
+    [dagId],
+  );
+  const doubleCommits = await one(
+    db,
+    "select count(*)::int as n from (select 1 from chaos_commit where dag_id = $1 group by dag_id, run_id, task_id, try_number having count(*) > 1) d",
+    [dagId],
+  );
+  const tries = await db.query<{ z: number; x: number }>(
+    "select coalesce(sum(zombie_count), 0)::int as z, coalesce(sum(greatest(try_number - 1, 0)), 0)::int as x from task_instance where dag_id = $1",
+    [dagId],
+  );
+  const reasons = await db.query<{ error: string; n: number }>(
+    `select coalesce(t.error, '(none)') as error, count(*)::int as n from task_instance t join dag_run r using (dag_id, run_id)
+    where r.dag_id = $1 and r.state = 'failed' and t.state = 'failed' group by 1 order by 2 desc limit 10`,
+    [dagId],
+  );
   return {
     runs: Object.values(by).reduce((a, b) => a + b, 0),
     success: by.success ?? 0,

@@ -19,7 +19,11 @@ export interface OwnPostgres {
 
 function binDir(): string {
   const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(path.join(root, v, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (!versions.length) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install postgresql)");
   return path.join(root, versions[0]!, "bin");
 }
@@ -49,14 +53,17 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   const start = async () => {
     run(asOwner(path.join(bin, "pg_ctl"), ["-D", data, "-o", opts, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "start"]));
-    await waitFor(async () => {
-      const p = createPool(url, { max: 1 });
-      try {
-        return (await p.query("select 1 as ok")).rows.length === 1;
-      } finally {
-        await p.end().catch(() => undefined);
-      }
-    }, { timeoutMs: 30000, what: "own postgres" });
+    await waitFor(
+      async () => {
+        const p = createPool(url, { max: 1 });
+        try {
+          return (await p.query("select 1 as ok")).rows.length === 1;
+        } finally {
+          await p.end().catch(() => undefined);
+        }
+      },
+      { timeoutMs: 30000, what: "own postgres" },
+    );
   };
   const stop = async () => run(asOwner(path.join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]));
   await start();

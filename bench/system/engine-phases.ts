@@ -20,16 +20,21 @@ export async function timeRuns(db: Db, api: EngineApi, dagId: string, runs: numb
   const t0 = Date.now();
   const ids: string[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(TRIGGER_LANES, runs) }, async () => {
-    while (next < runs) {
-      const i = next++;
-      ids.push((await api.triggerDagRun(dagId, { runId: `${label}-${i}`, logicalDate: new Date(t0 + i) })).dag_run_id);
-    }
-  }));
-  const rows = await waitFor(async () => {
-    const rs = await db.selectFrom("dag_run").select(["state", "end_date"]).where("dag_id", "=", dagId).where("run_id", "in", ids).execute();
-    return rs.length === ids.length && rs.every((r) => r.state === "success" || r.state === "failed") ? rs : undefined;
-  }, { timeoutMs, intervalMs: 100, what: `${runs} runs of ${dagId}` });
+  await Promise.all(
+    Array.from({ length: Math.min(TRIGGER_LANES, runs) }, async () => {
+      while (next < runs) {
+        const i = next++;
+        ids.push((await api.triggerDagRun(dagId, { runId: `${label}-${i}`, logicalDate: new Date(t0 + i) })).dag_run_id);
+      }
+    }),
+  );
+  const rows = await waitFor(
+    async () => {
+      const rs = await db.selectFrom("dag_run").select(["state", "end_date"]).where("dag_id", "=", dagId).where("run_id", "in", ids).execute();
+      return rs.length === ids.length && rs.every((r) => r.state === "success" || r.state === "failed") ? rs : undefined;
+    },
+    { timeoutMs, intervalMs: 100, what: `${runs} runs of ${dagId}` },
+  );
   const failed = rows.filter((r) => r.state !== "success").length;
   if (failed) throw new Error(`${failed} runs of ${dagId} failed`);
   return (Math.max(...rows.map((r) => new Date(r.end_date!).getTime())) - t0) / 1000;
@@ -39,10 +44,13 @@ export async function timeRuns(db: Db, api: EngineApi, dagId: string, runs: numb
 export async function withWorkers(db: Db, stack: Stack, n: number): Promise<void> {
   await stack.setWorkers(n);
   const since = new Date();
-  await waitFor(async () => {
-    const pids = stack.workers.map((w) => w.pid()).filter((p): p is number => p !== undefined);
-    if (pids.length < n) return undefined;
-    const rows = await db.selectFrom("component_heartbeat").select("pid").where("component", "=", "worker").where("last_seen", ">=", since).where("pid", "in", pids).execute();
-    return new Set(rows.map((r) => r.pid)).size >= n;
-  }, { timeoutMs: 120000, intervalMs: 250, what: `${n} workers up` });
+  await waitFor(
+    async () => {
+      const pids = stack.workers.map((w) => w.pid()).filter((p): p is number => p !== undefined);
+      if (pids.length < n) return undefined;
+      const rows = await db.selectFrom("component_heartbeat").select("pid").where("component", "=", "worker").where("last_seen", ">=", since).where("pid", "in", pids).execute();
+      return new Set(rows.map((r) => r.pid)).size >= n;
+    },
+    { timeoutMs: 120000, intervalMs: 250, what: `${n} workers up` },
+  );
 }

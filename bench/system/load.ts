@@ -50,4 +50,3 @@ export async function probeLatency(url: string, stop: Promise<unknown>, max = 10
   }
   return xs;
 }
-

@@ -9,7 +9,9 @@ export async function startNginx(dir: string, assistantPort: number, webUiPort: 
   mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755);
   const conf = path.join(dir, "nginx.conf");
-  writeFileSync(conf, `worker_processes 2;
+  writeFileSync(
+    conf,
+    `worker_processes 2;
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -33,9 +35,13 @@ http {
     location / { proxy_pass http://webui; }
   }
 }
-`);
+`,
+  );
   const child: ChildProcess = spawn("nginx", ["-p", dir, "-c", conf], { stdio: "ignore" });
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/orchestrator/flows/none`, { signal: AbortSignal.timeout(2000) })).status > 0, { timeoutMs: 15000, what: "nginx" });
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/orchestrator/flows/none`, { signal: AbortSignal.timeout(2000) })).status > 0, {
+    timeoutMs: 15000,
+    what: "nginx",
+  });
   return {
     port,
     async stop() {

@@ -27,23 +27,35 @@ export async function bullmqPeer(url: string, prefix: string, concurrency: numbe
   const conn = createRedis(url) as ConnectionOptions;
   const flows = new FlowProducer({ connection: conn, prefix });
   let current: Done | undefined;
-  const worker = new Worker("peer", async (job) => {
-    if (job.name === "last" || job.name === "end") current?.resolve();
-    else if (job.name === "start") await flows.add({ name: "end", queueName: "peer", opts: { removeOnComplete: true }, children: Array.from({ length: current!.n }, (_, i) => ({ name: "mid", queueName: "peer", data: { i }, opts: { removeOnComplete: true } })) });
-  }, { connection: createRedis(url) as ConnectionOptions, prefix, concurrency });
+  const worker = new Worker(
+    "peer",
+    async (job) => {
+      if (job.name === "last" || job.name === "end") current?.resolve();
+      else if (job.name === "start")
+        await flows.add({
+          name: "end",
+          queueName: "peer",
+          opts: { removeOnComplete: true },
+          children: Array.from({ length: current!.n }, (_, i) => ({ name: "mid", queueName: "peer", data: { i }, opts: { removeOnComplete: true } })),
+        });
+    },
+    { connection: createRedis(url) as ConnectionOptions, prefix, concurrency },
+  );
   await worker.waitUntilReady();
   const start = new Queue("peer", { connection: conn, prefix });
   return {
-    sequence: (n) => timed(async (d) => {
-      current = d;
-      let node: FlowJob = { name: "step", queueName: "peer", data: { i: 0 }, opts: { removeOnComplete: true } };
-      for (let i = 1; i < n; i++) node = { name: i === n - 1 ? "last" : "step", queueName: "peer", data: { i }, opts: { removeOnComplete: true }, children: [node] };
-      await flows.add(node);
-    }),
-    fanOutIn: (n) => timed(async (d) => {
-      current = d;
-      await start.add("start", {}, { removeOnComplete: true });
-    }, n),
+    sequence: (n) =>
+      timed(async (d) => {
+        current = d;
+        let node: FlowJob = { name: "step", queueName: "peer", data: { i: 0 }, opts: { removeOnComplete: true } };
+        for (let i = 1; i < n; i++) node = { name: i === n - 1 ? "last" : "step", queueName: "peer", data: { i }, opts: { removeOnComplete: true }, children: [node] };
+        await flows.add(node);
+      }),
+    fanOutIn: (n) =>
+      timed(async (d) => {
+        current = d;
+        await start.add("start", {}, { removeOnComplete: true });
+      }, n),
     async close() {
       await worker.close();
       await flows.close();
@@ -57,7 +69,11 @@ export async function bullmqPeer(url: string, prefix: string, concurrency: numbe
 export async function graphilePeer(connectionString: string, concurrency: number): Promise<Peer> {
   let current: Done | undefined;
   const runner: Runner = await run({
-    connectionString, concurrency, noHandleSignals: true, pollInterval: 1000, logger: new Logger(() => () => undefined),
+    connectionString,
+    concurrency,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    logger: new Logger(() => () => undefined),
     taskList: {
       step: async (payload, helpers) => {
         const { i, n } = payload as { i: number; n: number };
@@ -75,14 +91,16 @@ export async function graphilePeer(connectionString: string, concurrency: number
     },
   });
   return {
-    sequence: (n) => timed(async (d) => {
-      current = d;
-      await runner.addJob("step", { i: 0, n });
-    }),
-    fanOutIn: (n) => timed(async (d) => {
-      current = d;
-      await runner.addJob("start", { n });
-    }, n),
+    sequence: (n) =>
+      timed(async (d) => {
+        current = d;
+        await runner.addJob("step", { i: 0, n });
+      }),
+    fanOutIn: (n) =>
+      timed(async (d) => {
+        current = d;
+        await runner.addJob("start", { n });
+      }, n),
     close: () => runner.stop(),
   };
 }
@@ -98,7 +116,10 @@ export async function pgBossPeer(connectionString: string, concurrency: number):
   for (const q of ["step", "start", "mid", "end"]) await boss.createQueue(q);
   // Each worker takes up to `batch` jobs a fetch (pg-boss's way to throughput) and runs them together.
   const work = async (q: string, f: (data: { i: number; n: number }) => Promise<void>, batch = 1) => {
-    for (let c = 0; c < concurrency; c++) ids.push(await boss.work<{ i: number; n: number }>(q, { pollingIntervalSeconds: 0.5, batchSize: batch }, async (jobs) => void (await Promise.all(jobs.map((j) => f(j.data))))));
+    for (let c = 0; c < concurrency; c++)
+      ids.push(
+        await boss.work<{ i: number; n: number }>(q, { pollingIntervalSeconds: 0.5, batchSize: batch }, async (jobs) => void (await Promise.all(jobs.map((j) => f(j.data))))),
+      );
   };
   await work("step", async ({ i, n }) => {
     if (i + 1 < n) {
@@ -110,24 +131,30 @@ export async function pgBossPeer(connectionString: string, concurrency: number):
     await boss.insert(Array.from({ length: n }, (_, i) => ({ name: "mid", data: { i } })));
     wake();
   });
-  await work("mid", async () => {
-    if (current && ++current.mids === current.n) {
-      await boss.send("end", {});
-      wake();
-    }
-  }, 100);
+  await work(
+    "mid",
+    async () => {
+      if (current && ++current.mids === current.n) {
+        await boss.send("end", {});
+        wake();
+      }
+    },
+    100,
+  );
   await work("end", async () => current?.resolve());
   return {
-    sequence: (n) => timed(async (d) => {
-      current = d;
-      await boss.send("step", { i: 0, n });
-      wake();
-    }),
-    fanOutIn: (n) => timed(async (d) => {
-      current = d;
-      await boss.send("start", { n });
-      wake();
-    }, n),
+    sequence: (n) =>
+      timed(async (d) => {
+        current = d;
+        await boss.send("step", { i: 0, n });
+        wake();
+      }),
+    fanOutIn: (n) =>
+      timed(async (d) => {
+        current = d;
+        await boss.send("start", { n });
+        wake();
+      }, n),
     close: () => boss.stop({ graceful: true, wait: true, timeout: 10000, close: true }),
   };
 }

@@ -23,7 +23,18 @@ export interface PeerTimes {
  * Each system runs each workload `rounds` times after one warm-up (median reported); the engine
  * runs in the stack's workers, the peers in this process with the same number of slots.
  */
-export async function runPeers(o: { db: Db; api: EngineApi; databaseUrl: string; redisUrl: string; prefix: string; seq: number; fan: number; concurrency: number; rounds?: number; say: (s: string) => void }): Promise<PeerTimes> {
+export async function runPeers(o: {
+  db: Db;
+  api: EngineApi;
+  databaseUrl: string;
+  redisUrl: string;
+  prefix: string;
+  seq: number;
+  fan: number;
+  concurrency: number;
+  rounds?: number;
+  say: (s: string) => void;
+}): Promise<PeerTimes> {
   const rounds = o.rounds ?? 3;
   const med = async (f: (label: string) => Promise<number>, tag: string) => {
     await f(`${tag}-warm`);
@@ -42,7 +53,9 @@ export async function runPeers(o: { db: Db; api: EngineApi; databaseUrl: string;
     ["pg-boss", () => pgBossPeer(o.databaseUrl, o.concurrency)],
   ];
   const json: PeerTimes["json"] = {};
-  const rows: [string, string][] = [[`peers (${o.seq}-task sequence / ${o.fan + 2}-task fan-out/fan-in, median of ${rounds})`, `engine ${engine.seq.toFixed(3)} s / ${engine.fan.toFixed(3)} s`]];
+  const rows: [string, string][] = [
+    [`peers (${o.seq}-task sequence / ${o.fan + 2}-task fan-out/fan-in, median of ${rounds})`, `engine ${engine.seq.toFixed(3)} s / ${engine.fan.toFixed(3)} s`],
+  ];
   for (const [name, make] of makers) {
     const peer = await make();
     try {

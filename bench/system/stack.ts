@@ -20,7 +20,15 @@ export interface Stack {
 }
 
 /** All services as child processes on the given database and Redis prefix, nginx in front. */
-export async function startStack(o: { dir: string; databaseUrl: string; redisUrl: string; prefix: string; workers: number; concurrency: number; extraDags: Record<string, string> }): Promise<Stack> {
+export async function startStack(o: {
+  dir: string;
+  databaseUrl: string;
+  redisUrl: string;
+  prefix: string;
+  workers: number;
+  concurrency: number;
+  extraDags: Record<string, string>;
+}): Promise<Stack> {
   const dagsDir = path.join(o.dir, "dags");
   mkdirSync(dagsDir, { recursive: true });
   for (const f of readdirSync(path.join(ROOT, "dags")).filter((f) => f.endsWith(".yaml"))) copyFileSync(path.join(ROOT, "dags", f), path.join(dagsDir, f));
@@ -28,23 +36,50 @@ export async function startStack(o: { dir: string; databaseUrl: string; redisUrl
   const assistantPort = await freePort();
   const webUiPort = await freePort();
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, LANG: process.env.LANG,
-    DATABASE_URL: o.databaseUrl, REDIS_URL: o.redisUrl, SVC_REDIS_PREFIX: o.prefix, SVC_DAGS_DIR: dagsDir, SVC_DOCS_DIR: path.join(ROOT, "docs"),
-    SVC_PLAYBOOKS_DIR: path.join(ROOT, "playbooks"), SVC_LOG_LEVEL: "warn", SVC_LOG_FORMAT: "json", SVC_WORKER_CONCURRENCY: String(o.concurrency),
-    SVC_BIND_HOST: "127.0.0.1", SVC_ASSISTANT_PORT: String(assistantPort), SVC_WEB_UI_PORT: String(webUiPort), SVC_WORKFLOW_UI_URL: "http://127.0.0.1",
-    SVC_INVENTORY_DIR: path.join(o.dir, "inventory"), SVC_VM_IMAGES_DIR: path.join(o.dir, "images"), SVC_VM_DISKS_DIR: path.join(o.dir, "vms"),
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    USER: process.env.USER,
+    LANG: process.env.LANG,
+    DATABASE_URL: o.databaseUrl,
+    REDIS_URL: o.redisUrl,
+    SVC_REDIS_PREFIX: o.prefix,
+    SVC_DAGS_DIR: dagsDir,
+    SVC_DOCS_DIR: path.join(ROOT, "docs"),
+    SVC_PLAYBOOKS_DIR: path.join(ROOT, "playbooks"),
+    SVC_LOG_LEVEL: "warn",
+    SVC_LOG_FORMAT: "json",
+    SVC_WORKER_CONCURRENCY: String(o.concurrency),
+    SVC_BIND_HOST: "127.0.0.1",
+    SVC_ASSISTANT_PORT: String(assistantPort),
+    SVC_WEB_UI_PORT: String(webUiPort),
+    SVC_WORKFLOW_UI_URL: "http://127.0.0.1",
+    SVC_INVENTORY_DIR: path.join(o.dir, "inventory"),
+    SVC_VM_IMAGES_DIR: path.join(o.dir, "images"),
+    SVC_VM_DISKS_DIR: path.join(o.dir, "vms"),
   };
   const log = (n: string) => path.join(o.dir, `${n}.log`);
   const scheduler = serviceProc("scheduler", "scheduler", env, log("scheduler"));
-  const fixed = [serviceProc("orchestrator", "orchestrator", env, log("orchestrator")), serviceProc("web-ui", "web-ui", env, log("web-ui")), serviceProc("assistant-api", "assistant-api", env, log("assistant-api"))];
+  const fixed = [
+    serviceProc("orchestrator", "orchestrator", env, log("orchestrator")),
+    serviceProc("web-ui", "web-ui", env, log("web-ui")),
+    serviceProc("assistant-api", "assistant-api", env, log("assistant-api")),
+  ];
   let workers: ServiceProc[] = [];
   let made = 0;
   const newWorkers = (n: number) => Array.from({ length: n }, () => serviceProc(`worker-${++made}`, "worker", env, log(`worker-${made}`)));
   // The database is already migrated: every service starts at once.
   workers = newWorkers(o.workers);
   for (const p of [scheduler, ...workers, ...fixed]) p.start();
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${assistantPort}/health`, { signal: AbortSignal.timeout(2000) })).status === 200, { timeoutMs: 120000, intervalMs: 500, what: "assistant API healthy" });
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${webUiPort}/api/v1/health`, { signal: AbortSignal.timeout(2000) })).status === 200, { timeoutMs: 120000, intervalMs: 500, what: "web UI healthy" });
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${assistantPort}/health`, { signal: AbortSignal.timeout(2000) })).status === 200, {
+    timeoutMs: 120000,
+    intervalMs: 500,
+    what: "assistant API healthy",
+  });
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${webUiPort}/api/v1/health`, { signal: AbortSignal.timeout(2000) })).status === 200, {
+    timeoutMs: 120000,
+    intervalMs: 500,
+    what: "web UI healthy",
+  });
   const nginx = await startNginx(path.join(o.dir, "nginx"), assistantPort, webUiPort);
   const stack: Stack = {
     env,

@@ -21,13 +21,35 @@ import { rssNow, rssPeaks } from "./rss";
 import { startStack } from "./stack";
 import { createCleanups } from "../lib/cleanups";
 
-const { values } = parseArgs({ options: { connections: { type: "string", default: "200" }, seconds: { type: "string", default: "10" }, runs: { type: "string", default: "1000" }, width: { type: "string", default: "10" }, workers: { type: "string", default: "2" }, concurrency: { type: "string", default: "4" }, "scaling-tasks": { type: "string", default: "400" }, peers: { type: "string", default: "true" }, "peer-seq": { type: "string", default: "40" }, "peer-fan": { type: "string", default: "200" } } });
-const CONNECTIONS = Number(values.connections), SECONDS = Number(values.seconds), RUNS = Math.min(1000, Number(values.runs)), WIDTH = Number(values.width);
-const WORKERS = Number(values.workers), CONCURRENCY = Number(values.concurrency), SCALING_TASKS = Number(values["scaling-tasks"]);
-const SEQ = Number(values["peer-seq"]), FAN = Number(values["peer-fan"]);
+const { values } = parseArgs({
+  options: {
+    connections: { type: "string", default: "200" },
+    seconds: { type: "string", default: "10" },
+    runs: { type: "string", default: "1000" },
+    width: { type: "string", default: "10" },
+    workers: { type: "string", default: "2" },
+    concurrency: { type: "string", default: "4" },
+    "scaling-tasks": { type: "string", default: "400" },
+    peers: { type: "string", default: "true" },
+    "peer-seq": { type: "string", default: "40" },
+    "peer-fan": { type: "string", default: "200" },
+  },
+});
+const CONNECTIONS = Number(values.connections),
+  SECONDS = Number(values.seconds),
+  RUNS = Math.min(1000, Number(values.runs)),
+  WIDTH = Number(values.width);
+const WORKERS = Number(values.workers),
+  CONCURRENCY = Number(values.concurrency),
+  SCALING_TASKS = Number(values["scaling-tasks"]);
+const SEQ = Number(values["peer-seq"]),
+  FAN = Number(values["peer-fan"]);
 const say = (s: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const mb = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ");
+const mb = (o: Record<string, number>) =>
+  Object.entries(o)
+    .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+    .join(", ");
 
 // Ctrl-C or the time limit still stops every process started here and drops the bench's database and keys.
 const cleanups = createCleanups();
@@ -37,7 +59,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-sysbench-"));
   const tdb = await createTestDb("sysbench");
   const redis = createTestRedis("sysbench");
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }), () => tdb.drop(), () => redis.cleanup());
+  cleanups.push(
+    async () => rmSync(dir, { recursive: true, force: true }),
+    () => tdb.drop(),
+    () => redis.cleanup(),
+  );
   try {
     const scalingWidth = 100;
     const dags = {
@@ -54,7 +80,11 @@ async function main(): Promise<void> {
     const db = createDb(tdb.url, { max: 10, applicationName: "sysbench" });
     cleanups.unshift(() => db.destroy());
     const api = createEngineApi({ db, notifier: createQueueNotifier(queues), dagsDir: stack.dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(config) });
-    await waitFor(async () => (await db.selectFrom("dag").select("dag_id").where("dag_id", "in", Object.keys(dags)).execute()).length === Object.keys(dags).length, { timeoutMs: 120000, intervalMs: 500, what: "bench DAGs parsed" });
+    await waitFor(async () => (await db.selectFrom("dag").select("dag_id").where("dag_id", "in", Object.keys(dags)).execute()).length === Object.keys(dags).length, {
+      timeoutMs: 120000,
+      intervalMs: 500,
+      what: "bench DAGs parsed",
+    });
     for (const d of Object.keys(dags)) await api.setPaused(d, false);
     say(`stack up behind nginx at ${stack.nginxUrl}: scheduler, ${WORKERS} workers × ${CONCURRENCY}, orchestrator, web-ui, assistant-api`);
     await sleep(5000);
@@ -70,7 +100,9 @@ async function main(): Promise<void> {
     const cannon = autocannon(`${stack.nginxUrl}/orchestrator/intent`, body, CONNECTIONS, SECONDS);
     const apiLat = await probeLatency(`${stack.nginxUrl}/api/v1/dags?limit=10`, cannon);
     const intents = await cannon;
-    say(`intents: ${intents.rps.toFixed(0)}/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms, errors ${intents.errors}, non-2xx ${intents.non2xx}; REST p99 under load ${percentile(apiLat, 99).toFixed(0)} ms`);
+    say(
+      `intents: ${intents.rps.toFixed(0)}/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms, errors ${intents.errors}, non-2xx ${intents.non2xx}; REST p99 under load ${percentile(apiLat, 99).toFixed(0)} ms`,
+    );
 
     // 2. RUNS concurrent no-op runs of WIDTH tasks each.
     const tasksS = await timeRuns(db, api, "sys_noop", RUNS, "noop", 600000);
@@ -93,29 +125,47 @@ async function main(): Promise<void> {
       peers = await runPeers({ db, api, databaseUrl: tdb.url, redisUrl: redis.url, prefix: redis.prefix, seq: SEQ, fan: FAN, concurrency: CONCURRENCY, say });
     }
 
-    console.log(formatTable(`system benchmark (${os.cpus().length} cores, node ${process.version})`, [
-      ["intents via nginx", `${CONNECTIONS} connections, ${SECONDS} s: ${intents.rps.toFixed(0)} req/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms (${intents.errors} errors, ${intents.non2xx} non-2xx)`],
-      ["intents via nginx, 1 connection", `${single.rps.toFixed(0)} req/s, p50 ${single.p50} ms, p99 ${single.p99} ms`],
-      ["REST API p99 during the intents", `${percentile(apiLat, 99).toFixed(0)} ms (p50 ${percentile(apiLat, 50).toFixed(0)} ms, ${apiLat.length} requests)`],
-      [`${RUNS * WIDTH} no-op task instances`, `${tasksS.toFixed(2)} s (${RUNS} runs × ${WIDTH}, ${WORKERS} workers × ${CONCURRENCY})`],
-      ...Object.entries(scaling).map(([n, v]): [string, string] => [`${n} worker(s), 50 ms tasks`, `${v.toFixed(1)} tasks/s (×${(v / scaling["1"]!).toFixed(2)})`]),
-      ["RSS idle (MB)", mb(rssIdle)],
-      ["RSS peak under load (MB)", mb(rssLoad)],
-      ...(peers ? peers.rows : []),
-    ]));
-    console.log(jsonLine({
-      connections: CONNECTIONS, intent_rps: intents.rps, intent_p50_ms: intents.p50, intent_p99_ms: intents.p99, api_p99_under_load_ms: percentile(apiLat, 99),
-      tasks_10k_s: tasksS, worker_scaling: scaling, rss_idle_mb: rssIdle, rss_load_mb: rssLoad, peers: peers?.json ?? {},
-    }));
+    console.log(
+      formatTable(`system benchmark (${os.cpus().length} cores, node ${process.version})`, [
+        [
+          "intents via nginx",
+          `${CONNECTIONS} connections, ${SECONDS} s: ${intents.rps.toFixed(0)} req/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms (${intents.errors} errors, ${intents.non2xx} non-2xx)`,
+        ],
+        ["intents via nginx, 1 connection", `${single.rps.toFixed(0)} req/s, p50 ${single.p50} ms, p99 ${single.p99} ms`],
+        ["REST API p99 during the intents", `${percentile(apiLat, 99).toFixed(0)} ms (p50 ${percentile(apiLat, 50).toFixed(0)} ms, ${apiLat.length} requests)`],
+        [`${RUNS * WIDTH} no-op task instances`, `${tasksS.toFixed(2)} s (${RUNS} runs × ${WIDTH}, ${WORKERS} workers × ${CONCURRENCY})`],
+        ...Object.entries(scaling).map(([n, v]): [string, string] => [`${n} worker(s), 50 ms tasks`, `${v.toFixed(1)} tasks/s (×${(v / scaling["1"]!).toFixed(2)})`]),
+        ["RSS idle (MB)", mb(rssIdle)],
+        ["RSS peak under load (MB)", mb(rssLoad)],
+        ...(peers ? peers.rows : []),
+      ]),
+    );
+    console.log(
+      jsonLine({
+        connections: CONNECTIONS,
+        intent_rps: intents.rps,
+        intent_p50_ms: intents.p50,
+        intent_p99_ms: intents.p99,
+        api_p99_under_load_ms: percentile(apiLat, 99),
+        tasks_10k_s: tasksS,
+        worker_scaling: scaling,
+        rss_idle_mb: rssIdle,
+        rss_load_mb: rssLoad,
+        peers: peers?.json ?? {},
+      }),
+    );
   } finally {
     await runCleanups((e) => say(`cleanup: ${String(e)}`));
   }
 }
 
-const hardStop = setTimeout(() => {
-  process.stderr.write("bench:system: 19-minute limit reached\n");
-  void runCleanups(() => undefined).then(() => process.exit(2));
-}, 19 * 60 * 1000);
+const hardStop = setTimeout(
+  () => {
+    process.stderr.write("bench:system: 19-minute limit reached\n");
+    void runCleanups(() => undefined).then(() => process.exit(2));
+  },
+  19 * 60 * 1000,
+);
 hardStop.unref();
 main().then(
   () => process.exit(0),

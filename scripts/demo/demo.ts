@@ -98,7 +98,17 @@ async function main(): Promise<number> {
   const startedAt = Date.now();
   screen.say(`sending to ${base}: "${intent}"`);
   const flow = await call(`${base}/orchestrator/intent`, { method: "POST", body: JSON.stringify({ intent, auto_approve: true, auto_execute: true }) });
-  const s: DemoState = { intent, flowId: String(flow.flow_id), flowStatus: String(flow.status), dagId: (flow.dag_id as string) ?? null, runId: (flow.run_id as string) ?? null, phases: [], tasks: new Map(), totalTasks: 0, startedAt };
+  const s: DemoState = {
+    intent,
+    flowId: String(flow.flow_id),
+    flowStatus: String(flow.status),
+    dagId: (flow.dag_id as string) ?? null,
+    runId: (flow.run_id as string) ?? null,
+    phases: [],
+    tasks: new Map(),
+    totalTasks: 0,
+    startedAt,
+  };
   if (flow.status === "needs_input" || flow.status === "rejected") {
     screen.say(`the assistant answered ${String(flow.status)}: ${String(flow.question ?? flow.summary ?? flow.error_message ?? "")}`);
     return 1;
@@ -131,7 +141,9 @@ main().then(
   (code) => process.exit(code),
   (e: unknown) => {
     const msg = e instanceof Error ? e.message : String(e);
-    process.stderr.write(/ECONNREFUSED|fetch failed/.test(msg) ? "demo: the assistant does not answer: start the stack first (bash scripts/development/run-dev.sh)\n" : `demo: ${msg}\n`);
+    process.stderr.write(
+      /ECONNREFUSED|fetch failed/.test(msg) ? "demo: the assistant does not answer: start the stack first (bash scripts/development/run-dev.sh)\n" : `demo: ${msg}\n`,
+    );
     process.exit(1);
   },
 );

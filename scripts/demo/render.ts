@@ -2,7 +2,14 @@
 // On a terminal the block is redrawn in place; otherwise one line is printed per change.
 
 const COLOURS: Record<string, string> = {
-  success: "32", failed: "31", upstream_failed: "33", running: "92", queued: "90", scheduled: "33", up_for_retry: "93", skipped: "35",
+  success: "32",
+  failed: "31",
+  upstream_failed: "33",
+  running: "92",
+  queued: "90",
+  scheduled: "33",
+  up_for_retry: "93",
+  skipped: "35",
 };
 
 export interface DemoState {
@@ -54,7 +61,10 @@ export function block(s: DemoState, colour: boolean): string[] {
 /** Redraws the block in place on a terminal, or prints changes as lines elsewhere. */
 export class Screen {
   private drawn = 0;
-  constructor(private readonly out: NodeJS.WriteStream, private readonly live = Boolean(out.isTTY)) {}
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly live = Boolean(out.isTTY),
+  ) {}
 
   show(s: DemoState, change?: string): void {
     if (!this.live) {

@@ -41,7 +41,7 @@ export function readyBanner(config: SvcConfig, seconds: number): string {
     "",
     "Try it: in another terminal, run",
     "  pnpm demo",
-    "which says \"create a vm called demo01\" to the assistant and follows the VM being made. Or by hand:",
+    'which says "create a vm called demo01" to the assistant and follows the VM being made. Or by hand:',
     `  curl -s ${a}/orchestrator/intent -H 'Content-Type: application/json' -d '${body}'`,
     "",
   ].join("\n");

@@ -49,9 +49,22 @@ async function startHostSshd(dir: string): Promise<{ port: number; authorizedKey
   const conf = path.join(dir, "sshd_config");
   writeFileSync(
     conf,
-    [`Port ${port}`, "ListenAddress 127.0.0.1", `ListenAddress ${bridgeGateway()}`, `HostKey ${hostKey}`, `PidFile ${dir}/sshd.pid`,
-      `AuthorizedKeysFile ${authorizedKeys}`, "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-      "PermitRootLogin prohibit-password", "StrictModes no", "UsePAM no", "AllowUsers root", "LogLevel ERROR", ""].join("\n"),
+    [
+      `Port ${port}`,
+      "ListenAddress 127.0.0.1",
+      `ListenAddress ${bridgeGateway()}`,
+      `HostKey ${hostKey}`,
+      `PidFile ${dir}/sshd.pid`,
+      `AuthorizedKeysFile ${authorizedKeys}`,
+      "PasswordAuthentication no",
+      "KbdInteractiveAuthentication no",
+      "PermitRootLogin prohibit-password",
+      "StrictModes no",
+      "UsePAM no",
+      "AllowUsers root",
+      "LogLevel ERROR",
+      "",
+    ].join("\n"),
   );
   spawnSync("mkdir", ["-p", "/run/sshd"]);
   const child = spawn("/usr/sbin/sshd", ["-D", "-e", "-f", conf], { stdio: "ignore" });
@@ -115,12 +128,22 @@ export async function prepareStack(extraDags: Record<string, string>): Promise<S
   };
   const composeArgv = ["docker-compose", "-p", project, "--env-file", envFile, "-f", path.join(repo, "compose/compose.yaml")];
   const setting = (key: string): string => {
-    const line = readFileSync(envFile, "utf8").split("\n").find((l) => l.startsWith(`${key}=`));
+    const line = readFileSync(envFile, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${key}=`));
     if (!line) throw new Error(`${key} is not in the env file`);
     return line.slice(key.length + 1);
   };
   return {
-    dir, project, envFile, env, assistantPort, webUiPort, mcpWorkflowPort, mcpAssistantPort, setting,
+    dir,
+    project,
+    envFile,
+    env,
+    assistantPort,
+    webUiPort,
+    mcpWorkflowPort,
+    mcpAssistantPort,
+    setting,
     deploy: (script = "deploy-with-workflows.sh", timeoutMs = 540_000) =>
       run([path.join(repo, script), "--yes", ...(script === "deploy-with-workflows.sh" ? ["--skip-preflight"] : []), "--env-file", envFile, "--timeout", "400"], env, timeoutMs),
     compose: (...args: string[]) => must([...composeArgv, "--profile", "mcp", ...args], env),
@@ -151,6 +174,15 @@ export async function call(port: number, urlPath: string, o: { auth?: string; me
 
 /** Containers of one service of the project: id -> hostname (the short id). */
 export async function containersOf(stack: Stack, service: string): Promise<string[]> {
-  const out = await must(["docker", "ps", "-q", "--no-trunc", "--filter", `label=com.docker.compose.project=${stack.project}`, "--filter", `label=com.docker.compose.service=${service}`]);
+  const out = await must([
+    "docker",
+    "ps",
+    "-q",
+    "--no-trunc",
+    "--filter",
+    `label=com.docker.compose.project=${stack.project}`,
+    "--filter",
+    `label=com.docker.compose.service=${service}`,
+  ]);
   return out.split("\n").filter(Boolean);
 }

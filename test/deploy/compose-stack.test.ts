@@ -37,8 +37,7 @@ let first: Run;
 let auth: string;
 const seenRuns: string[] = [];
 
-const api = (p: string, o: { method?: string; body?: unknown; anonymous?: boolean } = {}) =>
-  call(stack.webUiPort, `/api/v1${p}`, { ...o, auth: o.anonymous ? undefined : auth });
+const api = (p: string, o: { method?: string; body?: unknown; anonymous?: boolean } = {}) => call(stack.webUiPort, `/api/v1${p}`, { ...o, auth: o.anonymous ? undefined : auth });
 
 async function triggerAndFinish(dagId: string, whileRunning?: () => Promise<void>): Promise<{ runId: string; tis: any[] }> {
   const unpause = await api(`/dags/${dagId}?update_mask=is_paused`, { method: "PATCH", body: { is_paused: false } });
@@ -89,8 +88,11 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
   });
 
   it("publishes only nginx, on the loopback ports asked for (never Postgres or Redis)", async () => {
-    const out = await must(["docker", "ps", "--filter", `label=com.docker.compose.project=${stack.project}`, "--format", "{{ .Label \"com.docker.compose.service\" }} {{ .Ports }}"]);
-    const published = out.split("\n").filter((l) => l.includes("->")).map((l) => l.trim());
+    const out = await must(["docker", "ps", "--filter", `label=com.docker.compose.project=${stack.project}`, "--format", '{{ .Label "com.docker.compose.service" }} {{ .Ports }}']);
+    const published = out
+      .split("\n")
+      .filter((l) => l.includes("->"))
+      .map((l) => l.trim());
     expect(published).toHaveLength(1);
     expect(published[0]).toMatch(/^nginx /);
     expect(published[0]).toContain(`127.0.0.1:${stack.assistantPort}->8080/tcp`);
@@ -132,7 +134,11 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
     expect(ids).toEqual(expect.arrayContaining(["infrastructure_health_check", "vm_deployment", "compose_check"]));
     const bearer = await api("/dags", {});
     expect(bearer.json.total_entries).toBeGreaterThanOrEqual(ids.length - 1);
-    const plan = await call(stack.assistantPort, "/orchestrator/intent", { auth: `Bearer ${stack.setting("SVC_API_TOKEN")}`, method: "POST", body: { intent: "check the health of the infrastructure", auto_execute: false } });
+    const plan = await call(stack.assistantPort, "/orchestrator/intent", {
+      auth: `Bearer ${stack.setting("SVC_API_TOKEN")}`,
+      method: "POST",
+      body: { intent: "check the health of the infrastructure", auto_execute: false },
+    });
     expect([200, 202]).toContain(plan.status);
     expect(plan.json.dag_id).toBe("infrastructure_health_check");
     expect(plan.json.status).toBe("awaiting_approval");
@@ -166,15 +172,24 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
 
   it("spreads the tasks of one run over three workers (--scale worker=3)", async () => {
     await stack.compose("up", "-d", "--no-recreate", "--scale", "worker=3", "worker");
-    const workers = await waitFor(async () => {
-      const ids = await containersOf(stack, "worker");
-      return ids.length === 3 ? ids : undefined;
-    }, { timeoutMs: 120_000, intervalMs: 1000, what: "three workers" });
+    const workers = await waitFor(
+      async () => {
+        const ids = await containersOf(stack, "worker");
+        return ids.length === 3 ? ids : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 1000, what: "three workers" },
+    );
     // Every worker beats before the run starts, so each can take tasks.
-    await waitFor(async () => {
-      const out = await must(["docker", "inspect", "-f", "{{ .State.Health.Status }}", ...workers]);
-      return out.trim().split("\n").every((s) => s === "healthy");
-    }, { timeoutMs: 180_000, intervalMs: 2000, what: "three healthy workers" });
+    await waitFor(
+      async () => {
+        const out = await must(["docker", "inspect", "-f", "{{ .State.Health.Status }}", ...workers]);
+        return out
+          .trim()
+          .split("\n")
+          .every((s) => s === "healthy");
+      },
+      { timeoutMs: 180_000, intervalMs: 2000, what: "three healthy workers" },
+    );
     const { tis } = await triggerAndFinish("compose_fanout");
     const hosts = new Set(tis.map((t) => t.hostname as string));
     expect(tis).toHaveLength(FANOUT);
@@ -186,10 +201,13 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
     let killed = "";
     const { tis } = await triggerAndFinish("compose_long", async () => {
       const runId = seenRuns[seenRuns.length - 1]!.split("/")[1]!;
-      const victim = await waitFor(async () => {
-        const r = await api(`/dags/compose_long/dagRuns/${runId}/taskInstances`);
-        return (r.json.task_instances as any[]).find((t) => t.state === "running" && t.hostname)?.hostname as string | undefined;
-      }, { timeoutMs: 60_000, intervalMs: 500, what: "a running task" });
+      const victim = await waitFor(
+        async () => {
+          const r = await api(`/dags/compose_long/dagRuns/${runId}/taskInstances`);
+          return (r.json.task_instances as any[]).find((t) => t.state === "running" && t.hostname)?.hostname as string | undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 500, what: "a running task" },
+      );
       killed = victim;
       await must(["docker", "kill", victim]);
     });
@@ -201,10 +219,13 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
     let stopped: string[] = [];
     const { tis } = await triggerAndFinish("compose_long", async () => {
       const runId = seenRuns[seenRuns.length - 1]!.split("/")[1]!;
-      await waitFor(async () => {
-        const r = await api(`/dags/compose_long/dagRuns/${runId}/taskInstances`);
-        return (r.json.task_instances as any[]).some((t) => t.state === "running");
-      }, { timeoutMs: 60_000, intervalMs: 500, what: "a running task" });
+      await waitFor(
+        async () => {
+          const r = await api(`/dags/compose_long/dagRuns/${runId}/taskInstances`);
+          return (r.json.task_instances as any[]).some((t) => t.state === "running");
+        },
+        { timeoutMs: 60_000, intervalMs: 500, what: "a running task" },
+      );
       stopped = await containersOf(stack, "worker");
       await stack.compose("stop", "-t", "60", "worker");
       const codes = await must(["docker", "inspect", "-f", "{{ .State.ExitCode }}", ...stopped]);
@@ -216,7 +237,9 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
   }, 400_000);
 
   it("answers MCP initialize on the mcp profile with its token, and 401 without", async () => {
-    const servers = ["mcp-workflow", "mcp-assistant"].filter((s) => existsSync(path.join(repo, "services", s, "bin", `svc-${s}`)) || existsSync(path.join(repo, "services", s, "src", "main.ts")));
+    const servers = ["mcp-workflow", "mcp-assistant"].filter(
+      (s) => existsSync(path.join(repo, "services", s, "bin", `svc-${s}`)) || existsSync(path.join(repo, "services", s, "src", "main.ts")),
+    );
     expect(servers.length).toBeGreaterThan(0);
     const r = await stack.deploy("deploy-fastmcp-production.sh");
     if (r.code !== 0) throw new Error(`deploy-fastmcp-production.sh failed:\n${r.out.slice(-4000)}`);
@@ -225,7 +248,11 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
     const ports: Record<string, number> = { "mcp-workflow": stack.mcpWorkflowPort, "mcp-assistant": stack.mcpAssistantPort };
     for (const s of servers) {
       const post = (token?: string) =>
-        fetch(`http://127.0.0.1:${ports[s]}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(init) });
+        fetch(`http://127.0.0.1:${ports[s]}/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(init),
+        });
       expect((await post()).status).toBe(401);
       const ok = await post(stack.setting("SVC_MCP_TOKEN"));
       expect(ok.status).toBe(200);
@@ -235,14 +262,24 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
 
   it("plans each intent exactly once with two orchestrators (--scale orchestrator=2)", async () => {
     await stack.compose("up", "-d", "--no-recreate", "--scale", "orchestrator=2", "orchestrator");
-    const orchestrators = await waitFor(async () => {
-      const ids = await containersOf(stack, "orchestrator");
-      if (ids.length !== 2) return undefined;
-      const out = await must(["docker", "inspect", "-f", "{{ .State.Health.Status }}", ...ids]);
-      return out.trim().split("\n").every((h) => h === "healthy") ? ids : undefined;
-    }, { timeoutMs: 180_000, intervalMs: 2000, what: "two healthy orchestrators" });
+    const orchestrators = await waitFor(
+      async () => {
+        const ids = await containersOf(stack, "orchestrator");
+        if (ids.length !== 2) return undefined;
+        const out = await must(["docker", "inspect", "-f", "{{ .State.Health.Status }}", ...ids]);
+        return out
+          .trim()
+          .split("\n")
+          .every((h) => h === "healthy")
+          ? ids
+          : undefined;
+      },
+      { timeoutMs: 180_000, intervalMs: 2000, what: "two healthy orchestrators" },
+    );
     const plans = await Promise.all(
-      Array.from({ length: 6 }, () => call(stack.assistantPort, "/orchestrator/intent", { auth, method: "POST", body: { intent: "check the health of the infrastructure", auto_execute: false } })),
+      Array.from({ length: 6 }, () =>
+        call(stack.assistantPort, "/orchestrator/intent", { auth, method: "POST", body: { intent: "check the health of the infrastructure", auto_execute: false } }),
+      ),
     );
     const flowIds = plans.map((p) => p.json.flow_id as string);
     expect(plans.map((p) => p.json.status)).toEqual(flowIds.map(() => "awaiting_approval"));

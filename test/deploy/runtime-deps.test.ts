@@ -33,7 +33,9 @@ function undeclared(unit: string): string[] {
   return [...missing];
 }
 
-const units = ["packages", "services"].flatMap((d) => readdirSync(path.join(ROOT, d)).map((u) => path.join(ROOT, d, u))).filter((u) => statSync(path.join(u, "src"), { throwIfNoEntry: false })?.isDirectory());
+const units = ["packages", "services"]
+  .flatMap((d) => readdirSync(path.join(ROOT, d)).map((u) => path.join(ROOT, d, u)))
+  .filter((u) => statSync(path.join(u, "src"), { throwIfNoEntry: false })?.isDirectory());
 
 test.each(units.map((u) => [path.relative(ROOT, u), u]))("%s declares every module its code loads at run time as a dependency", (_name, unit) => {
   expect(undeclared(unit)).toEqual([]);

@@ -5,7 +5,19 @@ import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { acquireVmTestLock, createTestDb, createTestRedis, createVmScratch, ensureLibvirtd, freePort, startSshd, type TestDb, type TestRedis, type TestSshd, type VmScratch } from "@svc/testing";
+import {
+  acquireVmTestLock,
+  createTestDb,
+  createTestRedis,
+  createVmScratch,
+  ensureLibvirtd,
+  freePort,
+  startSshd,
+  type TestDb,
+  type TestRedis,
+  type TestSshd,
+  type VmScratch,
+} from "@svc/testing";
 import { get, say, settle, type Json } from "./api";
 import { REPO_ROOT, runScript, startStack, type RunningStack } from "./stack";
 
@@ -67,8 +79,11 @@ const vmRuns = async () => Number((await get(`${stack!.webUiUrl}/api/v1/dags/vm_
 // Asynchronous: a blocked event loop would leave this process's idle HTTP connections stale.
 const vmSsh = (...cmd: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-    execFile(join(REPO_ROOT, "packages/vm/bin/svc-vm"), ["ssh", "vm", VM, "--disks-dir", scratch.disksDir, "--identity", scratch.keyPath, "--timeout", "60", "--", ...cmd], { encoding: "utf8", timeout: 120_000 }, (err, stdout, stderr) =>
-      done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      join(REPO_ROOT, "packages/vm/bin/svc-vm"),
+      ["ssh", "vm", VM, "--disks-dir", scratch.disksDir, "--identity", scratch.keyPath, "--timeout", "60", "--", ...cmd],
+      { encoding: "utf8", timeout: 120_000 },
+      (err, stdout, stderr) => done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );
 
@@ -103,18 +118,22 @@ test.each([
   ["a command after a newline", "create a vm called a\ntouch /tmp/x"],
   ["a name with a quote", "create a vm called web'01"],
   ["a name with a space", "create a vm called web 01"],
-])("a VM name the user gave that is invalid (%s) ends as needs_input or rejected and creates no run", async (_what, intent) => {
-  const before = await vmRuns();
-  const sent = await say(stack!.assistantUrl, intent);
-  const flow = sent.status < 300 ? await settle(stack!.assistantUrl, String(sent.body.flow_id), 60_000) : sent.body;
-  if (sent.status < 300) {
-    expect(["needs_input", "rejected"]).toContain(flow.status);
-    expect(flow.run_id).toBeNull();
-  } else {
-    expect(sent.status).toBe(400);
-  }
-  expect(await vmRuns()).toBe(before);
-}, 120_000);
+])(
+  "a VM name the user gave that is invalid (%s) ends as needs_input or rejected and creates no run",
+  async (_what, intent) => {
+    const before = await vmRuns();
+    const sent = await say(stack!.assistantUrl, intent);
+    const flow = sent.status < 300 ? await settle(stack!.assistantUrl, String(sent.body.flow_id), 60_000) : sent.body;
+    if (sent.status < 300) {
+      expect(["needs_input", "rejected"]).toContain(flow.status);
+      expect(flow.run_id).toBeNull();
+    } else {
+      expect(sent.status).toBe(400);
+    }
+    expect(await vmRuns()).toBe(before);
+  },
+  120_000,
+);
 
 let created: Json;
 test(`"create a vm called ${VM}" gives a running VM that answers SSH and carries its provenance`, async () => {
@@ -132,7 +151,14 @@ test(`"create a vm called ${VM}" gives a running VM that answers SSH and carries
   expect(hostname.stderr).toBe("");
   expect(hostname.stdout.trim()).toBe(VM);
   const managed = JSON.parse((await vmSsh("cat", "/etc/svc/managed.json")).stdout) as Json;
-  expect(managed).toMatchObject({ managed_by: "svc", vm_name: VM, dag_id: "vm_deployment", dag_run_id: created.run_id, flow_id: created.flow_id, intent: `create a vm called ${VM}` });
+  expect(managed).toMatchObject({
+    managed_by: "svc",
+    vm_name: VM,
+    dag_id: "vm_deployment",
+    dag_run_id: created.run_id,
+    flow_id: created.flow_id,
+    intent: `create a vm called ${VM}`,
+  });
   expect(String(managed.created_at)).toMatch(/^\d{4}-\d\d-\d\dT/);
   expect(managed.svc_version).toBe(JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).version);
 }, 1_700_000);

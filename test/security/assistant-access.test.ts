@@ -48,15 +48,31 @@ test("auto_approve from a user is not honoured: the VM workflow waits for approv
   expect(byOp.body).toMatchObject({ status: "in_progress", dag_id: "vm_deployment" });
 }, 60_000);
 
-test.each(["playbooks_dir", "secrets_file"])("an intent that sets the operator setting %s is refused with 400 naming it, and no run starts", async (field) => {
-  const res = await request(s.app).post("/orchestrator/intent").set("Authorization", basicFor("user")).send({ intent: "run a health check", params: { [field]: "/tmp/evil/playbooks" } });
-  expect(res.status).toBe(400);
-  expect(res.body.detail).toContain(field);
-  expect((await s.flow(res.body.flow_id)).run_id).toBeNull();
-}, 60_000);
+test.each(["playbooks_dir", "secrets_file"])(
+  "an intent that sets the operator setting %s is refused with 400 naming it, and no run starts",
+  async (field) => {
+    const res = await request(s.app)
+      .post("/orchestrator/intent")
+      .set("Authorization", basicFor("user"))
+      .send({ intent: "run a health check", params: { [field]: "/tmp/evil/playbooks" } });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain(field);
+    expect((await s.flow(res.body.flow_id)).run_id).toBeNull();
+  },
+  60_000,
+);
 
 test("the model's tool schema never offers operator settings as arguments", () => {
-  const tools = buildRoutingTools([{ dag_id: "ca_deployment", description: "CA", tags: [], examples: [], required_params: [], params: { vm_name: { type: "string" }, playbooks_dir: { type: "string" }, secrets_file: { type: "string" }, pull_secret_path: { type: "string" } } }]);
+  const tools = buildRoutingTools([
+    {
+      dag_id: "ca_deployment",
+      description: "CA",
+      tags: [],
+      examples: [],
+      required_params: [],
+      params: { vm_name: { type: "string" }, playbooks_dir: { type: "string" }, secrets_file: { type: "string" }, pull_secret_path: { type: "string" } },
+    },
+  ]);
   expect(Object.keys((tools[0]!.function.parameters as { properties: object }).properties)).toEqual(["vm_name"]);
 });
 
@@ -67,7 +83,8 @@ test("a cross-site form POST is refused with 403 before anything is created", as
 });
 
 test("the same Idempotency-Key on an intent gives the same flow, once; another key a new one", async () => {
-  const send = (key: string) => request(s.app).post("/orchestrator/intent").set("Authorization", basicFor("user")).set("Idempotency-Key", key).send({ intent: "run a health check", auto_execute: false });
+  const send = (key: string) =>
+    request(s.app).post("/orchestrator/intent").set("Authorization", basicFor("user")).set("Idempotency-Key", key).send({ intent: "run a health check", auto_execute: false });
   const first = await send("intent-key-1");
   expect(first.status).toBe(200);
   const again = await send("intent-key-1");

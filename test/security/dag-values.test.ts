@@ -24,7 +24,8 @@ test("no DAG puts a caller's value on a command line: host commands are fixed, v
   for (const dag of dags) {
     for (const t of dag.tasks) {
       if ((t.operator === "ssh" || t.operator === "shell") && CALLER_VALUE.test(JSON.stringify(t.args))) offenders.push(`${dag.dag_id}.${t.task_id} (${t.operator})`);
-      if (t.operator === "ansible_playbook" && CALLER_VALUE.test(JSON.stringify({ playbook: t.args.playbook, settings: t.args.settings }))) offenders.push(`${dag.dag_id}.${t.task_id} (playbook)`);
+      if (t.operator === "ansible_playbook" && CALLER_VALUE.test(JSON.stringify({ playbook: t.args.playbook, settings: t.args.settings })))
+        offenders.push(`${dag.dag_id}.${t.task_id} (playbook)`);
     }
   }
   expect(offenders).toEqual([]);
@@ -32,6 +33,10 @@ test("no DAG puts a caller's value on a command line: host commands are fixed, v
 
 test("no DAG declares an operator setting as a param", () => {
   const SETTINGS = ["playbooks_dir", "secrets_file", "pull_secret_path", "inventory_dir", "vault_password_file", "ssh_user", "ssh_host", "ssh_key_path"];
-  const found = dags.flatMap((d) => Object.keys(d.params).filter((p) => SETTINGS.includes(p)).map((p) => `${d.dag_id}.${p}`));
+  const found = dags.flatMap((d) =>
+    Object.keys(d.params)
+      .filter((p) => SETTINGS.includes(p))
+      .map((p) => `${d.dag_id}.${p}`),
+  );
   expect(found).toEqual([]);
 });

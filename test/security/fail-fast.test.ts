@@ -25,13 +25,22 @@ afterAll(async () => {
   rmSync(dagsDir, { recursive: true, force: true });
 });
 
-const appOn = (db: TestDb["db"]) => createWebUiApp({ api: createEngineApi({ db, notifier: recordingNotifier(), dagsDir, catalog: defaultOperators() }), auth: { apiToken: "tok-failfast" } });
+const appOn = (db: TestDb["db"]) =>
+  createWebUiApp({ api: createEngineApi({ db, notifier: recordingNotifier(), dagsDir, catalog: defaultOperators() }), auth: { apiToken: "tok-failfast" } });
 
 test("the same Idempotency-Key on a trigger gives the same run, once; another key a new one", async () => {
   const app = appOn(tdb.db);
-  const first = await request(app).post("/api/v1/dags/idem/dagRuns").set("Authorization", BEARER).set("Idempotency-Key", "req-1").send({ conf: { n: 2 } });
+  const first = await request(app)
+    .post("/api/v1/dags/idem/dagRuns")
+    .set("Authorization", BEARER)
+    .set("Idempotency-Key", "req-1")
+    .send({ conf: { n: 2 } });
   expect(first.status).toBe(200);
-  const again = await request(app).post("/api/v1/dags/idem/dagRuns").set("Authorization", BEARER).set("Idempotency-Key", "req-1").send({ conf: { n: 2 } });
+  const again = await request(app)
+    .post("/api/v1/dags/idem/dagRuns")
+    .set("Authorization", BEARER)
+    .set("Idempotency-Key", "req-1")
+    .send({ conf: { n: 2 } });
   expect(again.status).toBe(200);
   expect(again.body.dag_run_id).toBe(first.body.dag_run_id);
   const other = await request(app).post("/api/v1/dags/idem/dagRuns").set("Authorization", BEARER).set("Idempotency-Key", "req-2").send({});

@@ -28,10 +28,22 @@ afterAll(async () => {
 
 test("SIGTERM with a live-update (SSE) client attached: the web UI closes the stream and exits 0", async () => {
   const port = await freePort();
-  const env = { PATH: process.env.PATH ?? "", DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_LOG_LEVEL: "silent", SVC_DAGS_DIR: dagsDir, SVC_WEB_UI_PORT: String(port), SVC_API_TOKEN: "t0k" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    DATABASE_URL: tdb.url,
+    REDIS_URL: redis.url,
+    SVC_REDIS_PREFIX: redis.prefix,
+    SVC_LOG_LEVEL: "silent",
+    SVC_DAGS_DIR: dagsDir,
+    SVC_WEB_UI_PORT: String(port),
+    SVC_API_TOKEN: "t0k",
+  };
   const child = spawn(TSX, [MAIN], { env, stdio: "ignore" });
   try {
-    await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined))?.ok ? true : undefined), { timeoutMs: 30_000, what: "web-ui listening" });
+    await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined))?.ok ? true : undefined), {
+      timeoutMs: 30_000,
+      what: "web-ui listening",
+    });
     const streamEnded = new Promise<number>((resolve, reject) => {
       const req = http.get({ host: "127.0.0.1", port, path: "/dags/hello/grid/events", headers: { Authorization: "Bearer t0k", Accept: "text/event-stream" } }, (res) => {
         expect(res.statusCode).toBe(200);

@@ -35,7 +35,12 @@ export function concrete(path: string): string {
 }
 
 /** The routes (but `skip`) that do not answer `status` when called as `call` does: "METHOD path → got". */
-export async function routesNotAnswering(routes: RegisteredRoute[], skip: Set<string>, status: number, call: (r: RegisteredRoute) => PromiseLike<{ status: number }>): Promise<string[]> {
+export async function routesNotAnswering(
+  routes: RegisteredRoute[],
+  skip: Set<string>,
+  status: number,
+  call: (r: RegisteredRoute) => PromiseLike<{ status: number }>,
+): Promise<string[]> {
   const wrong: string[] = [];
   for (const r of routes) {
     if (skip.has(`${r.method} ${r.path}`)) continue;

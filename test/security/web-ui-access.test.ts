@@ -34,7 +34,11 @@ afterAll(async () => {
   rmSync(dagsDir, { recursive: true, force: true });
 });
 
-const PUBLIC = new Set(["GET /", "GET /api/v1/openapi.json", ...API_ROUTES.filter((r) => r.public).map((r) => `${r.method.toUpperCase()} /api/v1${r.path.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1")}`)]);
+const PUBLIC = new Set([
+  "GET /",
+  "GET /api/v1/openapi.json",
+  ...API_ROUTES.filter((r) => r.public).map((r) => `${r.method.toUpperCase()} /api/v1${r.path.replace(/\{([A-Za-z0-9_]+)\}/g, ":$1")}`),
+]);
 const call = (r: RegisteredRoute) => {
   const t = request(app)[r.method.toLowerCase() as "get" | "post" | "patch" | "delete"](concrete(r.path));
   return r.method === "GET" ? t : t.set("Content-Type", "application/json").send("{}");
@@ -70,13 +74,14 @@ test("the live streams (skipped above: they never end) let a viewer in, the role
   const server = await new Promise<http.Server>((resolve) => {
     const s = app.listen(port, "127.0.0.1", () => resolve(s));
   });
-  const open = (p: string, auth: string) => new Promise<number>((resolve, reject) => {
-    const req = http.get(`http://127.0.0.1:${port}${p}`, { headers: { Authorization: auth } }, (res) => {
-      resolve(res.statusCode ?? 0);
-      req.destroy();
+  const open = (p: string, auth: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get(`http://127.0.0.1:${port}${p}`, { headers: { Authorization: auth } }, (res) => {
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on("error", reject);
     });
-    req.on("error", reject);
-  });
   try {
     const streams = routes.filter((r) => r.path.endsWith("/events")).map((r) => r.path.replace(":dag_id", "infrastructure_health_check"));
     expect(streams.sort()).toEqual(["/dags/infrastructure_health_check/grid/events", "/home/events"]);
@@ -98,7 +103,10 @@ test("pausing, deleting and clearing need op: a user gets 403", async () => {
 });
 
 test.each(["playbooks_dir", "secrets_file", "pull_secret_path"])("a run that sets the operator setting %s is refused with 400 naming it, and nothing runs", async (field) => {
-  const res = await request(app).post("/api/v1/dags/infrastructure_health_check/dagRuns").set("Authorization", basicFor("user")).send({ conf: { [field]: "/tmp/evil/playbooks" } });
+  const res = await request(app)
+    .post("/api/v1/dags/infrastructure_health_check/dagRuns")
+    .set("Authorization", basicFor("user"))
+    .send({ conf: { [field]: "/tmp/evil/playbooks" } });
   expect(res.status).toBe(400);
   expect(res.body.detail).toContain(field);
   const runs = await tdb.db.selectFrom("dag_run").select("run_id").where("dag_id", "=", "infrastructure_health_check").execute();
@@ -108,13 +116,22 @@ test.each(["playbooks_dir", "secrets_file", "pull_secret_path"])("a run that set
 test("a cross-site form POST with valid credentials is refused with 403 and starts no run", async () => {
   const form = await request(app).post("/api/v1/dags/infrastructure_health_check/dagRuns").set("Authorization", basicFor("admin")).type("form").send("conf=%7B%7D");
   expect(form.status).toBe(403);
-  const foreign = await request(app).post("/api/v1/dags/infrastructure_health_check/dagRuns").set("Authorization", basicFor("admin")).set("Origin", "https://evil.example").send({});
+  const foreign = await request(app)
+    .post("/api/v1/dags/infrastructure_health_check/dagRuns")
+    .set("Authorization", basicFor("admin"))
+    .set("Origin", "https://evil.example")
+    .send({});
   expect(foreign.status).toBe(403);
   expect(await tdb.db.selectFrom("dag_run").select("run_id").execute()).toEqual([]);
 });
 
 test("a same-origin JSON POST by a user starts a run", async () => {
-  const res = await request(app).post("/api/v1/dags/infrastructure_health_check/dagRuns").set("Authorization", basicFor("user")).set("Host", "svc.local:8888").set("Origin", "http://svc.local:8888").send({ conf: { checks: ["dns"] } });
+  const res = await request(app)
+    .post("/api/v1/dags/infrastructure_health_check/dagRuns")
+    .set("Authorization", basicFor("user"))
+    .set("Host", "svc.local:8888")
+    .set("Origin", "http://svc.local:8888")
+    .send({ conf: { checks: ["dns"] } });
   expect(res.status).toBe(200);
   await tdb.db.deleteFrom("task_instance").execute();
   await tdb.db.deleteFrom("dag_run").execute();
@@ -122,7 +139,14 @@ test("a same-origin JSON POST by a user starts a run", async () => {
 
 test("20 bad logins lock the client out with 429 and Retry-After, even for good credentials", async () => {
   const statuses: number[] = [];
-  for (let i = 0; i < 20; i++) statuses.push((await request(app).get("/api/v1/dags").set("Authorization", `Basic ${Buffer.from(`viewer1:guess-${i}`).toString("base64")}`)).status);
+  for (let i = 0; i < 20; i++)
+    statuses.push(
+      (
+        await request(app)
+          .get("/api/v1/dags")
+          .set("Authorization", `Basic ${Buffer.from(`viewer1:guess-${i}`).toString("base64")}`)
+      ).status,
+    );
   expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
   expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
   const good = await request(app).get("/api/v1/dags").set("Authorization", basicFor("admin"));

@@ -51,14 +51,16 @@ describe("routing development set (actions, negation, questions, sizes, language
   const file = path.resolve(__dirname, "eval/intents-routing-dev.jsonl");
   // The repository's catalogue: its params (configure, check_mode, ca_port, checks, keep_on_failure) are what the set asks for.
   let entries: readonly RouterCatalogEntry[] = CATALOG_FIXTURE;
-  beforeAll(async () => { entries = (await loadEvalCatalog()).entries; });
+  beforeAll(async () => {
+    entries = (await loadEvalCatalog()).entries;
+  });
 
   test("has at least 150 lines over every category, each line with an expected status", () => {
     const cases = parseJsonl(readFileSync(file, "utf8"));
     expect(cases.length).toBeGreaterThanOrEqual(150);
-    expect(new Set(cases.map((c) => c.category))).toEqual(new Set([
-      "delete_synonyms", "multilingual", "negation", "questions", "unsupported", "benign_words", "sizes", "params", "invalid_values", "needs_input", "hostile", "plain",
-    ]));
+    expect(new Set(cases.map((c) => c.category))).toEqual(
+      new Set(["delete_synonyms", "multilingual", "negation", "questions", "unsupported", "benign_words", "sizes", "params", "invalid_values", "needs_input", "hostile", "plain"]),
+    );
     expect(cases.every((c) => c.status !== undefined)).toBe(true);
   });
 
@@ -84,7 +86,10 @@ describe("eval CLI", () => {
 
   test("prints one {intent, dag_id, params, status} JSON line per input on stdout, with reason when rejected", () => {
     expect(run.status).toBe(0);
-    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(30);
     expect(Object.keys(lines[0]!).sort()).toEqual(["dag_id", "intent", "params", "status"]);
     expect(lines[0]).toEqual({ intent: "Deploy FreeIPA for me", dag_id: "identity_deployment", params: {}, status: "ready" });
@@ -96,8 +101,12 @@ describe("eval CLI", () => {
   test("prints a summary line on stderr with top-1 accuracy, params exact-match, refusal rate and counts", () => {
     const summary = (JSON.parse(run.stderr.trim().split("\n")[0]!) as { summary: Record<string, unknown> }).summary;
     expect(summary).toMatchObject({
-      lines: 30, labelled: 30, refusals_expected: 6,
-      top1_accuracy: expect.any(Number), params_exact_rate: expect.any(Number), refusal_rate: expect.any(Number),
+      lines: 30,
+      labelled: 30,
+      refusals_expected: 6,
+      top1_accuracy: expect.any(Number),
+      params_exact_rate: expect.any(Number),
+      refusal_rate: expect.any(Number),
     });
   });
 });

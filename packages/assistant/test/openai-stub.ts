@@ -16,11 +16,21 @@ export interface OpenAiStub {
 /** A chat completion whose message is one tool call. */
 export function toolCallCompletion(name: string, args: Record<string, unknown> | string): unknown {
   return {
-    id: "chatcmpl-stub", object: "chat.completion", created: 1700000000, model: "stub-model",
-    choices: [{
-      index: 0, finish_reason: "tool_calls",
-      message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args) } }] },
-    }],
+    id: "chatcmpl-stub",
+    object: "chat.completion",
+    created: 1700000000,
+    model: "stub-model",
+    choices: [
+      {
+        index: 0,
+        finish_reason: "tool_calls",
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args) } }],
+        },
+      },
+    ],
     usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
   };
 }
@@ -28,7 +38,10 @@ export function toolCallCompletion(name: string, args: Record<string, unknown> |
 /** A chat completion with plain text content. */
 export function textCompletion(content: string): unknown {
   return {
-    id: "chatcmpl-stub", object: "chat.completion", created: 1700000000, model: "stub-model",
+    id: "chatcmpl-stub",
+    object: "chat.completion",
+    created: 1700000000,
+    model: "stub-model",
     choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
     usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
   };
@@ -63,7 +76,13 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    reply: (h) => { handler = h; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    reply: (h) => {
+      handler = h;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -13,8 +13,21 @@ export interface AnsibleNode {
 export function ansibleClusterNodes(clusterName: string, size: string): AnsibleNode[] {
   const r = spawnSync(
     "ansible",
-    ["localhost", "-i", "localhost,", "-c", "local", "-m", "ansible.builtin.debug", "-a", "var=cluster_nodes",
-      "-e", "@vars/cluster.yml", "-e", JSON.stringify({ cluster_name: clusterName, deployment_size: size })],
+    [
+      "localhost",
+      "-i",
+      "localhost,",
+      "-c",
+      "local",
+      "-m",
+      "ansible.builtin.debug",
+      "-a",
+      "var=cluster_nodes",
+      "-e",
+      "@vars/cluster.yml",
+      "-e",
+      JSON.stringify({ cluster_name: clusterName, deployment_size: size }),
+    ],
     { cwd: CATALOG_PATHS.playbooksDir, encoding: "utf8", env: { ...process.env, ANSIBLE_NOCOLOR: "1" } },
   );
   // "localhost | SUCCESS => { ...json... }"

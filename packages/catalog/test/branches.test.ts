@@ -71,7 +71,13 @@ test("cluster_initial_deployment: create makes the nodes the size asks for, wait
   expect(simulateRun(dag, { deployment_size: "compact" }).ran).toEqual([...head, "create_ctrl_0", "create_ctrl_1", "create_ctrl_2", ...tail]);
   expect(simulateRun(dag, { deployment_size: "full" }).ran).toEqual([...head, "create_ctrl_0", "create_ctrl_1", "create_ctrl_2", "create_worker_0", "create_worker_1", ...tail]);
   const sno = simulateRun(dag, {});
-  expect(sno.states).toMatchObject({ create_ctrl_1: "skipped", create_worker_1: "skipped", cleanup_on_failure: "skipped", delete_ctrl_0: "skipped", remove_install_dir: "skipped" });
+  expect(sno.states).toMatchObject({
+    create_ctrl_1: "skipped",
+    create_worker_1: "skipped",
+    cleanup_on_failure: "skipped",
+    delete_ctrl_0: "skipped",
+    remove_install_dir: "skipped",
+  });
 });
 
 test("cluster_initial_deployment: check mode creates no node (there is no ISO) unless node_image names an image to boot", () => {

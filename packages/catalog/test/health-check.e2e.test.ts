@@ -10,8 +10,31 @@ beforeAll(async () => {
   rt = await startCatalogueRuntime("cathealth");
   certDir = mkdtempSync(path.join(tmpdir(), "svc-health-certs-"));
   // One certificate inside the warning window, one well outside it.
-  for (const [name, days] of [["ends-soon.crt", "3"], ["ends-later.pem", "400"]] as const) {
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", path.join(certDir, `${name}.key`), "-out", path.join(certDir, name), "-days", days, "-subj", `/CN=${name}`], { stdio: "ignore" });
+  for (const [name, days] of [
+    ["ends-soon.crt", "3"],
+    ["ends-later.pem", "400"],
+  ] as const) {
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        path.join(certDir, `${name}.key`),
+        "-out",
+        path.join(certDir, name),
+        "-days",
+        days,
+        "-subj",
+        `/CN=${name}`,
+      ],
+      { stdio: "ignore" },
+    );
   }
 }, 120_000);
 afterAll(async () => {

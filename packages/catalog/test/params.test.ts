@@ -80,7 +80,9 @@ test("the intent router's parameter names are params of the DAGs they route to",
 /** Every string param that can reach a command is constrained: no hostile string gets through. */
 test.each([...CATALOG_DAG_IDS])("%s rejects shell metacharacters in every name-like string param", (dagId) => {
   const dag = dags[dagId]!;
-  const nameLike = Object.entries(dag.params).filter(([, s]) => s.type === "string" && !s.enum).map(([k]) => k);
+  const nameLike = Object.entries(dag.params)
+    .filter(([, s]) => s.type === "string" && !s.enum)
+    .map(([k]) => k);
   const accepted: string[] = [];
   for (const key of nameLike) {
     for (const bad of HOSTILE_STRINGS) {

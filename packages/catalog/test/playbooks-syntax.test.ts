@@ -5,17 +5,30 @@ import { CATALOG_PATHS } from "../src";
 
 const { playbooksDir, dagsDir } = CATALOG_PATHS;
 /** Top-level *.yml files are playbooks; roles/, tasks/, templates/ and vars/ hold their parts. */
-const playbooks = readdirSync(playbooksDir).filter((f) => f.endsWith(".yml")).sort();
+const playbooks = readdirSync(playbooksDir)
+  .filter((f) => f.endsWith(".yml"))
+  .sort();
 
 function run(argv: string[]) {
   return spawnSync(argv[0]!, argv.slice(1), { cwd: playbooksDir, encoding: "utf8", env: { ...process.env, ANSIBLE_NOCOLOR: "1", NO_COLOR: "1" } });
 }
 
 test("the playbooks folder has the catalogue's playbooks", () => {
-  expect(playbooks).toEqual(expect.arrayContaining([
-    "vm-configure.yml", "identity-server.yml", "ca-server.yml", "router.yml", "router-host.yml", "registry.yml",
-    "cluster-prepare.yml", "cluster-nodes.yml", "cluster-wait.yml", "host-records.yml", "health-check.yml",
-  ]));
+  expect(playbooks).toEqual(
+    expect.arrayContaining([
+      "vm-configure.yml",
+      "identity-server.yml",
+      "ca-server.yml",
+      "router.yml",
+      "router-host.yml",
+      "registry.yml",
+      "cluster-prepare.yml",
+      "cluster-nodes.yml",
+      "cluster-wait.yml",
+      "host-records.yml",
+      "health-check.yml",
+    ]),
+  );
 });
 
 test.each(playbooks)("%s passes ansible-playbook --syntax-check", (file) => {

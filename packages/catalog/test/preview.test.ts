@@ -67,8 +67,14 @@ test("cluster_initial_deployment's nodes boot the agent ISO with their pinned MA
   const ctrl0 = node("create_ctrl_0", { memory_mb: 32768, cpus: 12 });
   // 52:54:00 + md5("ocp-0")[0:6], computed with Python's hashlib.
   expect(ctrl0).toEqual({
-    name: "ocp-ctrl-0", image: null, iso: "/var/lib/svc/clusters/ocp/agent.x86_64.iso",
-    memory_mb: 32768, cpus: 12, disks_gb: [120], nets: ["default"], macs: ["52:54:00:0a:b9:b5"],
+    name: "ocp-ctrl-0",
+    image: null,
+    iso: "/var/lib/svc/clusters/ocp/agent.x86_64.iso",
+    memory_mb: 32768,
+    cpus: 12,
+    disks_gb: [120],
+    nets: ["default"],
+    macs: ["52:54:00:0a:b9:b5"],
   });
   expect(vmCreate.args.safeParse(ctrl0).success).toBe(true);
   const worker = node("create_worker_1", { cluster_name: "lab", node_image: "debian-test", node_network: "user", disk_gb: 2 });
@@ -88,10 +94,18 @@ test("vm_deployment uses the given name, or the picked one when none was given",
 });
 
 test("the health check passes the chosen checks and limits to its playbook", () => {
-  const p = previewPlaybookTask(dags.infrastructure_health_check!, "collect_findings", { checks: ["certificates"], cert_warn_days: 7 }, { runId: "scheduled__2025-01-01T06:00:00+00:00" });
+  const p = previewPlaybookTask(
+    dags.infrastructure_health_check!,
+    "collect_findings",
+    { checks: ["certificates"], cert_warn_days: 7 },
+    { runId: "scheduled__2025-01-01T06:00:00+00:00" },
+  );
   expect(p.extraVars).toEqual({
-    health_checks: ["certificates"], cert_warn_days: 7, cert_paths: ["/etc/pki/tls/certs/svc", "/var/lib/svc/certs"],
-    dns_names: ["idm.lab.example.com", "step-ca.lab.example.com", "registry.lab.example.com"], svc_run_id: "scheduled__2025-01-01T06:00:00+00:00",
+    health_checks: ["certificates"],
+    cert_warn_days: 7,
+    cert_paths: ["/etc/pki/tls/certs/svc", "/var/lib/svc/certs"],
+    dns_names: ["idm.lab.example.com", "step-ca.lab.example.com", "registry.lab.example.com"],
+    svc_run_id: "scheduled__2025-01-01T06:00:00+00:00",
   });
 });
 

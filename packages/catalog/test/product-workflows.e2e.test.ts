@@ -33,7 +33,16 @@ describe.each(PRODUCTS)("%s", (dagId, vmName, extra, checkModeNote) => {
     const { run, states, seconds } = await rt.run(dagId, { vm_name: vmName, image: env.image, check_mode: true, ...SMALL, ...extra }, 900_000);
     note(`${dagId} create (check mode): ${run.state} in ${seconds} s`);
     expect(run.state).toBe("success");
-    expect(states).toMatchObject({ validate_host: "success", create_vm: "success", wait_ssh: "success", configure: "success", verify: "skipped", cleanup_on_failure: "skipped", delete_vm: "skipped", report: "success" });
+    expect(states).toMatchObject({
+      validate_host: "success",
+      create_vm: "success",
+      wait_ssh: "success",
+      configure: "success",
+      verify: "skipped",
+      cleanup_on_failure: "skipped",
+      delete_vm: "skipped",
+      report: "success",
+    });
     expect(exists(vmName)).toBe(true);
     const log = (await rt.logs(dagId, run.run_id, "configure")).join("\n");
     expect(log).toContain("[check mode]");
@@ -64,9 +73,19 @@ describe("cluster_initial_deployment", () => {
     note(`cluster_initial_deployment create (check mode, node_image): ${run.state} in ${seconds} s`);
     expect(run.state).toBe("success");
     expect(states).toMatchObject({
-      validate_host: "success", prepare_installer: "success", create_ctrl_0: "success", create_ctrl_1: "skipped", create_ctrl_2: "skipped",
-      create_worker_0: "skipped", create_worker_1: "skipped", wait_ssh: "success", wait_install: "success", cleanup_on_failure: "skipped",
-      delete_ctrl_0: "skipped", remove_install_dir: "skipped", report: "success",
+      validate_host: "success",
+      prepare_installer: "success",
+      create_ctrl_0: "success",
+      create_ctrl_1: "skipped",
+      create_ctrl_2: "skipped",
+      create_worker_0: "skipped",
+      create_worker_1: "skipped",
+      wait_ssh: "success",
+      wait_install: "success",
+      cleanup_on_failure: "skipped",
+      delete_ctrl_0: "skipped",
+      remove_install_dir: "skipped",
+      report: "success",
     });
     const tis = await rt.tis("cluster_initial_deployment", run.run_id);
     expect(tis.wait_ssh!.output).toMatchObject({ name: node, ssh_host: "127.0.0.1", ssh_port: expect.any(Number) });
@@ -88,8 +107,14 @@ describe("cluster_initial_deployment", () => {
     note(`cluster_initial_deployment delete: ${run.state} in ${seconds} s`);
     expect(run.state).toBe("success");
     expect(states).toMatchObject({
-      delete_ctrl_0: "success", delete_ctrl_1: "success", delete_worker_1: "success", remove_install_dir: "success",
-      prepare_installer: "skipped", create_ctrl_0: "skipped", cleanup_on_failure: "skipped", report: "success",
+      delete_ctrl_0: "success",
+      delete_ctrl_1: "success",
+      delete_worker_1: "success",
+      remove_install_dir: "success",
+      prepare_installer: "skipped",
+      create_ctrl_0: "skipped",
+      cleanup_on_failure: "skipped",
+      report: "success",
     });
     expect((await rt.tis("cluster_initial_deployment", run.run_id)).delete_ctrl_0!.output).toEqual({ name: node, deleted: true });
     expect(exists(node)).toBe(false);

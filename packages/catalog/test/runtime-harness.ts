@@ -29,10 +29,17 @@ export async function startCatalogueRuntime(label: string, env: Record<string, s
   const sshd = await startSshd();
   const config: SvcConfig = {
     ...loadConfig({
-      DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_LOG_LEVEL: "silent",
-      SVC_DAGS_DIR: CATALOG_PATHS.dagsDir, SVC_PLAYBOOKS_DIR: CATALOG_PATHS.playbooksDir,
-      SVC_SSH_HOST: sshd.host, SVC_SSH_PORT: String(sshd.port), SVC_SSH_USER: sshd.user,
-      SVC_SSH_KEY_PATH: sshd.keyPath, SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
+      DATABASE_URL: tdb.url,
+      REDIS_URL: redis.url,
+      SVC_REDIS_PREFIX: redis.prefix,
+      SVC_LOG_LEVEL: "silent",
+      SVC_DAGS_DIR: CATALOG_PATHS.dagsDir,
+      SVC_PLAYBOOKS_DIR: CATALOG_PATHS.playbooksDir,
+      SVC_SSH_HOST: sshd.host,
+      SVC_SSH_PORT: String(sshd.port),
+      SVC_SSH_USER: sshd.user,
+      SVC_SSH_KEY_PATH: sshd.keyPath,
+      SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
       ...env,
     }),
     reconcileIntervalMs: 1000,
@@ -72,8 +79,20 @@ export async function startCatalogueRuntime(label: string, env: Record<string, s
       // A failed task's log tail, so a failing test says why.
       for (const [taskId, state] of Object.entries(states)) {
         if (state !== "failed") continue;
-        const rows = await tdb.db.selectFrom("task_log").select("line").where("dag_id", "=", dagId).where("run_id", "=", run.run_id).where("task_id", "=", taskId).orderBy("id").execute();
-        note(`${dagId} ${taskId} failed; log tail:\n${rows.slice(-25).map((r) => `  ${r.line}`).join("\n")}`);
+        const rows = await tdb.db
+          .selectFrom("task_log")
+          .select("line")
+          .where("dag_id", "=", dagId)
+          .where("run_id", "=", run.run_id)
+          .where("task_id", "=", taskId)
+          .orderBy("id")
+          .execute();
+        note(
+          `${dagId} ${taskId} failed; log tail:\n${rows
+            .slice(-25)
+            .map((r) => `  ${r.line}`)
+            .join("\n")}`,
+        );
       }
       return { run, states, seconds };
     },

@@ -41,7 +41,11 @@ export function simulateRun(dag: DagDefinition, conf: Record<string, unknown>, f
       }
     }
     if (d.runState !== "running") {
-      return { state: d.runState, states: Object.fromEntries(tis.map((t) => [t.task_id, t.state])) as Record<string, string>, ran: tis.filter((t) => t.state === "success" || t.state === "failed").map((t) => t.task_id) };
+      return {
+        state: d.runState,
+        states: Object.fromEntries(tis.map((t) => [t.task_id, t.state])) as Record<string, string>,
+        ran: tis.filter((t) => t.state === "success" || t.state === "failed").map((t) => t.task_id),
+      };
     }
   }
   throw new Error("simulation did not finish");

@@ -20,8 +20,16 @@ test("vm_deployment creates a VM from the test image, sets its hostname and motd
   const { run, states, seconds } = await rt.run("vm_deployment", { vm_name: NAME, image: env.image, nets: ["user"], cpus: 1, memory_mb: 512, disk_gb: 2 }, 900_000);
   note(`vm_deployment create: ${run.state} in ${seconds} s`);
   expect(states).toEqual({
-    name_vm: "skipped", require_name: "skipped", validate_host: "success", create_vm: "success", wait_ssh: "success",
-    configure: "success", verify: "success", cleanup_on_failure: "skipped", delete_vm: "skipped", report: "success",
+    name_vm: "skipped",
+    require_name: "skipped",
+    validate_host: "success",
+    create_vm: "success",
+    wait_ssh: "success",
+    configure: "success",
+    verify: "success",
+    cleanup_on_failure: "skipped",
+    delete_vm: "skipped",
+    report: "success",
   });
   expect(run.state).toBe("success");
   expect(domstate(NAME).stdout.trim()).toBe("running");

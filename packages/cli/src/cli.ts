@@ -26,15 +26,21 @@ function parseCommandArgs(c: Command, argv: string[]) {
 
 async function dispatch(argv: string[], ctx: CliContext): Promise<number> {
   const [group, name, ...rest] = argv;
-  if (!group || group === "-h" || group === "--help" || group === "help") return ctx.io.stdout(globalHelp(COMMANDS)), 0;
+  if (!group || group === "-h" || group === "--help" || group === "help") return (ctx.io.stdout(globalHelp(COMMANDS)), 0);
   if (!COMMANDS.some((c) => c.group === group)) throw new UsageError(`unknown command group '${group}' (dags, tasks, db; see svc-engine --help)`);
   const g = group as Command["group"];
-  if (!name || name === "-h" || name === "--help") return ctx.io.stdout(groupHelp(g, COMMANDS)), name ? 0 : 2;
+  if (!name || name === "-h" || name === "--help") return (ctx.io.stdout(groupHelp(g, COMMANDS)), name ? 0 : 2);
   const cmd = COMMANDS.find((c) => c.group === g && c.name === name);
   if (!cmd) throw new UsageError(`unknown command '${group} ${name}' (see svc-engine ${group} --help)`);
   const { values, positionals } = parseCommandArgs(cmd, rest);
-  if (values.help) return ctx.io.stdout(commandHelp(cmd)), 0;
-  if (positionals.length < cmd.args.length) throw new UsageError(`missing ${cmd.args.slice(positionals.length).map((a) => `<${a}>`).join(" ")} (usage: svc-engine ${group} ${name} ${cmd.args.map((a) => `<${a}>`).join(" ")})`);
+  if (values.help) return (ctx.io.stdout(commandHelp(cmd)), 0);
+  if (positionals.length < cmd.args.length)
+    throw new UsageError(
+      `missing ${cmd.args
+        .slice(positionals.length)
+        .map((a) => `<${a}>`)
+        .join(" ")} (usage: svc-engine ${group} ${name} ${cmd.args.map((a) => `<${a}>`).join(" ")})`,
+    );
   if (positionals.length > cmd.args.length) throw new UsageError(`unexpected argument '${positionals[cmd.args.length]}'`);
   const format = (values.output ?? "table") as OutputFormat;
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`-o/--output must be one of ${OUTPUT_FORMATS.join(", ")}`);
@@ -48,8 +54,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return await dispatch(argv, ctx);
   } catch (e) {
     const err = ctx.hasConfig() ? databaseError(e, ctx.config.databaseUrl) : e;
-    if (err instanceof CliError) return io.stderr(`error: ${err.message}\n`), err.exitCode;
-    if (isSvcError(err)) return io.stderr(`error: ${err.message}\n`), 1;
+    if (err instanceof CliError) return (io.stderr(`error: ${err.message}\n`), err.exitCode);
+    if (isSvcError(err)) return (io.stderr(`error: ${err.message}\n`), 1);
     io.stderr(`error: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   } finally {

@@ -56,7 +56,13 @@ export class CliContext {
       this.engineNotifies = Boolean(opts.notify);
       const notifier = opts.notify ? this.boundedNotifier() : nullNotifier;
       this.engine = createEngineApi({
-        db: this.db, notifier, dagsDir: c.dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(c), maxPageLimit: c.http.maxPageLimit, logger: silentLogger(),
+        db: this.db,
+        notifier,
+        dagsDir: c.dagsDir,
+        catalog: defaultOperators(),
+        settings: dagSettingsFromConfig(c),
+        maxPageLimit: c.http.maxPageLimit,
+        logger: silentLogger(),
       });
     }
     return this.engine;
@@ -71,12 +77,14 @@ export class CliContext {
     connection.on("error", () => undefined);
     this.queues = createQueues({ url: this.config.redisUrl, prefix: this.config.redisPrefix }, connection);
     const inner = createQueueNotifier(this.queues, () => this.warnNotify());
-    const bounded = <A extends unknown[]>(fn: (...a: A) => Promise<void>) => async (...a: A) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(() => (this.warnNotify(), resolve()), NOTIFY_TIMEOUT_MS)));
-      await Promise.race([fn(...a), timeout]);
-      clearTimeout(timer);
-    };
+    const bounded =
+      <A extends unknown[]>(fn: (...a: A) => Promise<void>) =>
+      async (...a: A) => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<void>((resolve) => (timer = setTimeout(() => (this.warnNotify(), resolve()), NOTIFY_TIMEOUT_MS)));
+        await Promise.race([fn(...a), timeout]);
+        clearTimeout(timer);
+      };
     return { runChanged: bounded(inner.runChanged), dagChanged: bounded(inner.dagChanged) };
   }
 

@@ -1,6 +1,9 @@
 /** A failure the CLI reports as one line on stderr with a non-zero exit code. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
     this.name = "CliError";
   }

@@ -12,14 +12,19 @@ export type Row = Record<string, unknown>;
 export function normalize(value: unknown, format: OutputFormat): unknown {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return format === "table" || format === "plain" ? value.map((v) => normalize(v, format)).join(",") : value.map((v) => normalize(v, format));
-  if (typeof value === "object") return format === "table" || format === "plain" ? JSON.stringify(value) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, format)]));
+  if (typeof value === "object")
+    return format === "table" || format === "plain" ? JSON.stringify(value) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, format)]));
   if (typeof value === "boolean") return value ? "True" : "False";
   return String(value);
 }
 
 function grid(columns: string[], rows: string[][], format: "table" | "plain"): string {
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(format === "table" ? " | " : "  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join(format === "table" ? " | " : "  ")
+      .trimEnd();
   const out = [line(columns)];
   if (format === "table") out.push(widths.map((w) => "=".repeat(w)).join("=+="));
   for (const r of rows) out.push(line(r));
@@ -32,5 +37,9 @@ export function renderRows(rows: Row[], columns: string[], format: OutputFormat)
   const data = rows.map((r) => Object.fromEntries(columns.map((c) => [c, normalize(r[c], format)])));
   if (format === "json") return JSON.stringify(data, null, 2) + "\n";
   if (format === "yaml") return YAML.stringify(data);
-  return grid(columns, data.map((d) => columns.map((c) => (d[c] === null ? "" : String(d[c])))), format);
+  return grid(
+    columns,
+    data.map((d) => columns.map((c) => (d[c] === null ? "" : String(d[c])))),
+    format,
+  );
 }

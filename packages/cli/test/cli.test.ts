@@ -36,15 +36,24 @@ let tdb: TestDb;
 let redis: TestRedis;
 let dagsDir: string;
 
-interface Result { code: number; stdout: string; stderr: string }
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Run the real binary with the test database, Redis prefix and DAG folder. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(BIN, args, {
-      env: { PATH: process.env.PATH ?? "", DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, ...env },
-      timeout: 30000,
-    }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }));
+    execFile(
+      BIN,
+      args,
+      {
+        env: { PATH: process.env.PATH ?? "", DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, ...env },
+        timeout: 30000,
+      },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -149,13 +158,19 @@ describe("svc-engine CLI (real binary)", () => {
     expect(text.stdout).toMatch(/create \(noop\)\n\s+wait \(noop\) <- create\n\s+report \(noop\) <- wait \[all_done\]/);
     expect(text.stdout).toContain("create -> wait\n  wait -> report");
     const json = JSON.parse((await cli(["dags", "show", "vm_deploy", "-o", "json"])).stdout);
-    expect(json.edges).toEqual([{ from: "create", to: "wait" }, { from: "wait", to: "report" }]);
+    expect(json.edges).toEqual([
+      { from: "create", to: "wait" },
+      { from: "wait", to: "report" },
+    ]);
     expect((await cli(["dags", "show", "nope"])).code).toBe(1);
   });
 
   test("tasks logs prints a try's lines", async () => {
     await tdb.db.updateTable("task_instance").set({ state: "success", try_number: 1 }).where("run_id", "=", "cli-1").where("task_id", "=", "create").execute();
-    await tdb.db.insertInto("task_log").values(["first line", "second line"].map((line) => ({ dag_id: "vm_deploy", run_id: "cli-1", task_id: "create", try_number: 1, stream: "stdout" as const, line }))).execute();
+    await tdb.db
+      .insertInto("task_log")
+      .values(["first line", "second line"].map((line) => ({ dag_id: "vm_deploy", run_id: "cli-1", task_id: "create", try_number: 1, stream: "stdout" as const, line })))
+      .execute();
     const r = await cli(["tasks", "logs", "vm_deploy", "cli-1", "create"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\{stdout\} first line\n.*\{stdout\} second line\n$/);
@@ -171,11 +186,17 @@ describe("svc-engine CLI (real binary)", () => {
     const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger() });
     try {
       expect((await cli(["dags", "trigger", "sleeper", "-r", "f1"])).code).toBe(0);
-      await waitFor(async () => (await tdb.db.selectFrom("task_instance").select("state").where("run_id", "=", "f1").executeTakeFirst())?.state === "running", { timeoutMs: 20000, what: "nap running" });
+      await waitFor(async () => (await tdb.db.selectFrom("task_instance").select("state").where("run_id", "=", "f1").executeTakeFirst())?.state === "running", {
+        timeoutMs: 20000,
+        what: "nap running",
+      });
       const r = await cli(["tasks", "logs", "sleeper", "f1", "nap", "--follow"]);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      const ticks = r.stdout.split("\n").filter((l) => l.includes("tick")).map((l) => Number(/tick (\d+)/.exec(l)![1]));
+      const ticks = r.stdout
+        .split("\n")
+        .filter((l) => l.includes("tick"))
+        .map((l) => Number(/tick (\d+)/.exec(l)![1]));
       // Timer drift on a busy machine can cost the last tick; every printed tick must be there once, in order.
       expect(ticks.length).toBeGreaterThanOrEqual(6);
       expect(ticks).toEqual(Array.from({ length: ticks.length }, (_, i) => i + 1));

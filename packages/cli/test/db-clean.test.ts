@@ -13,12 +13,16 @@ afterAll(async () => {
 async function addRun(runId: string, state: string, endedDaysAgo: number | null) {
   const end = endedDaysAgo === null ? null : sql<Date>`now() - make_interval(days => ${endedDaysAgo})`;
   await sql`insert into dag_run (dag_id, run_id, state, run_type, definition, dag_hash, logical_date, end_date, updated_at)
-            values ('d', ${runId}, ${state}, 'manual', '{}'::jsonb, 'h', now() - make_interval(days => ${endedDaysAgo ?? 40}), ${end}, now() - make_interval(days => ${endedDaysAgo ?? 40}))`.execute(tdb.db);
+            values ('d', ${runId}, ${state}, 'manual', '{}'::jsonb, 'h', now() - make_interval(days => ${endedDaysAgo ?? 40}), ${end}, now() - make_interval(days => ${endedDaysAgo ?? 40}))`.execute(
+    tdb.db,
+  );
   await sql`insert into task_instance (dag_id, run_id, task_id, state, operator) values ('d', ${runId}, 't', ${state === "running" ? "running" : state}, 'noop')`.execute(tdb.db);
   await sql`insert into task_log (dag_id, run_id, task_id, try_number, stream, line) values ('d', ${runId}, 't', 1, 'stdout', 'a line')`.execute(tdb.db);
 }
 async function addFlow(id: string, status: string, daysAgo: number) {
-  await sql`insert into flow (flow_id, execution_id, intent, status, updated_at) values (${id}, ${`e-${id}`}, 'x', ${status}, now() - make_interval(days => ${daysAgo}))`.execute(tdb.db);
+  await sql`insert into flow (flow_id, execution_id, intent, status, updated_at) values (${id}, ${`e-${id}`}, 'x', ${status}, now() - make_interval(days => ${daysAgo}))`.execute(
+    tdb.db,
+  );
 }
 async function cli(args: string[]) {
   let out = "";
@@ -36,10 +40,15 @@ test("db clean removes finished runs, final flows and idempotency keys older tha
   await addFlow("f-old-done", "completed", 40);
   await addFlow("f-old-waiting", "awaiting_approval", 40);
   await addFlow("f-new-done", "failed", 2);
-  await sql`insert into idempotency_key (scope, key, ref, created_at) values ('intent:a', 'old', 'f-old-done', now() - interval '40 days'), ('intent:a', 'new', 'f-new-done', now())`.execute(tdb.db);
+  await sql`insert into idempotency_key (scope, key, ref, created_at) values ('intent:a', 'old', 'f-old-done', now() - interval '40 days'), ('intent:a', 'new', 'f-new-done', now())`.execute(
+    tdb.db,
+  );
 
   const dry = await cli(["db", "clean", "--older-than", "30d", "--dry-run"]);
-  expect(dry).toMatchObject({ code: 0, out: "Would delete 2 dag_run row(s)\nWould delete 2 task_instance row(s)\nWould delete 2 task_log row(s)\nWould delete 1 idempotency_key row(s)\nWould delete 1 flow row(s)\n" });
+  expect(dry).toMatchObject({
+    code: 0,
+    out: "Would delete 2 dag_run row(s)\nWould delete 2 task_instance row(s)\nWould delete 2 task_log row(s)\nWould delete 1 idempotency_key row(s)\nWould delete 1 flow row(s)\n",
+  });
   expect(await runIds()).toHaveLength(4);
 
   const real = await cli(["db", "clean", "--older-than", "30d"]);

@@ -2,16 +2,17 @@ import path from "node:path";
 import { z } from "zod";
 import { VM_DEFAULTS } from "./vm-defaults";
 
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /** Every SVC_* (and related) variable the platform reads, with defaults. */
 const envSchema = z.object({
   DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/svc"),
   REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
-  SVC_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("svc"),
+  SVC_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default("svc"),
   SVC_DAGS_DIR: z.string().default("dags"),
   SVC_DOCS_DIR: z.string().default("docs"),
   SVC_PLAYBOOKS_DIR: z.string().default("playbooks"),
@@ -63,8 +64,14 @@ const envSchema = z.object({
   SVC_PULL_SECRET_FILE: z.string().optional(),
   SVC_VM_IMAGES_DIR: z.string().default(VM_DEFAULTS.imagesDir),
   SVC_VM_DISKS_DIR: z.string().default(VM_DEFAULTS.disksDir),
-  SVC_VM_DEFAULT_IMAGE: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, "an image name: lower-case letters, digits, '.', '_', '-'").default(VM_DEFAULTS.image),
-  SVC_VM_DEFAULT_NETWORK: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "a libvirt network name, or 'user'").default(VM_DEFAULTS.network),
+  SVC_VM_DEFAULT_IMAGE: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, "an image name: lower-case letters, digits, '.', '_', '-'")
+    .default(VM_DEFAULTS.image),
+  SVC_VM_DEFAULT_NETWORK: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "a libvirt network name, or 'user'")
+    .default(VM_DEFAULTS.network),
   SVC_VM_DRIVER: z.enum(["auto", "libvirt", "kcli"]).default("auto"),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

@@ -44,7 +44,13 @@ describe("one truth for the host-facing settings", () => {
 
   test("host settings lines carry the resolved values the scripts read", () => {
     const m = asMap(hostSettingsLines(loadConfig({ SVC_SSH_PORT: "2222", SVC_SSH_USER: "svc", SVC_VM_DEFAULT_IMAGE: "debian-test" }), home));
-    expect(m).toMatchObject({ SVC_SSH_PORT: "2222", SVC_SSH_USER: "svc", SVC_SSH_KEY_PATH: join(home, ".ssh/id_ed25519"), SVC_VM_DEFAULT_IMAGE: "debian-test", SVC_VM_IMAGES_DIR: VM_DEFAULTS.imagesDir });
+    expect(m).toMatchObject({
+      SVC_SSH_PORT: "2222",
+      SVC_SSH_USER: "svc",
+      SVC_SSH_KEY_PATH: join(home, ".ssh/id_ed25519"),
+      SVC_VM_DEFAULT_IMAGE: "debian-test",
+      SVC_VM_IMAGES_DIR: VM_DEFAULTS.imagesDir,
+    });
   });
 
   test("svc-config host prints the same lines, and exits 2 naming every bad variable", () => {

@@ -83,7 +83,9 @@ function cleanAjvMessage(msg: string, name: string): string {
   return msg
     .replace(/^schema is invalid: /, "")
     .replace(/^strict mode: /, "")
-    .split(`data/properties/${name}/`).join("")
-    .split(`data/properties/${name}`).join("schema")
+    .split(`data/properties/${name}/`)
+    .join("")
+    .split(`data/properties/${name}`)
+    .join("schema")
     .slice(0, 500);
 }

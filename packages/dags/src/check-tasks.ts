@@ -18,7 +18,10 @@ export function checkTaskGraph(dag: RawDag, sink: ProblemSink): Map<string, Set<
     t.depends_on.forEach((d, j) => {
       if (!firstIndex.has(d)) sink.at(["tasks", i, "depends_on", j], `task ${t.task_id}: depends_on: unknown task '${d}'${didYouMean(d, firstIndex.keys())}`);
     });
-    deps.set(t.task_id, t.depends_on.filter((d) => firstIndex.has(d)));
+    deps.set(
+      t.task_id,
+      t.depends_on.filter((d) => firstIndex.has(d)),
+    );
   });
   const cycle = findCycle(deps);
   if (cycle) {

@@ -34,7 +34,11 @@ export function formatDuration(ms: number): string {
   if (ms < 1000) return ms % 1 === 0 && ms >= 1 && ms < 1000 && ms % 100 !== 0 ? `${ms}ms` : `${ms / 1000}s`;
   const parts: string[] = [];
   let rest = ms;
-  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["m", 60_000],
+  ] as const) {
     if (rest >= size) (parts.push(`${Math.floor(rest / size)}${unit}`), (rest %= size));
   }
   if (rest > 0) parts.push(`${rest / 1000}s`);

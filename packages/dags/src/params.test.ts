@@ -5,7 +5,10 @@ import { assertValidParams, paramsInvalidError, validateParams } from "./params"
 import type { DagDefinition } from "./types";
 
 function dagWith(paramsYaml: string): DagDefinition {
-  const r = parseDagFile("/dags/p.yaml", `dag_id: p\nparams:\n${paramsYaml}\ntasks: [{task_id: a, operator: noop}]\n`, { catalog: testCatalog, settings: { domain: "lab.example.com" } });
+  const r = parseDagFile("/dags/p.yaml", `dag_id: p\nparams:\n${paramsYaml}\ntasks: [{task_id: a, operator: noop}]\n`, {
+    catalog: testCatalog,
+    settings: { domain: "lab.example.com" },
+  });
   if (!r.ok) throw new Error(r.problems.map((p) => p.message).join("\n"));
   return r.dag;
 }
@@ -56,7 +59,11 @@ describe("validateParams", () => {
     ["a list item is wrong", { vm_name: "a", disks: [10, 0] }, { field: "disks[1]", message: "must be >= 1" }],
     ["an object value is wrong", { vm_name: "a", labels: { env: 1 } }, { field: "labels.env", message: "must be string" }],
     ["a format does not match", { vm_name: "a", owner_email: "not-an-email" }, { field: "owner_email", message: 'must match format "email"' }],
-    ["an unknown key is given", { vm_name: "a", colour: "red" }, { field: "colour", message: "unknown param (allowed: action, vm_name, cpus, memory_gb, start, disks, labels, owner_email, domain)" }],
+    [
+      "an unknown key is given",
+      { vm_name: "a", colour: "red" },
+      { field: "colour", message: "unknown param (allowed: action, vm_name, cpus, memory_gb, start, disks, labels, owner_email, domain)" },
+    ],
   ])("names the field when %s", (_what, conf, expected) => {
     const r = validateParams(dag, conf);
     expect(r.ok).toBe(false);
@@ -91,11 +98,17 @@ describe("validateParams", () => {
 
 describe("paramsInvalidError / assertValidParams", () => {
   it("builds a ParamsInvalidError listing each field", () => {
-    const e = paramsInvalidError("vm_deployment", [{ field: "vm_name", message: "is required" }, { field: "cpus", message: "must be integer" }]);
+    const e = paramsInvalidError("vm_deployment", [
+      { field: "vm_name", message: "is required" },
+      { field: "cpus", message: "must be integer" },
+    ]);
     expect(e).toBeInstanceOf(ParamsInvalidError);
     expect(e.code).toBe("params_invalid");
     expect(e.message).toBe("invalid params for DAG 'vm_deployment': vm_name: is required; cpus: must be integer");
-    expect(e.fields).toEqual([{ field: "vm_name", message: "is required" }, { field: "cpus", message: "must be integer" }]);
+    expect(e.fields).toEqual([
+      { field: "vm_name", message: "is required" },
+      { field: "cpus", message: "must be integer" },
+    ]);
   });
 
   it("throws for invalid params and returns resolved params otherwise", () => {

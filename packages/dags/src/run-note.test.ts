@@ -22,7 +22,9 @@ describe("run_note: the run's note in task args", () => {
 
   test("it renders as the note, or an empty string when the run has none", () => {
     const base = { dagId: "noted", runId: "r1", logicalDate: new Date(0), params: {} };
-    expect(renderArgs({ m: "{{ run_note }}" }, createTemplateContext({ ...base, runNote: "flow f1: create a vm called web01" }))).toEqual({ m: "flow f1: create a vm called web01" });
+    expect(renderArgs({ m: "{{ run_note }}" }, createTemplateContext({ ...base, runNote: "flow f1: create a vm called web01" }))).toEqual({
+      m: "flow f1: create a vm called web01",
+    });
     expect(renderArgs({ m: "[{{ run_note }}]" }, createTemplateContext({ ...base, runNote: null }))).toEqual({ m: "[]" });
   });
 });

@@ -1,11 +1,40 @@
 import { isValidSchedule, nextRunAfter, scheduleToCron } from "./schedule";
 
 describe("isValidSchedule", () => {
-  it.each([null, "@hourly", "@daily", "@weekly", "@monthly", "@yearly", "@annually", "@midnight", "*/5 * * * *", "0 3 * * 1-5", "30 2 1,15 * *", "0 0 * JAN,JUL MON", "0 12 L * *", " 0 0 * * * "])("%p is valid", (s) => {
+  it.each([
+    null,
+    "@hourly",
+    "@daily",
+    "@weekly",
+    "@monthly",
+    "@yearly",
+    "@annually",
+    "@midnight",
+    "*/5 * * * *",
+    "0 3 * * 1-5",
+    "30 2 1,15 * *",
+    "0 0 * JAN,JUL MON",
+    "0 12 L * *",
+    " 0 0 * * * ",
+  ])("%p is valid", (s) => {
     expect(isValidSchedule(s)).toBe(true);
   });
 
-  it.each(["", "@fortnightly", "every 6 hours", "* * * *", "0 0 * * * *", "61 * * * *", "* 25 * * *", "* * 32 * *", "* * * 13 *", "H * * * *", "*/0 * * * *", "a b c d e", "0 0 * * FOO"])("%p is invalid", (s) => {
+  it.each([
+    "",
+    "@fortnightly",
+    "every 6 hours",
+    "* * * *",
+    "0 0 * * * *",
+    "61 * * * *",
+    "* 25 * * *",
+    "* * 32 * *",
+    "* * * 13 *",
+    "H * * * *",
+    "*/0 * * * *",
+    "a b c d e",
+    "0 0 * * FOO",
+  ])("%p is invalid", (s) => {
     expect(isValidSchedule(s)).toBe(false);
   });
 

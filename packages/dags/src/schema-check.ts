@@ -26,7 +26,11 @@ export function checkDagSchema(data: unknown, sink: ProblemSink): boolean {
 }
 
 function report(err: ErrorObject, sink: ProblemSink): void {
-  const path = err.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  const path = err.instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   const where = formatFieldPath(path) || "file";
   const p = err.params as Record<string, unknown>;
   switch (err.keyword) {

@@ -1,7 +1,14 @@
 /** Airflow 2 trigger rules. */
 export const TRIGGER_RULES = [
-  "all_success", "all_failed", "all_done", "one_success", "one_failed",
-  "none_failed", "none_failed_min_one_success", "none_skipped", "always",
+  "all_success",
+  "all_failed",
+  "all_done",
+  "one_success",
+  "one_failed",
+  "none_failed",
+  "none_failed_min_one_success",
+  "none_skipped",
+  "always",
 ] as const;
 export type TriggerRule = (typeof TRIGGER_RULES)[number];
 
@@ -63,9 +70,7 @@ export interface DagFileProblem {
 }
 
 /** Result of parsing one file: a DAG, or the problems that stopped it. */
-export type DagFileResult =
-  | { ok: true; fileloc: string; dag: DagDefinition; hash: string }
-  | { ok: false; fileloc: string; problems: DagFileProblem[] };
+export type DagFileResult = { ok: true; fileloc: string; dag: DagDefinition; hash: string } | { ok: false; fileloc: string; problems: DagFileProblem[] };
 
 /** What the DAG validator needs to know about operators (name → args check). */
 export interface OperatorCatalog {

@@ -12,7 +12,11 @@ describe("parseDagFolder on the fixtures", () => {
   it("loads every YAML file (recursively, sorted by path, hidden files skipped) with absolute filelocs", async () => {
     const results = await parseDagFolder(FIXTURES, opts);
     expect(results.map((r) => path.relative(FIXTURES, r.fileloc))).toEqual([
-      "broken_cycle.yaml", "nested/hello.yaml", "nightly_check.yml", "vm_deployment.yaml", "zz_duplicate.yaml",
+      "broken_cycle.yaml",
+      "nested/hello.yaml",
+      "nightly_check.yml",
+      "vm_deployment.yaml",
+      "zz_duplicate.yaml",
     ]);
     expect(results.every((r) => path.isAbsolute(r.fileloc))).toBe(true);
     expect(results.map((r) => (r.ok ? r.dag.dag_id : "error"))).toEqual(["error", "hello", "nightly_check", "vm_deployment", "error"]);

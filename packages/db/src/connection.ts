@@ -47,7 +47,17 @@ export function createDb(url: string, opts: DbOptions = {}): Db {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, opts) }) });
 }
 
-const MIGRATIONS: Record<string, Migration> = { "001-engine": m001, "002-platform": m002, "003-flow-details": m003, "004-hot-path": m004, "005-set-based-try-ops": m005, "006-hot-task-updates": m006, "007-one-trip-decisions": m007, "008-lean-try-ops": m008, "009-idempotency-keys": m009 };
+const MIGRATIONS: Record<string, Migration> = {
+  "001-engine": m001,
+  "002-platform": m002,
+  "003-flow-details": m003,
+  "004-hot-path": m004,
+  "005-set-based-try-ops": m005,
+  "006-hot-task-updates": m006,
+  "007-one-trip-decisions": m007,
+  "008-lean-try-ops": m008,
+  "009-idempotency-keys": m009,
+};
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */
 export async function migrateToLatest(db: Kysely<any>): Promise<{ error?: unknown; results: MigrationResultSet["results"] }> {

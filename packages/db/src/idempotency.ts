@@ -5,7 +5,12 @@ export type IdempotencyClaim = { claimed: true } | { claimed: false; ref: string
 
 /** Claim `key` in `scope`; exactly one concurrent caller gets `claimed: true`. */
 export async function claimIdempotencyKey(db: Db, scope: string, key: string): Promise<IdempotencyClaim> {
-  const inserted = await db.insertInto("idempotency_key").values({ scope, key }).onConflict((oc) => oc.doNothing()).returning("key").executeTakeFirst();
+  const inserted = await db
+    .insertInto("idempotency_key")
+    .values({ scope, key })
+    .onConflict((oc) => oc.doNothing())
+    .returning("key")
+    .executeTakeFirst();
   if (inserted) return { claimed: true };
   const row = await db.selectFrom("idempotency_key").select("ref").where("scope", "=", scope).where("key", "=", key).executeTakeFirst();
   return { claimed: false, ref: row?.ref ?? null };

@@ -4,7 +4,21 @@ export { claimIdempotencyKey, releaseIdempotencyKey, setIdempotencyRef } from ".
 export type { IdempotencyClaim } from "./idempotency";
 export { DAG_RUN_STATES, TASK_STATES } from "./schema";
 export type {
-  Database, DagRunState, TaskState, Json,
-  DagRow, NewDag, DagRunRow, NewDagRun, DagRunUpdate, TaskInstanceRow, NewTaskInstance, TaskInstanceUpdate,
-  ImportErrorRow, TaskLogRow, FlowRow, NewFlow, HeartbeatRow,
+  Database,
+  DagRunState,
+  TaskState,
+  Json,
+  DagRow,
+  NewDag,
+  DagRunRow,
+  NewDagRun,
+  DagRunUpdate,
+  TaskInstanceRow,
+  NewTaskInstance,
+  TaskInstanceUpdate,
+  ImportErrorRow,
+  TaskLogRow,
+  FlowRow,
+  NewFlow,
+  HeartbeatRow,
 } from "./schema";

@@ -9,9 +9,7 @@ export const DAG_RUN_STATES = ["queued", "running", "success", "failed"] as cons
 export type DagRunState = (typeof DAG_RUN_STATES)[number];
 
 /** Airflow 2 task-instance states; SQL NULL is Airflow's "none" (no status yet). */
-export const TASK_STATES = [
-  "scheduled", "queued", "running", "success", "failed", "up_for_retry", "upstream_failed", "skipped",
-] as const;
+export const TASK_STATES = ["scheduled", "queued", "running", "success", "failed", "up_for_retry", "upstream_failed", "skipped"] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
 export interface DagTable {

@@ -11,7 +11,10 @@ export function instantTryLine(t: { tryNumber: number; hostname: string; workerI
 }
 
 /** The rebuilt line of `tryNumber` when the task instance shows an instant try that logged nothing; else undefined. */
-export function rebuiltInstantLine(ti: Pick<TaskInstanceRow, "state" | "try_number" | "worker_id" | "hostname" | "operator" | "start_date" | "end_date">, tryNumber: number): { ts: Date; stream: "system"; line: string } | undefined {
+export function rebuiltInstantLine(
+  ti: Pick<TaskInstanceRow, "state" | "try_number" | "worker_id" | "hostname" | "operator" | "start_date" | "end_date">,
+  tryNumber: number,
+): { ts: Date; stream: "system"; line: string } | undefined {
   if (ti.state !== "success" || ti.try_number !== tryNumber || !ti.worker_id) return undefined;
   const ts = new Date(ti.start_date ?? ti.end_date ?? 0);
   return { ts, stream: "system", line: instantTryLine({ tryNumber, hostname: ti.hostname, workerId: ti.worker_id, operator: ti.operator }) };

@@ -23,8 +23,13 @@ test("a try whose outcome commit fails while the database is unreachable retries
   const real = tryBatcher(h.db);
   let failures = 0;
   const deps: RuntimeDeps = {
-    db: h.db, queues: h.queues, notifier: createQueueNotifier(h.queues), logger: silentLogger(), config: h.config,
-    operators: defaultOperators(), instanceId: "worker-test-1",
+    db: h.db,
+    queues: h.queues,
+    notifier: createQueueNotifier(h.queues),
+    logger: silentLogger(),
+    config: h.config,
+    operators: defaultOperators(),
+    instanceId: "worker-test-1",
     tries: { ...real, commit: async (req) => (failures++ < 2 ? Promise.reject(new Error("Connection terminated unexpectedly")) : real.commit(req)) },
   };
   expect(await executeTry(deps, { dagId: "one", runId: run.dag_run_id, taskId: "t", tryNumber: 1 })).toBe("success");
@@ -53,7 +58,14 @@ test("an instant try delivered to two workers at once lands once: one success, o
   await waitFor(async () => (await h.tis("one", run.dag_run_id)).t?.state === "queued", { what: "task queued" });
   const { dag_hash } = await h.db.selectFrom("dag_run").select("dag_hash").where("dag_id", "=", "one").where("run_id", "=", "dup").executeTakeFirstOrThrow();
   const worker = (id: string, tries = tryBatcher(h.db)): RuntimeDeps => ({
-    db: h.db, queues: h.queues, notifier: createQueueNotifier(h.queues), logger: silentLogger(), config: h.config, operators: defaultOperators(), instanceId: id, tries,
+    db: h.db,
+    queues: h.queues,
+    notifier: createQueueNotifier(h.queues),
+    logger: silentLogger(),
+    config: h.config,
+    operators: defaultOperators(),
+    instanceId: id,
+    tries,
   });
   const job = { dagId: "one", runId: "dup", taskId: "t", tryNumber: 1, dagHash: dag_hash };
   const results = await Promise.all([executeTry(worker("worker-a"), job), executeTry(worker("worker-b"), job)]);

@@ -20,13 +20,18 @@ const spawn = async (role: "scheduler" | "worker") => {
 beforeAll(async () => {
   redis = await startRedisServer();
   h = await createHarness("crash", { redisUrl: redis.url });
-  h.writeDag("long.yaml", `
+  h.writeDag(
+    "long.yaml",
+    `
 dag_id: long
 tasks:
   - {task_id: first, operator: sleep, args: {seconds: 3, print_every: 0.5}}
   - {task_id: second, operator: noop, depends_on: [first]}
-`);
-  h.writeDag("chain.yaml", `
+`,
+  );
+  h.writeDag(
+    "chain.yaml",
+    `
 dag_id: chain
 tasks:
   - {task_id: t1, operator: sleep, args: {seconds: 0.5}}
@@ -34,7 +39,8 @@ tasks:
   - {task_id: t3, operator: sleep, args: {seconds: 0.5}, depends_on: [t2]}
   - {task_id: t4, operator: sleep, args: {seconds: 0.5}, depends_on: [t3]}
   - {task_id: t5, operator: noop, depends_on: [t4]}
-`);
+`,
+  );
   await h.sync();
   await h.api.setPaused("long", false);
   await h.api.setPaused("chain", false);
@@ -47,8 +53,15 @@ afterAll(async () => {
 });
 
 async function expectEachTryCommittedOnce(dagId: string, runId: string) {
-  const rows = await h.db.selectFrom("task_log").select(["task_id", "try_number"]).select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("dag_id", "=", dagId).where("run_id", "=", runId).where("line", "=", "task succeeded").groupBy(["task_id", "try_number"]).execute();
+  const rows = await h.db
+    .selectFrom("task_log")
+    .select(["task_id", "try_number"])
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("dag_id", "=", dagId)
+    .where("run_id", "=", runId)
+    .where("line", "=", "task succeeded")
+    .groupBy(["task_id", "try_number"])
+    .execute();
   for (const r of rows) expect(Number(r.n)).toBe(1);
   const tasks = new Set(rows.map((r) => r.task_id));
   expect(rows.length).toBe(tasks.size); // exactly one successful try per task

@@ -30,10 +30,11 @@ test("cron schedulers exist only for unpaused scheduled DAGs, with presets expan
 test("an unpaused '* * * * *' DAG gets a scheduled run from the cron scheduler and it succeeds", async () => {
   h.startRuntime();
   await h.api.setPaused("every_minute", false);
-  const run = await waitFor(
-    async () => h.db.selectFrom("dag_run").selectAll().where("dag_id", "=", "every_minute").where("run_type", "=", "scheduled").executeTakeFirst(),
-    { timeoutMs: 75000, intervalMs: 250, what: "a scheduled run" },
-  );
+  const run = await waitFor(async () => h.db.selectFrom("dag_run").selectAll().where("dag_id", "=", "every_minute").where("run_type", "=", "scheduled").executeTakeFirst(), {
+    timeoutMs: 75000,
+    intervalMs: 250,
+    what: "a scheduled run",
+  });
   expect(run.run_id).toMatch(/^scheduled__\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
   expect(new Date(run.logical_date).getUTCSeconds()).toBe(0);
   expect((await h.waitRun("every_minute", run.run_id)).state).toBe("success");

@@ -57,7 +57,14 @@ describe("syncDagFolder against Postgres", () => {
     expect(report).toEqual({ added: ["hello"], updated: [], unchanged: [], deactivated: [], errors: [] });
     const row = await dagRow("hello");
     expect(row).toMatchObject({
-      fileloc: path.join(dir, "hello.yaml"), is_paused: true, is_active: true, description: "Say hello", tags: ["demo"], owners: ["ops"], schedule: null, max_active_runs: 2,
+      fileloc: path.join(dir, "hello.yaml"),
+      is_paused: true,
+      is_active: true,
+      description: "Say hello",
+      tags: ["demo"],
+      owners: ["ops"],
+      schedule: null,
+      max_active_runs: 2,
     });
     expect(Buffer.from(row.file_token, "base64url").toString()).toBe("hello.yaml");
     expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
@@ -163,7 +170,11 @@ describe("syncDagFolder against Postgres", () => {
     write("third.yaml", "dag_id: third\ntasks: [{task_id: a, operator: noop}]\n");
     const [a, b] = await Promise.all([sync(), sync()]);
     expect([...a.added, ...b.added]).toEqual(["third"]);
-    const n = await tdb.db.selectFrom("dag").select((eb) => eb.fn.countAll<number>().as("n")).where("dag_id", "=", "third").executeTakeFirstOrThrow();
+    const n = await tdb.db
+      .selectFrom("dag")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("dag_id", "=", "third")
+      .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(1);
   });
 

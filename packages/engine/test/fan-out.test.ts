@@ -7,7 +7,8 @@ const NO_RECONCILE = { reconcileIntervalMs: 3_600_000 };
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness("fanout");
-  const leaves = (n: number, op: string) => Array.from({ length: n }, (_, i) => `  - {task_id: ${op}${i}, operator: ${op}${op === "shell" ? ", args: {argv: [\"true\"]}" : ""}}`).join("\n");
+  const leaves = (n: number, op: string) =>
+    Array.from({ length: n }, (_, i) => `  - {task_id: ${op}${i}, operator: ${op}${op === "shell" ? ', args: {argv: ["true"]}' : ""}}`).join("\n");
   h.writeDag("fan.yaml", `dag_id: fan\ntasks:\n${leaves(150, "noop")}\n${leaves(10, "shell")}\n`);
   h.writeDag("burst.yaml", "dag_id: burst\ntasks:\n  - {task_id: a, operator: noop}\n  - {task_id: b, operator: noop, depends_on: [a]}\n");
   h.writeDag("serial.yaml", "dag_id: serial\nmax_active_runs: 1\ntasks:\n  - {task_id: s, operator: sleep, args: {seconds: 0.2}}\n");

@@ -77,12 +77,23 @@ export async function createHarness(label: string, opts: { redisUrl?: string } =
     },
     async logs(dagId, runId, taskId, tryNumber) {
       // Through the engine API, as people read them (an instant try's line is rebuilt there).
-      const ti = await tdb.db.selectFrom("task_instance").select("try_number").where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "=", taskId).executeTakeFirst();
+      const ti = await tdb.db
+        .selectFrom("task_instance")
+        .select("try_number")
+        .where("dag_id", "=", dagId)
+        .where("run_id", "=", runId)
+        .where("task_id", "=", taskId)
+        .executeTakeFirst();
       const tries = tryNumber !== undefined ? [tryNumber] : Array.from({ length: ti?.try_number ?? 0 }, (_, i) => i + 1);
       const lines: string[] = [];
       for (const n of tries) {
         const { content } = await api.getTaskLog(dagId, runId, taskId, n, { fullContent: true });
-        lines.push(...content.split("\n").filter(Boolean).map((l) => l.replace(/^\[[^\]]*\] \{[^}]*\} /, "")));
+        lines.push(
+          ...content
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => l.replace(/^\[[^\]]*\] \{[^}]*\} /, "")),
+        );
       }
       return lines;
     },

@@ -4,15 +4,20 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await createHarness("sched");
-  h.writeDag("diamond.yaml", `
+  h.writeDag(
+    "diamond.yaml",
+    `
 dag_id: diamond
 tasks:
   - {task_id: a, operator: sleep, args: {seconds: 0.2}}
   - {task_id: b, operator: sleep, args: {seconds: 0.2}, depends_on: [a]}
   - {task_id: c, operator: sleep, args: {seconds: 0.2}, depends_on: [a]}
   - {task_id: d, operator: noop, depends_on: [b, c]}
-`);
-  h.writeDag("branch.yaml", `
+`,
+  );
+  h.writeDag(
+    "branch.yaml",
+    `
 dag_id: branch
 params:
   action: {type: string, enum: [create, delete], default: create}
@@ -20,20 +25,29 @@ tasks:
   - {task_id: create_vm, operator: noop, when: "{{ params.action == 'create' }}"}
   - {task_id: delete_vm, operator: noop, when: "{{ params.action == 'delete' }}"}
   - {task_id: report, operator: noop, depends_on: [create_vm, delete_vm], trigger_rule: none_failed_min_one_success}
-`);
-  h.writeDag("retry.yaml", `
+`,
+  );
+  h.writeDag(
+    "retry.yaml",
+    `
 dag_id: retry
 params:
   succeed_on_try: {type: integer, default: 99}
 tasks:
   - {task_id: flaky, operator: fail, args: {message: boom, succeed_on_try: "{{ params.succeed_on_try }}"}, retries: 2, retry_delay: 0.1s}
-`);
-  h.writeDag("timeout.yaml", `
+`,
+  );
+  h.writeDag(
+    "timeout.yaml",
+    `
 dag_id: timeout
 tasks:
   - {task_id: slow, operator: sleep, args: {seconds: 60}, execution_timeout: 0.5s}
-`);
-  h.writeDag("upstream.yaml", `
+`,
+  );
+  h.writeDag(
+    "upstream.yaml",
+    `
 dag_id: upstream
 tasks:
   - {task_id: a, operator: fail, args: {message: broken}}
@@ -41,20 +55,29 @@ tasks:
   - {task_id: c, operator: noop, depends_on: [b]}
   - {task_id: cleanup, operator: noop, depends_on: [a, b, c], trigger_rule: one_failed}
   - {task_id: report, operator: noop, depends_on: [c], trigger_rule: none_failed_min_one_success}
-`);
-  h.writeDag("outputs.yaml", `
+`,
+  );
+  h.writeDag(
+    "outputs.yaml",
+    `
 dag_id: outputs
 tasks:
   - {task_id: produce, operator: shell, args: {argv: [echo, hello]}}
   - {task_id: consume, operator: shell, args: {argv: [echo, "got {{ ti.produce.output.stdout_tail }} for {{ run_id }}"]}, depends_on: [produce]}
-`);
-  h.writeDag("limited.yaml", `
+`,
+  );
+  h.writeDag(
+    "limited.yaml",
+    `
 dag_id: limited
 max_active_runs: 1
 tasks:
   - {task_id: s, operator: sleep, args: {seconds: 0.3}}
-`);
-  h.writeDag("instant.yaml", `
+`,
+  );
+  h.writeDag(
+    "instant.yaml",
+    `
 dag_id: instant
 params:
   who: {type: string, default: world}
@@ -62,7 +85,8 @@ tasks:
   - {task_id: plain, operator: noop, args: {message: "hello from a noop"}}
   - {task_id: templated, operator: noop, args: {message: "hello {{ params.who }}"}, depends_on: [plain]}
   - {task_id: silent, operator: noop, depends_on: [plain]}
-`);
+`,
+  );
   await h.sync();
   for (const d of ["diamond", "branch", "retry", "timeout", "upstream", "outputs", "limited", "instant"]) await h.api.setPaused(d, false);
   h.startRuntime();
@@ -151,7 +175,9 @@ test("a noop that logs nothing writes no log row; its log still reads as its one
   const t = (await h.tis("instant", "inst-2")).silent!;
   const log = await h.api.getTaskLog("instant", "inst-2", "silent", 1);
   expect(log.finished).toBe(true);
-  expect(log.content).toBe(`[${new Date(t.start_date!).toISOString()}] {system} try 1 ran on ${t.hostname} (worker ${t.worker_id}, operator noop) without a claim (instant operator, no side effects) and succeeded\n`);
+  expect(log.content).toBe(
+    `[${new Date(t.start_date!).toISOString()}] {system} try 1 ran on ${t.hostname} (worker ${t.worker_id}, operator noop) without a claim (instant operator, no side effects) and succeeded\n`,
+  );
   // Another try number, or a try that logged lines, gets no rebuilt line.
   await expect(h.api.getTaskLog("instant", "inst-2", "silent", 2)).resolves.toMatchObject({ content: "" });
   expect((await h.logs("instant", "inst-2", "plain")).filter((l) => /without a claim/.test(l))).toHaveLength(1);

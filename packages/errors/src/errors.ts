@@ -38,13 +38,19 @@ export class BadRequestError extends SvcError {
 
 /** Params (DAG conf, intent params) failed the DAG's JSON Schema; `fields` names each failing field. */
 export class ParamsInvalidError extends SvcError {
-  constructor(message: string, readonly fields: { field: string; message: string }[]) {
+  constructor(
+    message: string,
+    readonly fields: { field: string; message: string }[],
+  ) {
     super("params_invalid", message, { fields });
   }
 }
 
 export class NotFoundError extends SvcError {
-  constructor(code: Extract<ErrorCode, "not_found" | "dag_not_found" | "dag_run_not_found" | "task_instance_not_found" | "import_error_not_found" | "flow_not_found">, message: string) {
+  constructor(
+    code: Extract<ErrorCode, "not_found" | "dag_not_found" | "dag_run_not_found" | "task_instance_not_found" | "import_error_not_found" | "flow_not_found">,
+    message: string,
+  ) {
     super(code, message);
   }
 }
@@ -56,7 +62,10 @@ export class DagNotFoundError extends NotFoundError {
 }
 
 export class DagRunNotFoundError extends NotFoundError {
-  constructor(readonly dagId: string, readonly runId: string) {
+  constructor(
+    readonly dagId: string,
+    readonly runId: string,
+  ) {
     super("dag_run_not_found", `DAGRun with DAG ID: '${dagId}' and DagRun ID: '${runId}' not found`);
   }
 }
@@ -68,7 +77,10 @@ export class AlreadyExistsError extends SvcError {
 }
 
 export class DagHasImportErrorsError extends SvcError {
-  constructor(readonly dagId: string, readonly filename: string) {
+  constructor(
+    readonly dagId: string,
+    readonly filename: string,
+  ) {
     super("dag_has_import_errors", `DAG '${dagId}' has import errors in ${filename}; fix the file before triggering`);
   }
 }

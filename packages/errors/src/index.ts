@@ -1,7 +1,17 @@
 export {
-  SvcError, BadRequestError, ParamsInvalidError, NotFoundError, DagNotFoundError, DagRunNotFoundError,
-  AlreadyExistsError, DagHasImportErrorsError, ConflictError, UnavailableError, HostUnreachableError,
-  NonRetryableError, isSvcError,
+  SvcError,
+  BadRequestError,
+  ParamsInvalidError,
+  NotFoundError,
+  DagNotFoundError,
+  DagRunNotFoundError,
+  AlreadyExistsError,
+  DagHasImportErrorsError,
+  ConflictError,
+  UnavailableError,
+  HostUnreachableError,
+  NonRetryableError,
+  isSvcError,
 } from "./errors";
 export type { ErrorCode } from "./errors";
 export { toProblem, statusOf } from "./problem";

@@ -54,5 +54,11 @@ export function toProblem(e: unknown, instance?: string): Problem {
     const { status, title } = statusOf(e.code);
     return { type: `${TYPE_BASE}#${e.code}`, title, status, detail: e.message, ...(instance ? { instance } : {}), ...(e.details ?? {}) };
   }
-  return { type: `${TYPE_BASE}#internal`, title: "Internal Server Error", status: 500, detail: "An unexpected error occurred; see the service log", ...(instance ? { instance } : {}) };
+  return {
+    type: `${TYPE_BASE}#internal`,
+    title: "Internal Server Error",
+    status: 500,
+    detail: "An unexpected error occurred; see the service log",
+    ...(instance ? { instance } : {}),
+  };
 }

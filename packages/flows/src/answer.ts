@@ -40,9 +40,7 @@ function nameErrors(values: Record<string, unknown>): ParamError[] {
  * and by the DAG's schema (a 400 naming the field leaves the flow waiting), then the flow returns
  * to planning with them as explicit params; the orchestrator resumes at validation.
  */
-export async function answerFlow(
-  deps: { store: FlowStore; engine: Pick<EngineApi, "listDagDefinitions"> }, flowId: string, actor: string, input: FlowAnswer,
-): Promise<FlowRow> {
+export async function answerFlow(deps: { store: FlowStore; engine: Pick<EngineApi, "listDagDefinitions"> }, flowId: string, actor: string, input: FlowAnswer): Promise<FlowRow> {
   const current = await deps.store.require(flowId);
   if (current.status !== "needs_input") throw new ConflictError(`Flow ${flowId} is ${current.status}; only a flow in needs_input can be answered`);
   const open = ((current.missing_params as string[]) ?? []).filter((f) => input.params?.[f] === undefined);
@@ -62,11 +60,18 @@ export async function answerFlow(
   const invalid = [...errors, ...resolved.invalid.filter((e) => !errors.some((x) => x.field === e.field))];
   if (invalid.length) throw paramsInvalidError(dag.dag_id, invalid);
   const phases = (current.phases_completed as string[]) ?? [];
-  const row = await deps.store.update(flowId, {
-    status: "planning", requested_params: explicit, missing_params: [], next_steps: [],
-    phases_completed: phases.includes("dag_discovery") ? ["dag_discovery"] : [],
-    summary: `Answered ${Object.keys(values).join(", ")}; resuming.`,
-  }, ["needs_input"]);
+  const row = await deps.store.update(
+    flowId,
+    {
+      status: "planning",
+      requested_params: explicit,
+      missing_params: [],
+      next_steps: [],
+      phases_completed: phases.includes("dag_discovery") ? ["dag_discovery"] : [],
+      summary: `Answered ${Object.keys(values).join(", ")}; resuming.`,
+    },
+    ["needs_input"],
+  );
   if (!row) throw new ConflictError(`Flow ${flowId} changed while it was being answered`);
   await deps.store.audit(actor, "flow.answered", flowId, { dag_id: row.dag_id, fields: Object.keys(values) });
   return row;

@@ -6,9 +6,7 @@
  *   awaiting_approval | needs_input → cancelled (POST cancel)
  *   in_progress → completed | failed (the DAG run finished)
  */
-export const FLOW_STATUSES = [
-  "pending", "planning", "needs_input", "awaiting_approval", "approved", "in_progress", "completed", "failed", "rejected", "cancelled",
-] as const;
+export const FLOW_STATUSES = ["pending", "planning", "needs_input", "awaiting_approval", "approved", "in_progress", "completed", "failed", "rejected", "cancelled"] as const;
 export type FlowStatus = (typeof FLOW_STATUSES)[number];
 
 /** The phases of a flow, in order. */

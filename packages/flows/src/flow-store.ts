@@ -91,7 +91,11 @@ export function createFlowStore(db: Db): FlowStore {
       return q.returningAll().executeTakeFirst();
     },
     async countByStatus() {
-      const rows = await db.selectFrom("flow").select(["status", sql<number>`count(*)::int`.as("n")]).groupBy("status").execute();
+      const rows = await db
+        .selectFrom("flow")
+        .select(["status", sql<number>`count(*)::int`.as("n")])
+        .groupBy("status")
+        .execute();
       return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     },
     async listIdle(statuses, idleMs, limit = 100) {
@@ -105,7 +109,10 @@ export function createFlowStore(db: Db): FlowStore {
         .execute();
     },
     async audit(actor, action, target, detail = {}) {
-      await db.insertInto("audit_event").values({ actor, action, target, detail: JSON.stringify(detail) }).execute();
+      await db
+        .insertInto("audit_event")
+        .values({ actor, action, target, detail: JSON.stringify(detail) })
+        .execute();
     },
   };
 }

@@ -64,11 +64,23 @@ function userActionsOf(row: FlowRow): UserAction[] {
     case "needs_input":
       return [
         { action: "resubmit", method: "POST", path: "/orchestrator/intent", description: `Send the intent again with params for: ${(row.missing_params as string[]).join(", ")}` },
-        { action: "answer", method: "POST", path: `${base}/answer`, description: `Answer with {"answer": "..."} or {"params": {...}} for: ${(row.missing_params as string[]).join(", ")}` },
+        {
+          action: "answer",
+          method: "POST",
+          path: `${base}/answer`,
+          description: `Answer with {"answer": "..."} or {"params": {...}} for: ${(row.missing_params as string[]).join(", ")}`,
+        },
         { action: "cancel", method: "POST", path: `${base}/cancel`, description: "Drop this flow" },
       ];
     case "in_progress":
-      return [{ action: "observe", method: "POST", path: `/orchestrator/observe?dag_id=${encodeURIComponent(row.dag_id ?? "")}&run_id=${encodeURIComponent(row.run_id ?? "")}`, description: "Progress of the run" }];
+      return [
+        {
+          action: "observe",
+          method: "POST",
+          path: `/orchestrator/observe?dag_id=${encodeURIComponent(row.dag_id ?? "")}&run_id=${encodeURIComponent(row.run_id ?? "")}`,
+          description: "Progress of the run",
+        },
+      ];
     default:
       return [];
   }

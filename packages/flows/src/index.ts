@@ -1,7 +1,5 @@
 // Public API of @svc/flows: orchestration flows shared by the assistant-api and the orchestrator.
-export {
-  FLOW_STATUSES, PHASES, ACTIVE_PLANNING_STATUSES, WAITING_STATUSES, FINAL_STATUSES, CANCELLABLE_STATUSES, isFinalStatus, isSettledStatus,
-} from "./flow-status";
+export { FLOW_STATUSES, PHASES, ACTIVE_PLANNING_STATUSES, WAITING_STATUSES, FINAL_STATUSES, CANCELLABLE_STATUSES, isFinalStatus, isSettledStatus } from "./flow-status";
 export type { FlowStatus, Phase } from "./flow-status";
 export { newFlowId, newExecutionId, runIdForExecution, FLOW_ID_PATTERN } from "./ids";
 export { createFlowStore } from "./flow-store";

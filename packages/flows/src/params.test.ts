@@ -3,12 +3,29 @@ import { approvalReason } from "./approval";
 import { resolveParams } from "./params";
 
 const task = (task_id: string, operator: string): TaskDefinition => ({
-  task_id, operator, args: {}, depends_on: [], trigger_rule: "all_success", when: null, retries: 0, retry_delay_ms: 0,
-  retry_exponential_backoff: false, max_retry_delay_ms: 0, execution_timeout_ms: null, doc: null,
+  task_id,
+  operator,
+  args: {},
+  depends_on: [],
+  trigger_rule: "all_success",
+  when: null,
+  retries: 0,
+  retry_delay_ms: 0,
+  retry_exponential_backoff: false,
+  max_retry_delay_ms: 0,
+  execution_timeout_ms: null,
+  doc: null,
 });
 
 const dag = (over: Partial<DagDefinition> = {}): DagDefinition => ({
-  dag_id: "vm_deployment", description: null, tags: [], owners: [], schedule: null, max_active_runs: 16, examples: [], doc_md: null,
+  dag_id: "vm_deployment",
+  description: null,
+  tags: [],
+  owners: [],
+  schedule: null,
+  max_active_runs: 16,
+  examples: [],
+  doc_md: null,
   params: {
     action: { type: "string", enum: ["create", "delete"], default: "create" },
     vm_name: { type: "string", pattern: "^[a-z][a-z0-9-]{0,62}$" },

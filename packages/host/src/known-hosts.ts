@@ -12,11 +12,7 @@ export interface KnownHostEntry {
 }
 
 /** Verdict for one presented key. */
-export type HostKeyVerdict =
-  | { kind: "match" }
-  | { kind: "unknown" }
-  | { kind: "changed"; knownTypes: string[] }
-  | { kind: "revoked" };
+export type HostKeyVerdict = { kind: "match" } | { kind: "unknown" } | { kind: "changed"; knownTypes: string[] } | { kind: "revoked" };
 
 /** `host` for port 22, `[host]:port` otherwise: the name OpenSSH stores and looks up. */
 export function hostKeyName(host: string, port: number): string {
@@ -62,7 +58,10 @@ export function entryMatchesHost(patterns: string, name: string): boolean {
 }
 
 function globMatch(pattern: string, s: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
   return new RegExp(`^${re}$`, "i").test(s);
 }
 

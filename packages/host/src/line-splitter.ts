@@ -11,7 +11,10 @@ export class LineSplitter {
   private size = 0;
   private truncated = false;
 
-  constructor(private readonly onLine: ((line: string) => void) | undefined, private readonly maxBuffer: number) {}
+  constructor(
+    private readonly onLine: ((line: string) => void) | undefined,
+    private readonly maxBuffer: number,
+  ) {}
 
   push(data: Buffer | string): void {
     const text = typeof data === "string" ? data : this.decoder.write(data);

@@ -56,7 +56,7 @@ export class LocalExecutor implements HostExecutor {
         const stdout = out.end();
         const stderr = err.end();
         if (stopped) return reject(stopped);
-        resolve({ code: code ?? 128 + (sig ? constants.signals[sig] ?? 0 : 0), ...(sig ? { signal: sig } : {}), stdout, stderr });
+        resolve({ code: code ?? 128 + (sig ? (constants.signals[sig] ?? 0) : 0), ...(sig ? { signal: sig } : {}), stdout, stderr });
       });
     });
     if (words[0] === "sudo" && result.code === 1 && /sudo: (a password is required|a terminal is required)/.test(result.stderr)) {

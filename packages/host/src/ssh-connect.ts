@@ -28,7 +28,9 @@ export async function connectSsh(opts: SshOptions): Promise<Client> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
-      throw new NonRetryableError(`no SSH private key at ${opts.keyPath} for ${target}: run scripts/development/prepare-host.sh to generate and authorize one, or set SVC_SSH_KEY_PATH`);
+      throw new NonRetryableError(
+        `no SSH private key at ${opts.keyPath} for ${target}: run scripts/development/prepare-host.sh to generate and authorize one, or set SVC_SSH_KEY_PATH`,
+      );
     }
     throw new NonRetryableError(`cannot read SSH private key ${opts.keyPath} for ${target}: ${code ?? String(e)}`);
   }

@@ -24,7 +24,10 @@ export class SshExecutor implements HostExecutor {
   lastRunReusedConnection = false;
   private readonly isRoot: boolean;
 
-  constructor(private readonly opts: SshOptions, private readonly pool: SshPool = sharedSshPool()) {
+  constructor(
+    private readonly opts: SshOptions,
+    private readonly pool: SshPool = sharedSshPool(),
+  ) {
     this.target = sshTarget(opts);
     this.isRoot = opts.user === "root";
   }

@@ -54,7 +54,13 @@ describe("requireAuth", () => {
     const open = appWith({});
     expect((await request(open).get("/whoami").expect(200)).body).toEqual({ actor: "anonymous" });
     // A user without a password configures nothing either.
-    expect((await request(appWith({ adminUser: "admin" })).get("/whoami").expect(200)).body).toEqual({ actor: "anonymous" });
+    expect(
+      (
+        await request(appWith({ adminUser: "admin" }))
+          .get("/whoami")
+          .expect(200)
+      ).body,
+    ).toEqual({ actor: "anonymous" });
   });
 });
 

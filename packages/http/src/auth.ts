@@ -117,13 +117,20 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
     const wait = limiter.retryAfter(client);
     if (wait > 0) {
       res.setHeader("Retry-After", String(wait));
-      return sendProblem(res, new SvcError("forbidden", "Too many failed logins from this client; try again later"), { status: 429, title: "Too Many Requests", type: "https://svc.dev/docs/errors#rate_limited" });
+      return sendProblem(res, new SvcError("forbidden", "Too many failed logins from this client; try again later"), {
+        status: 429,
+        title: "Too Many Requests",
+        type: "https://svc.dev/docs/errors#rate_limited",
+      });
     }
     authenticate(req.headers.authorization, a).then((who) => {
       if (!who) {
         if (req.headers.authorization) limiter.fail(client);
         res.setHeader("WWW-Authenticate", challenges);
-        return sendProblem(res, new SvcError("unauthenticated", req.headers.authorization ? "Invalid credentials" : "Authentication required: use HTTP basic auth or a bearer token"));
+        return sendProblem(
+          res,
+          new SvcError("unauthenticated", req.headers.authorization ? "Invalid credentials" : "Authentication required: use HTTP basic auth or a bearer token"),
+        );
       }
       limiter.succeed(client);
       res.locals.actor = who.name;

@@ -30,7 +30,10 @@ export function csrfGuard(): RequestHandler {
       return sendProblem(res, new SvcError("forbidden", "Cross-origin request refused: the Origin header does not match this server"));
     }
     const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
-    const type = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    const type = String(req.headers["content-type"] ?? "")
+      .split(";")[0]!
+      .trim()
+      .toLowerCase();
     if ((hasBody || type !== "") && !(type === "application/json" || /^application\/[a-z0-9.+-]*\+json$/.test(type))) {
       return sendProblem(res, new SvcError("forbidden", "State-changing requests must send a JSON body (Content-Type: application/json)"));
     }

@@ -6,12 +6,18 @@ const cfg = (env: Record<string, string>) => loadConfig({ SVC_LOG_LEVEL: "silent
 describe("listen policy", () => {
   test("production without credentials refuses to start, saying what to set", () => {
     expect(decideListen(cfg({ SVC_DEPLOYMENT_MODE: "production" }))).toEqual({
-      ok: false, reason: "refusing to start in production without credentials: set SVC_ADMIN_USER and SVC_ADMIN_PASSWORD, or SVC_API_TOKEN",
+      ok: false,
+      reason: "refusing to start in production without credentials: set SVC_ADMIN_USER and SVC_ADMIN_PASSWORD, or SVC_API_TOKEN",
     });
   });
 
   test("development without credentials is open on 127.0.0.1 only, whatever SVC_BIND_HOST says", () => {
-    expect(decideListen(cfg({ SVC_BIND_HOST: "0.0.0.0" }))).toMatchObject({ ok: true, host: "127.0.0.1", open: true, warning: expect.stringContaining("ignoring SVC_BIND_HOST=0.0.0.0") });
+    expect(decideListen(cfg({ SVC_BIND_HOST: "0.0.0.0" }))).toMatchObject({
+      ok: true,
+      host: "127.0.0.1",
+      open: true,
+      warning: expect.stringContaining("ignoring SVC_BIND_HOST=0.0.0.0"),
+    });
     expect(decideListen(cfg({}))).toMatchObject({ ok: true, host: "127.0.0.1", open: true, warning: expect.stringContaining("open") });
   });
 

@@ -20,9 +20,10 @@ export function decideListen(config: ListenConfig): ListenDecision {
     return { ok: false, reason: "refusing to start in production without credentials: set SVC_ADMIN_USER and SVC_ADMIN_PASSWORD, or SVC_API_TOKEN" };
   }
   const asked = config.http.bindHost;
-  const warning = asked && asked !== "127.0.0.1" && asked !== "localhost"
-    ? `no credentials configured: ignoring SVC_BIND_HOST=${asked} and listening on 127.0.0.1 only`
-    : "no credentials configured: the API is open and listens on 127.0.0.1 only";
+  const warning =
+    asked && asked !== "127.0.0.1" && asked !== "localhost"
+      ? `no credentials configured: ignoring SVC_BIND_HOST=${asked} and listening on 127.0.0.1 only`
+      : "no credentials configured: the API is open and listens on 127.0.0.1 only";
   return { ok: true, host: "127.0.0.1", open: true, warning };
 }
 

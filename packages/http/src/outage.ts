@@ -2,7 +2,8 @@
 export const OUTAGE_RETRY_AFTER_S = 5;
 
 const CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "53300"]);
-const MESSAGES = /enableOfflineQueue|Connection is closed|Command timed out|MaxRetriesPerRequest|timeout exceeded when trying to connect|Connection terminated|connection timeout|canceling statement due to statement timeout|Query read timeout/i;
+const MESSAGES =
+  /enableOfflineQueue|Connection is closed|Command timed out|MaxRetriesPerRequest|timeout exceeded when trying to connect|Connection terminated|connection timeout|canceling statement due to statement timeout|Query read timeout/i;
 
 /** Whether an error says Postgres or Redis is unreachable or timed out (answered 503, not 500). */
 export function isOutage(e: unknown): boolean {

@@ -52,7 +52,9 @@ describe("problem JSON", () => {
     const bad = await request(app).post("/echo").set("Content-Type", "application/json").send("{not json");
     expect(bad.status).toBe(400);
     expect(problemOf(bad)).toMatchObject({ status: 400, title: "Bad Request", detail: "body: request body is not valid JSON", field: "body" });
-    const big = await request(app).post("/echo").send({ data: "x".repeat(500) });
+    const big = await request(app)
+      .post("/echo")
+      .send({ data: "x".repeat(500) });
     expect(big.status).toBe(413);
     expect(problemOf(big)).toMatchObject({ status: 413, title: "Payload Too Large", field: "body" });
   });

@@ -8,8 +8,19 @@ export type Logger = pino.Logger;
 
 /** Keys whose values never reach a log line. */
 const REDACT = [
-  "password", "*.password", "token", "*.token", "apiKey", "*.apiKey", "authorization", "*.authorization",
-  "headers.authorization", "privateKey", "*.privateKey", "secret", "*.secret",
+  "password",
+  "*.password",
+  "token",
+  "*.token",
+  "apiKey",
+  "*.apiKey",
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+  "privateKey",
+  "*.privateKey",
+  "secret",
+  "*.secret",
 ];
 
 /**

@@ -40,8 +40,13 @@ export async function runMcpService(spec: McpServiceSpec, argv: readonly string[
   let stopTransport: () => Promise<void>;
   if (transport.kind === "http" && listen?.ok) {
     const http = await startMcpHttpServer({
-      name: spec.name, factory: service.factory, host: listen.host, port: transport.port ?? spec.defaultPort(settings),
-      token: settings.token, allowedOrigins: settings.allowedOrigins, logger,
+      name: spec.name,
+      factory: service.factory,
+      host: listen.host,
+      port: transport.port ?? spec.defaultPort(settings),
+      token: settings.token,
+      allowedOrigins: settings.allowedOrigins,
+      logger,
     });
     stopTransport = () => http.close();
   } else {

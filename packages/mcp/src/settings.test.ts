@@ -6,7 +6,10 @@ const dev = { deploymentMode: "development" as const, http: { assistantPort: 808
 
 test("settings default to read-write, ports 8889/8890, no token; a short token is refused without echoing it", () => {
   expect(loadMcpSettings({})).toMatchObject({ token: undefined, readOnly: false, workflowPort: 8889, assistantPort: 8890, allowedOrigins: [] });
-  expect(loadMcpSettings({ SVC_MCP_READ_ONLY: "true", SVC_MCP_ALLOWED_ORIGINS: "a.example, b.example" })).toMatchObject({ readOnly: true, allowedOrigins: ["a.example", "b.example"] });
+  expect(loadMcpSettings({ SVC_MCP_READ_ONLY: "true", SVC_MCP_ALLOWED_ORIGINS: "a.example, b.example" })).toMatchObject({
+    readOnly: true,
+    allowedOrigins: ["a.example", "b.example"],
+  });
   let err: unknown;
   try {
     loadMcpSettings({ SVC_MCP_TOKEN: "short-secret" });

@@ -1,8 +1,6 @@
 import { z } from "zod";
 
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const port = z.coerce.number().int().min(0).max(65535);
 
 /** The tool servers' own variables (the rest comes from @svc/config). */
@@ -48,7 +46,11 @@ export function loadMcpSettings(env: Record<string, string | undefined>): McpSet
     readOnly: e.SVC_MCP_READ_ONLY,
     workflowPort: e.SVC_MCP_WORKFLOW_PORT,
     assistantPort: e.SVC_MCP_ASSISTANT_PORT,
-    allowedOrigins: Object.freeze(e.SVC_MCP_ALLOWED_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean)),
+    allowedOrigins: Object.freeze(
+      e.SVC_MCP_ALLOWED_ORIGINS.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
     assistantUrl: e.SVC_ASSISTANT_URL?.replace(/\/+$/, ""),
   });
 }

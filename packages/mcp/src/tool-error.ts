@@ -3,7 +3,10 @@ import { isSvcError, ParamsInvalidError } from "@svc/errors";
 
 /** A failure the calling model can act on; `field` names the input at fault. */
 export class ToolInputError extends Error {
-  constructor(message: string, readonly field?: string) {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
     super(field && !message.startsWith(`${field}:`) ? `${field}: ${message}` : message);
     this.name = "ToolInputError";
   }

@@ -1,4 +1,11 @@
-import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, type ClientCapabilities, type InputRequiredResult, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type McpServer,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Logger } from "@svc/logger";
 import { describeToolError } from "./tool-error";
@@ -97,7 +104,7 @@ export function registerTools(server: McpServer, defs: readonly ToolDef[], opts:
       } catch (e) {
         const { text, expected } = describeToolError(e);
         if (expected) opts.logger.info({ tool: def.name, reason: text }, "tool call refused");
-        else opts.logger.error({ tool: def.name, err: e instanceof Error ? e.stack ?? e.message : String(e) }, "tool call failed");
+        else opts.logger.error({ tool: def.name, err: e instanceof Error ? (e.stack ?? e.message) : String(e) }, "tool call failed");
         return toolErrorResult(text);
       }
     };

@@ -90,10 +90,10 @@ export const shellOperator: Operator<{ argv: string[]; cwd?: string; env?: Recor
       };
       pipe(child.stdout!, "stdout");
       pipe(child.stderr!, "stderr");
-      child.on("error", (e) => reject(ctx.signal.aborted ? ctx.signal.reason ?? e : e));
+      child.on("error", (e) => reject(ctx.signal.aborted ? (ctx.signal.reason ?? e) : e));
       child.on("close", (code, sig) => {
         if (code === 0) resolve({ exit_code: 0, stdout_tail: last.join("\n") });
-        else reject(ctx.signal.aborted ? ctx.signal.reason ?? new Error("aborted") : new Error(`command exited with ${code ?? `signal ${sig}`}`));
+        else reject(ctx.signal.aborted ? (ctx.signal.reason ?? new Error("aborted")) : new Error(`command exited with ${code ?? `signal ${sig}`}`));
       });
     });
   },

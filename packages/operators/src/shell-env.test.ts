@@ -5,7 +5,7 @@ import { shellOperator } from "./basic";
 const SECRETS = { DATABASE_URL: "postgres://svc:db-secret@127.0.0.1/svc", SVC_API_TOKEN: "token-secret", MODEL_PROVIDER_API_KEY: "model-secret" };
 const saved: Record<string, string | undefined> = {};
 beforeAll(() => {
-  for (const [k, v] of Object.entries(SECRETS)) (saved[k] = process.env[k]), (process.env[k] = v);
+  for (const [k, v] of Object.entries(SECRETS)) ((saved[k] = process.env[k]), (process.env[k] = v));
 });
 afterAll(() => {
   for (const k of Object.keys(SECRETS)) saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k]);

@@ -12,7 +12,11 @@ describe("applyChanges", () => {
       new LocalExecutor(),
       { onStep: (c, s) => seen.push(`${c.id}:${s.argv[0]}`) },
     );
-    expect(report).toEqual({ applied: ["a"], failed: [{ change: "b", step: "sh -c echo half-done; echo broken >&2; exit 3", code: 3, output: "half-done\nbroken" }], notTried: ["c"] });
+    expect(report).toEqual({
+      applied: ["a"],
+      failed: [{ change: "b", step: "sh -c echo half-done; echo broken >&2; exit 3", code: 3, output: "half-done\nbroken" }],
+      notTried: ["c"],
+    });
     expect(seen).toEqual(["a:true", "b:sh"]);
   });
 

@@ -7,7 +7,10 @@ const OUTPUT_TAIL = 4000;
 
 /** The last part of a failed step's output, for the report. */
 function tail(r: RunResult): string {
-  const text = [r.stdout, r.stderr].map((s) => s.trim()).filter(Boolean).join("\n");
+  const text = [r.stdout, r.stderr]
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join("\n");
   return text.length > OUTPUT_TAIL ? `…${text.slice(-OUTPUT_TAIL)}` : text;
 }
 

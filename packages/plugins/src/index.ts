@@ -1,17 +1,4 @@
-export type {
-  OsPlugin,
-  PluginSettings,
-  PluginInfo,
-  HostState,
-  DesiredState,
-  DaemonSpec,
-  Change,
-  ChangeKind,
-  Step,
-  StepFailure,
-  ApplyReport,
-  ApplyHooks,
-} from "./types";
+export type { OsPlugin, PluginSettings, PluginInfo, HostState, DesiredState, DaemonSpec, Change, ChangeKind, Step, StepFailure, ApplyReport, ApplyHooks } from "./types";
 export { PLUGINS, findPlugin, pluginForOs, pluginNames } from "./registry";
 export { pluginSettings } from "./settings";
 export { deployPlugin, PluginMismatchError, DeployDeclinedError } from "./deploy";

@@ -3,7 +3,11 @@ import { fcontextSpec, parseDpkgInstalled, parseFcontextRules, parseOpenPorts, p
 // Recorded outputs of the probe commands on RHEL 9 and Debian 12 hosts.
 describe("probe output parsers", () => {
   it("reads os-release fields without sourcing, quotes removed", () => {
-    expect(parseOsRelease('NAME="Rocky Linux"\nID="rocky"\nVERSION_ID="9.4"\nPRETTY_NAME="Rocky Linux 9.4 (Blue Onyx)"\n')).toEqual({ id: "rocky", versionId: "9.4", prettyName: "Rocky Linux 9.4 (Blue Onyx)" });
+    expect(parseOsRelease('NAME="Rocky Linux"\nID="rocky"\nVERSION_ID="9.4"\nPRETTY_NAME="Rocky Linux 9.4 (Blue Onyx)"\n')).toEqual({
+      id: "rocky",
+      versionId: "9.4",
+      prettyName: "Rocky Linux 9.4 (Blue Onyx)",
+    });
   });
 
   it("counts a dpkg package as installed only with status 'install ok installed'", () => {
@@ -18,12 +22,14 @@ describe("probe output parsers", () => {
 
   it("reads open ports from firewall-cmd and from an active ufw", () => {
     expect(parseOpenPorts("8080/tcp 9000-9010/tcp 53/udp\n", "firewalld")).toEqual(["8080/tcp", "9000-9010/tcp", "53/udp"]);
-    const ufw = "Status: active\n\nTo                         Action      From\n--                         ------      ----\n8080/tcp                   ALLOW       Anywhere\n22                         ALLOW       Anywhere\n8080/tcp (v6)              ALLOW       Anywhere (v6)\n";
+    const ufw =
+      "Status: active\n\nTo                         Action      From\n--                         ------      ----\n8080/tcp                   ALLOW       Anywhere\n22                         ALLOW       Anywhere\n8080/tcp (v6)              ALLOW       Anywhere (v6)\n";
     expect(parseOpenPorts(ufw, "ufw")).toEqual(["8080/tcp"]);
   });
 
   it("reads local SELinux fcontext rules and a context's type", () => {
-    const out = "SELinux fcontext                                   type               Context\n\n/var/lib/svc/images(/.*)?                          all files          system_u:object_r:virt_image_t:s0\n";
+    const out =
+      "SELinux fcontext                                   type               Context\n\n/var/lib/svc/images(/.*)?                          all files          system_u:object_r:virt_image_t:s0\n";
     expect(parseFcontextRules(out)).toEqual([`${fcontextSpec("/var/lib/svc/images/")}=virt_image_t`]);
     expect(selinuxType("system_u:object_r:var_lib_t:s0\n")).toBe("var_lib_t");
   });

@@ -32,7 +32,8 @@ function daemonChanges(current: HostState, desired: DesiredState): Change[] {
     if (current.systemd) {
       const units = d.units.filter((u) => !current.services[u]?.enabled || !current.services[u]?.active);
       // enable --now starts a stopped unit and leaves a running one alone (no restart).
-      if (units.length) out.push({ id: `service:${d.name}`, kind: "service", description: `enable and start ${units.join(" ")}`, steps: [{ argv: ["systemctl", "enable", "--now", ...units] }] });
+      if (units.length)
+        out.push({ id: `service:${d.name}`, kind: "service", description: `enable and start ${units.join(" ")}`, steps: [{ argv: ["systemctl", "enable", "--now", ...units] }] });
     } else if (!current.services[d.process]?.active) {
       out.push({ id: `service:${d.name}`, kind: "service", description: `start ${d.name} (no systemd on this host)`, steps: d.start.map((argv) => ({ argv })) });
     }
@@ -77,7 +78,13 @@ function libvirtChanges(current: HostState, desired: DesiredState): Change[] {
   if (!pool) poolSteps.push({ argv: [...VIRSH, "pool-define-as", name, "dir", "--target", dir] }, { argv: [...VIRSH, "pool-build", name] });
   if (!pool?.active) poolSteps.push({ argv: [...VIRSH, "pool-start", name] });
   if (!pool?.autostart) poolSteps.push({ argv: [...VIRSH, "pool-autostart", name] });
-  if (poolSteps.length) out.push({ id: `libvirt-pool:${name}`, kind: "libvirt-pool", description: pool ? `start and autostart storage pool ${name}` : `define storage pool ${name} (${dir}), start and autostart it`, steps: poolSteps });
+  if (poolSteps.length)
+    out.push({
+      id: `libvirt-pool:${name}`,
+      kind: "libvirt-pool",
+      description: pool ? `start and autostart storage pool ${name}` : `define storage pool ${name} (${dir}), start and autostart it`,
+      steps: poolSteps,
+    });
 
   const net = current.libvirt.networks[desired.network];
   const netSteps: Step[] = [];
@@ -87,7 +94,8 @@ function libvirtChanges(current: HostState, desired: DesiredState): Change[] {
     if (!net?.active) netSteps.push({ argv: [...VIRSH, "net-start", desired.network] });
     if (!net?.autostart) netSteps.push({ argv: [...VIRSH, "net-autostart", desired.network] });
   }
-  if (netSteps.length) out.push({ id: `libvirt-network:${desired.network}`, kind: "libvirt-network", description: `start and autostart network ${desired.network}`, steps: netSteps });
+  if (netSteps.length)
+    out.push({ id: `libvirt-network:${desired.network}`, kind: "libvirt-network", description: `start and autostart network ${desired.network}`, steps: netSteps });
   return out;
 }
 
@@ -101,7 +109,12 @@ export function planChanges(family: "rhel" | "debian", current: HostState, desir
   }
   const kvm = current.kvm;
   if (kvm.present && (kvm.group !== "kvm" || (kvm.mode !== "660" && kvm.mode !== "666"))) {
-    out.push({ id: "kvm-device", kind: "kvm", description: `/dev/kvm: group kvm, mode 660 (was ${kvm.group} ${kvm.mode})`, steps: [{ argv: ["chgrp", "kvm", "/dev/kvm"] }, { argv: ["chmod", "0660", "/dev/kvm"] }] });
+    out.push({
+      id: "kvm-device",
+      kind: "kvm",
+      description: `/dev/kvm: group kvm, mode 660 (was ${kvm.group} ${kvm.mode})`,
+      steps: [{ argv: ["chgrp", "kvm", "/dev/kvm"] }, { argv: ["chmod", "0660", "/dev/kvm"] }],
+    });
   }
   out.push(...daemonChanges(current, desired), ...firewallChange(family, current, desired), ...selinuxChanges(current, desired), ...libvirtChanges(current, desired));
   return out;

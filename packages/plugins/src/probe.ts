@@ -1,14 +1,5 @@
 import type { HostExecutor, RunResult } from "@svc/host";
-import {
-  fcontextSpec,
-  parseDpkgInstalled,
-  parseFcontextRules,
-  parseOpenPorts,
-  parseOsRelease,
-  parseRpmInstalled,
-  parseVirshInfo,
-  selinuxType,
-} from "./parse";
+import { fcontextSpec, parseDpkgInstalled, parseFcontextRules, parseOpenPorts, parseOsRelease, parseRpmInstalled, parseVirshInfo, selinuxType } from "./parse";
 import type { DesiredState, HostState, LibvirtObjectState } from "./types";
 
 const PROBE_TIMEOUT_MS = 60_000;

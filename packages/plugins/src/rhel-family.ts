@@ -9,22 +9,23 @@ export interface RhelRelease {
   major: "9" | "10";
 }
 
-export const RHEL_PACKAGES = [
-  "libvirt",
-  "qemu-kvm",
-  "virt-install",
-  "ansible-core",
-  "podman",
-  "firewalld",
-  "policycoreutils-python-utils",
-  "openssh-server",
-  "openssh-clients",
-];
+export const RHEL_PACKAGES = ["libvirt", "qemu-kvm", "virt-install", "ansible-core", "podman", "firewalld", "policycoreutils-python-utils", "openssh-server", "openssh-clients"];
 
 // EL 10 runs libvirt as modular daemons (socket-activated); EL 9 keeps the monolithic libvirtd.
 function libvirtDaemons(major: "9" | "10"): DaemonSpec[] {
   if (major === "10") {
-    return [{ name: "libvirt", units: ["virtqemud.socket", "virtnetworkd.socket", "virtstoraged.socket"], process: "virtqemud", start: [["virtqemud", "-d"], ["virtnetworkd", "-d"], ["virtstoraged", "-d"]] }];
+    return [
+      {
+        name: "libvirt",
+        units: ["virtqemud.socket", "virtnetworkd.socket", "virtstoraged.socket"],
+        process: "virtqemud",
+        start: [
+          ["virtqemud", "-d"],
+          ["virtnetworkd", "-d"],
+          ["virtstoraged", "-d"],
+        ],
+      },
+    ];
   }
   return [
     // systemd socket-activates virtlogd for libvirtd; without systemd it is started first.
@@ -51,7 +52,14 @@ export function rhelFamilyPlugin(r: RhelRelease): OsPlugin {
         "the images directory exists; /dev/kvm group kvm mode 660",
         "libvirt storage pool and network defined, running, autostarted",
       ],
-      changes: ["dnf install -y (missing packages only)", "systemctl enable --now (stopped or disabled units only)", "firewall-cmd --permanent --add-port, firewall-cmd --reload", "semanage fcontext -a -t virt_image_t, restorecon -R", "install -d", "virsh pool-define-as/pool-build/pool-start/pool-autostart, net-start/net-autostart"],
+      changes: [
+        "dnf install -y (missing packages only)",
+        "systemctl enable --now (stopped or disabled units only)",
+        "firewall-cmd --permanent --add-port, firewall-cmd --reload",
+        "semanage fcontext -a -t virt_image_t, restorecon -R",
+        "install -d",
+        "virsh pool-define-as/pool-build/pool-start/pool-autostart, net-start/net-autostart",
+      ],
       dependencies: ["dnf", "systemd", "root (or passwordless sudo)", "AppStream repository (ansible-core, podman)"],
     },
     desiredState: (s) => ({

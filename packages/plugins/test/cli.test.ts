@@ -55,7 +55,16 @@ describe("svc-plugins list, info and usage", () => {
   });
 
   it("usage errors exit 2: a missing --plugin, an unknown option, a bad -o, a --host that is not USER@HOST[:PORT]", async () => {
-    for (const argv of [["deploy"], ["list", "--frob"], ["list", "-o", "yaml"], ["deploy", "--plugin", "debian12", "--host", "root@$(id)"], ["deploy", "--plugin", "debian12", "--host", "-oProxyCommand=x"], ["deploy", "--plugin", "debian12", "--host", "root@h:0"], ["deploy", "--plugin", "debian12", "--host", "root@h:70000"], ["remove"]]) {
+    for (const argv of [
+      ["deploy"],
+      ["list", "--frob"],
+      ["list", "-o", "yaml"],
+      ["deploy", "--plugin", "debian12", "--host", "root@$(id)"],
+      ["deploy", "--plugin", "debian12", "--host", "-oProxyCommand=x"],
+      ["deploy", "--plugin", "debian12", "--host", "root@h:0"],
+      ["deploy", "--plugin", "debian12", "--host", "root@h:70000"],
+      ["remove"],
+    ]) {
       const r = await cli(argv, env);
       expect([argv, r.code]).toEqual([argv, 2]);
       expect(r.stderr).toContain("Usage: svc-plugins");

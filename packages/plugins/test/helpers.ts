@@ -26,7 +26,9 @@ function run(argv: string[]): { code: number; stdout: string } {
 
 /** A digest of every package's name, version and status: any install or removal changes it. */
 export function dpkgDigest(): string {
-  return createHash("sha256").update(run(["dpkg-query", "-W", "-f=${Package} ${Version} ${Status}\n"]).stdout).digest("hex");
+  return createHash("sha256")
+    .update(run(["dpkg-query", "-W", "-f=${Package} ${Version} ${Status}\n"]).stdout)
+    .digest("hex");
 }
 
 /** Whether the storage pool is defined, running and autostarted. */

@@ -54,7 +54,10 @@ describe("RHEL-family plans from recorded host states", () => {
     const s = state("rhel9-prepared");
     s.libvirt = { reachable: true, pools: { default: null }, networks: { default: null } };
     expect(steps(plugin("rhel9"), s)).toEqual([
-      ["libvirt-pool:default", [`${V} pool-define-as default dir --target /var/lib/libvirt/images`, `${V} pool-build default`, `${V} pool-start default`, `${V} pool-autostart default`]],
+      [
+        "libvirt-pool:default",
+        [`${V} pool-define-as default dir --target /var/lib/libvirt/images`, `${V} pool-build default`, `${V} pool-start default`, `${V} pool-autostart default`],
+      ],
       ["libvirt-network:default", [`${V} net-define /usr/share/libvirt/networks/default.xml`, `${V} net-start default`, `${V} net-autostart default`]],
     ]);
   });
@@ -62,7 +65,11 @@ describe("RHEL-family plans from recorded host states", () => {
   it("with SELinux disabled no semanage or restorecon step is planned", () => {
     const s = state("rocky9-minimal");
     s.selinux = { mode: "disabled", fcontextRules: [], labels: {} };
-    expect(plugin("rocky9").plan(s, plugin("rocky9").desiredState(settings)).map((c) => c.kind)).not.toContain("selinux");
+    expect(
+      plugin("rocky9")
+        .plan(s, plugin("rocky9").desiredState(settings))
+        .map((c) => c.kind),
+    ).not.toContain("selinux");
   });
 
   it("each RHEL plugin fits only its own release", () => {

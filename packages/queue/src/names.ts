@@ -42,8 +42,15 @@ export const jobDagHash = (hash: string): string => hash.slice(0, 16);
 export function parseTaskJob(data: unknown): TaskJob {
   const d = data as Partial<Record<keyof TaskJob, unknown>> | null;
   if (
-    d !== null && typeof d === "object" && typeof d.dagId === "string" && typeof d.runId === "string" && typeof d.taskId === "string" &&
-    typeof d.tryNumber === "number" && Number.isInteger(d.tryNumber) && d.tryNumber >= 1 && (d.dagHash === undefined || typeof d.dagHash === "string")
+    d !== null &&
+    typeof d === "object" &&
+    typeof d.dagId === "string" &&
+    typeof d.runId === "string" &&
+    typeof d.taskId === "string" &&
+    typeof d.tryNumber === "number" &&
+    Number.isInteger(d.tryNumber) &&
+    d.tryNumber >= 1 &&
+    (d.dagHash === undefined || typeof d.dagHash === "string")
   ) {
     const job: TaskJob = { dagId: d.dagId, runId: d.runId, taskId: d.taskId, tryNumber: d.tryNumber };
     if (d.dagHash !== undefined) job.dagHash = d.dagHash;

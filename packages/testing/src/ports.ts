@@ -15,7 +15,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** Poll `check` until it returns a truthy value or the deadline passes. */
-export async function waitFor<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30000);
   let last: unknown;
   for (;;) {

@@ -16,16 +16,19 @@ export async function startRedisServer(opts: { port?: number } = {}): Promise<Ow
   const port = opts.port ?? (await freePort());
   const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
   const url = `redis://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    const r = new IORedis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
-    r.on("error", () => undefined);
-    try {
-      await r.connect();
-      return (await r.ping()) === "PONG";
-    } finally {
-      r.disconnect();
-    }
-  }, { timeoutMs: 10000, what: "redis-server" });
+  await waitFor(
+    async () => {
+      const r = new IORedis(url, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+      r.on("error", () => undefined);
+      try {
+        await r.connect();
+        return (await r.ping()) === "PONG";
+      } finally {
+        r.disconnect();
+      }
+    },
+    { timeoutMs: 10000, what: "redis-server" },
+  );
   return {
     url,
     port,

@@ -15,7 +15,10 @@ export interface TestDb {
 
 /** A fresh, migrated database for one test file: `svc_test_<label>_<random>`. */
 export async function createTestDb(label = "t"): Promise<TestDb> {
-  const name = `svc_test_${label.replace(/[^a-z0-9]/gi, "").toLowerCase().slice(0, 20)}_${randomBytes(4).toString("hex")}`;
+  const name = `svc_test_${label
+    .replace(/[^a-z0-9]/gi, "")
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`create database "${name}"`);

@@ -13,7 +13,10 @@ export interface TestRedis {
 
 /** A unique key prefix on the shared Redis for one test file. */
 export function createTestRedis(label = "t"): TestRedis {
-  const prefix = `svctest-${label.replace(/[^a-z0-9]/gi, "").toLowerCase().slice(0, 20)}-${randomBytes(4).toString("hex")}`;
+  const prefix = `svctest-${label
+    .replace(/[^a-z0-9]/gi, "")
+    .toLowerCase()
+    .slice(0, 20)}-${randomBytes(4).toString("hex")}`;
   return {
     url: TEST_REDIS_URL,
     prefix,

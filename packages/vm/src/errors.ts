@@ -9,14 +9,21 @@ export class VmNotFoundError extends NotFoundError {
 
 /** The image is not in the images directory; the message lists the ones that are. */
 export class ImageNotFoundError extends NonRetryableError {
-  constructor(readonly image: string, readonly available: string[], imagesDir: string) {
+  constructor(
+    readonly image: string,
+    readonly available: string[],
+    imagesDir: string,
+  ) {
     super(`image '${image}' not found in ${imagesDir}; available: ${available.length ? available.join(", ") : "(none)"}`);
   }
 }
 
 /** A VM of that name exists with a different spec. */
 export class VmExistsError extends AlreadyExistsError {
-  constructor(readonly vmName: string, detail: string) {
+  constructor(
+    readonly vmName: string,
+    detail: string,
+  ) {
     super(`VM '${vmName}' already exists with a different spec (${detail}); delete it first or pick another name`);
   }
 }

@@ -27,7 +27,10 @@ const manifestSchema = z.object({
   boot: z.enum(["kernel", "disk"]).optional(),
   cmdline: z.string().optional(),
   key_injection: z.enum(["cmdline", "cloud-init"]).optional(),
-  ssh_user: z.string().regex(/^[a-z_][a-z0-9_-]*$/).optional(),
+  ssh_user: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]*$/)
+    .optional(),
 });
 
 const DISK_FILES = ["disk.qcow2", "disk.img", "disk.raw"];
@@ -74,7 +77,19 @@ function fromDir(dir: string, name: string): ResolvedImage | null {
 }
 
 function fromFile(path: string, name: string): ResolvedImage {
-  return { name, path, boot: "disk", description: null, disk: path, diskFormat: formatOf(path), kernel: null, initrd: null, cmdline: "", keyInjection: "cloud-init", sshUser: "root" };
+  return {
+    name,
+    path,
+    boot: "disk",
+    description: null,
+    disk: path,
+    diskFormat: formatOf(path),
+    kernel: null,
+    initrd: null,
+    cmdline: "",
+    keyInjection: "cloud-init",
+    sshUser: "root",
+  };
 }
 
 /** Every usable image in `imagesDir`, sorted by name; a missing directory has none. */
@@ -109,7 +124,12 @@ export function resolveImage(imagesDir: string, name: string): ResolvedImage {
   assertImageName(name);
   const all = listImages(imagesDir);
   const hit = all.find((i) => i.name === name);
-  if (!hit) throw new ImageNotFoundError(name, all.map((i) => i.name), imagesDir);
+  if (!hit)
+    throw new ImageNotFoundError(
+      name,
+      all.map((i) => i.name),
+      imagesDir,
+    );
   return hit;
 }
 

@@ -20,7 +20,10 @@ describe("kcli-style -P parameters", () => {
 
   it("parses a boot ISO path and one MAC per network, in either order", () => {
     expect(parseVmParams(["iso=/var/lib/svc/clusters/ocp/agent.x86_64.iso"])).toMatchObject({ iso: "/var/lib/svc/clusters/ocp/agent.x86_64.iso", nets: ["user"] });
-    expect(parseVmParams(["macs=[52:54:00:0a:1b:2c,52:54:00:0a:1b:2d]", "nets=[default,lab]"])).toMatchObject({ nets: ["default", "lab"], macs: ["52:54:00:0a:1b:2c", "52:54:00:0a:1b:2d"] });
+    expect(parseVmParams(["macs=[52:54:00:0a:1b:2c,52:54:00:0a:1b:2d]", "nets=[default,lab]"])).toMatchObject({
+      nets: ["default", "lab"],
+      macs: ["52:54:00:0a:1b:2c", "52:54:00:0a:1b:2d"],
+    });
     expect(parseVmParams(["nets=[user]", "macs=52:54:00:0a:1b:2c"]).macs).toEqual(["52:54:00:0a:1b:2c"]);
   });
 

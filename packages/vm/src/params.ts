@@ -19,7 +19,10 @@ const KEYS = ["memory", "numcpus", "disks", "nets", "iso", "macs"] as const;
 
 function list(v: string): string[] {
   const inner = v.startsWith("[") && v.endsWith("]") ? v.slice(1, -1) : v;
-  return inner.split(",").map((s) => s.trim().replace(/^['"]|['"]$/g, "")).filter((s) => s !== "");
+  return inner
+    .split(",")
+    .map((s) => s.trim().replace(/^['"]|['"]$/g, ""))
+    .filter((s) => s !== "");
 }
 
 function int(key: string, v: string, min: number, max: number): number {

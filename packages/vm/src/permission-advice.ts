@@ -22,7 +22,8 @@ export function currentRunner(): Runner {
  * root the cause is the path itself (a read-only mount, an immutable bit, a security module).
  */
 export function fileAccessAdvice(path: string, code: string, who: Runner = currentRunner()): string {
-  if (who.uid === 0) return `root cannot write ${path} (${code}): check that its file system is writable and not mounted read-only, and the security module's policy (SELinux/AppArmor)`;
+  if (who.uid === 0)
+    return `root cannot write ${path} (${code}): check that its file system is writable and not mounted read-only, and the security module's policy (SELinux/AppArmor)`;
   return `user ${who.user} cannot write ${path} (${code}): VMs on qemu:///system are managed as root: run svc-vm as root (sudo svc-vm ...), or set SVC_VM_DISKS_DIR to a directory ${who.user} owns`;
 }
 

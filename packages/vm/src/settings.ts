@@ -68,7 +68,9 @@ function accountHome(): string | undefined {
 function sudoUserHome(user: string): string | undefined {
   if (!/^[a-z_][a-z0-9_.-]{0,31}$/i.test(user)) return undefined;
   try {
-    const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${user}:`));
+    const line = readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${user}:`));
     return line?.split(":")[5] || undefined;
   } catch {
     return undefined;

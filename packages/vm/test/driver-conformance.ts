@@ -52,7 +52,9 @@ export function describeVmDriverConformance(label: string, target: () => Conform
     });
 
     it("names the available images when the image is unknown", async () => {
-      const err = await target().driver.create(spec({ name: `${target().prefix}-noimg`, image: "no-such-image" })).catch((e) => e);
+      const err = await target()
+        .driver.create(spec({ name: `${target().prefix}-noimg`, image: "no-such-image" }))
+        .catch((e) => e);
       expect(err).toBeInstanceOf(ImageNotFoundError);
       expect(err.message).toContain(target().image);
     });

@@ -50,14 +50,33 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const calls = (): string[][] => readFileSync(join(dir, "argv.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const calls = (): string[][] =>
+  readFileSync(join(dir, "argv.log"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 describeVmDriverConformance("kcli (argv contract)", () => ({ driver, image: "debian-test", prefix: "kc", nets: ["default"], sshKeys: [] }));
 
 describe("kcli argv contract", () => {
   it("maps create to kcli create vm NAME -i IMAGE -P memory= -P numcpus= -P disks=[..] -P nets=[..] --wait", async () => {
     await driver.create({ name: "kc-argv", image: "centos9stream", memoryMb: 4096, cpus: 2, disksGb: [50, 10], nets: ["default", "lab"], sshKeys: [] }, { wait: true });
-    expect(calls()).toContainEqual(["create", "vm", "kc-argv", "-i", "centos9stream", "-P", "memory=4096", "-P", "numcpus=2", "-P", "disks=[50,10]", "-P", "nets=[default,lab]", "--wait"]);
+    expect(calls()).toContainEqual([
+      "create",
+      "vm",
+      "kc-argv",
+      "-i",
+      "centos9stream",
+      "-P",
+      "memory=4096",
+      "-P",
+      "numcpus=2",
+      "-P",
+      "disks=[50,10]",
+      "-P",
+      "nets=[default,lab]",
+      "--wait",
+    ]);
     const info = await driver.info("kc-argv");
     expect(info).toMatchObject({ name: "kc-argv", state: "running", ip: "192.0.2.10", ssh_host: "192.0.2.10", ssh_port: 22, ssh_user: "cloud-user", memory_mb: 4096, cpus: 2 });
     await driver.delete("kc-argv");
@@ -71,18 +90,36 @@ describe("kcli argv contract", () => {
     const macs = ["52:54:00:0a:1b:2c", "52:54:00:0a:1b:2d"];
     const r = await driver.create({ name: "kc-iso", iso: "/srv/isos/agent.x86_64.iso", memoryMb: 2048, cpus: 2, disksGb: [30], nets: ["default", "lab"], macs, sshKeys: [] });
     expect(calls()).toContainEqual([
-      "create", "vm", "kc-iso", "-P", "iso=/srv/isos/agent.x86_64.iso", "-P", "memory=2048", "-P", "numcpus=2", "-P", "disks=[30]",
-      "-P", 'nets=[{"name":"default","mac":"52:54:00:0a:1b:2c"},{"name":"lab","mac":"52:54:00:0a:1b:2d"}]',
+      "create",
+      "vm",
+      "kc-iso",
+      "-P",
+      "iso=/srv/isos/agent.x86_64.iso",
+      "-P",
+      "memory=2048",
+      "-P",
+      "numcpus=2",
+      "-P",
+      "disks=[30]",
+      "-P",
+      'nets=[{"name":"default","mac":"52:54:00:0a:1b:2c"},{"name":"lab","mac":"52:54:00:0a:1b:2d"}]',
     ]);
     expect(r.info).toMatchObject({ name: "kc-iso", image: null, iso: "/srv/isos/agent.x86_64.iso", nets: ["default", "lab"], macs });
-    expect((await driver.create({ name: "kc-iso", iso: "/srv/isos/agent.x86_64.iso", memoryMb: 2048, cpus: 2, disksGb: [30], nets: ["default", "lab"], macs, sshKeys: [] })).created).toBe(false);
-    await expect(driver.create({ name: "kc-iso", iso: "/srv/isos/other.iso", memoryMb: 2048, cpus: 2, disksGb: [30], nets: ["default", "lab"], macs, sshKeys: [] })).rejects.toThrow(/iso: has \/srv\/isos\/agent.x86_64.iso/);
+    expect(
+      (await driver.create({ name: "kc-iso", iso: "/srv/isos/agent.x86_64.iso", memoryMb: 2048, cpus: 2, disksGb: [30], nets: ["default", "lab"], macs, sshKeys: [] })).created,
+    ).toBe(false);
+    await expect(
+      driver.create({ name: "kc-iso", iso: "/srv/isos/other.iso", memoryMb: 2048, cpus: 2, disksGb: [30], nets: ["default", "lab"], macs, sshKeys: [] }),
+    ).rejects.toThrow(/iso: has \/srv\/isos\/agent.x86_64.iso/);
     await driver.delete("kc-iso");
   });
 
   it("is chosen automatically when kcli is on PATH", () => {
     expect(onPath("kcli")).toBe(true);
-    const d = createVmDriver({ imagesDir: "/nonexistent", disksDir: "/nonexistent", libvirtUri: "qemu:///system", virtType: "auto", driver: "auto", sshPubkeyPaths: [] }, new LocalExecutor());
+    const d = createVmDriver(
+      { imagesDir: "/nonexistent", disksDir: "/nonexistent", libvirtUri: "qemu:///system", virtType: "auto", driver: "auto", sshPubkeyPaths: [] },
+      new LocalExecutor(),
+    );
     expect(d.name).toBe("kcli");
   });
 });

@@ -41,6 +41,8 @@ describe("libvirt driver specifics", () => {
     const err = await down.list().catch((e) => e);
     expect(err).toBeInstanceOf(LibvirtUnavailableError);
     expect(err.message).toMatch(/libvirt is not reachable .*libvirtd -d/);
-    await expect(down.create({ name: `${prefix}-down`, image, memoryMb: 256, cpus: 1, disksGb: [], nets: ["user"], sshKeys: [scratch.pubKey] })).rejects.toBeInstanceOf(LibvirtUnavailableError);
+    await expect(down.create({ name: `${prefix}-down`, image, memoryMb: 256, cpus: 1, disksGb: [], nets: ["user"], sshKeys: [scratch.pubKey] })).rejects.toBeInstanceOf(
+      LibvirtUnavailableError,
+    );
   });
 });

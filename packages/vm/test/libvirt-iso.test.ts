@@ -41,11 +41,17 @@ beforeAll(async () => {
   const r = spawnSync("genisoimage", ["-quiet", "-output", iso, "-volid", "SVCTEST", "-joliet", "-rock", join(isoDir, "README")], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`genisoimage failed: ${r.stderr}`);
   writeFileSync(join(isoDir, "net.xml"), `<network><name>${NET}</name><bridge name='svctbr${id}' stp='off'/></network>\n`);
-  for (const args of [["net-define", join(isoDir, "net.xml")], ["net-start", NET]]) {
+  for (const args of [
+    ["net-define", join(isoDir, "net.xml")],
+    ["net-start", NET],
+  ]) {
     const n = virsh(...args);
     if (n.status !== 0) throw new Error(`virsh ${args[0]} failed: ${n.stderr}`);
   }
-  driver = new LibvirtDriver({ ex: new LocalExecutor(), settings: { imagesDir: img.imagesDir, disksDir: scratch.disksDir, libvirtUri: "qemu:///system", virtType: "auto", driver: "libvirt", sshPubkeyPaths: [] } });
+  driver = new LibvirtDriver({
+    ex: new LocalExecutor(),
+    settings: { imagesDir: img.imagesDir, disksDir: scratch.disksDir, libvirtUri: "qemu:///system", virtType: "auto", driver: "libvirt", sshPubkeyPaths: [] },
+  });
 }, 1_200_000);
 
 afterAll(() => {

@@ -20,7 +20,7 @@ interface Res {
 function svcVm(args: string[], extraEnv: Record<string, string> = {}): Promise<Res> {
   return new Promise((resolveRun) => {
     execFile(BIN, args, { env: { ...env, ...extraEnv }, timeout: 600_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as NodeJS.ErrnoException).code === "number" ? ((err as unknown as { code: number }).code) : 1) : 0;
+      const code = err ? (typeof (err as NodeJS.ErrnoException).code === "number" ? (err as unknown as { code: number }).code : 1) : 0;
       resolveRun({ code, stdout, stderr });
     });
   });

@@ -1,6 +1,4 @@
-import {
-  answerFromDocs, createChatModel, createDocsIndex, dagDocs, modelSettingsFromConfig, type DocsIndex, type ModelConfigInput, type RouterCatalogEntry,
-} from "@svc/assistant";
+import { answerFromDocs, createChatModel, createDocsIndex, dagDocs, modelSettingsFromConfig, type DocsIndex, type ModelConfigInput, type RouterCatalogEntry } from "@svc/assistant";
 import type { EngineApi } from "@svc/engine";
 import { loadCatalogue } from "@svc/flows";
 import type { Logger } from "@svc/logger";

@@ -1,6 +1,10 @@
 const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-type Doc = { info: { title: string; version: string; description?: string }; paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 const refName = (x: unknown) => {
   const r = (x as { $ref?: string } | undefined)?.$ref;
@@ -26,7 +30,7 @@ export function renderDocsPage(doc: Doc): string {
         })
         .join("");
       const open = Array.isArray(op.security) && op.security.length === 0;
-      return `<section><h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code>${open ? ' <small>(no auth)</small>' : ""}</h3>
+      return `<section><h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code>${open ? " <small>(no auth)</small>" : ""}</h3>
 <p>${esc(op.summary)}</p>${params ? `<p>Parameters:</p><ul>${params}</ul>` : ""}${bodyRef ? `<p>Body: <a href="#schema-${esc(bodyRef)}">${esc(bodyRef)}</a></p>` : ""}<p>Responses:</p><ul>${responses}</ul></section>`;
     }),
   );

@@ -63,7 +63,11 @@ export async function checkHealth(d: HealthDeps): Promise<Health> {
   const components: Health["components"] = {
     database: dbError ? { status: "unhealthy", detail: dbError } : { status: "healthy" },
     redis: redisError ? { status: "unhealthy", detail: redisError } : { status: "healthy" },
-    scheduler: { status: schedulerOk ? "healthy" : "unhealthy", latest_heartbeat: latest, ...(schedulerOk ? {} : { detail: `no scheduler heartbeat within ${LIVENESS_WINDOW_S} s` }) },
+    scheduler: {
+      status: schedulerOk ? "healthy" : "unhealthy",
+      latest_heartbeat: latest,
+      ...(schedulerOk ? {} : { detail: `no scheduler heartbeat within ${LIVENESS_WINDOW_S} s` }),
+    },
     workers: { status: workers > 0 ? "healthy" : "unhealthy", count: workers },
     orchestrator: { status: orchestrators > 0 ? "healthy" : "unhealthy", count: orchestrators },
     model_provider: { configured: provider !== null, mode: provider ? "llm" : "offline", provider },

@@ -45,7 +45,17 @@ export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: 
       try {
         // ioredis queues commands while Redis is down; bound the wait so the request still answers.
         job = await within(
-          o.queue.add(action, { flowId, action }, { jobId: `${action}|${flowId}${round ? `|${round}` : ""}`, attempts: 5, backoff: { type: "exponential", delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86400 } }),
+          o.queue.add(
+            action,
+            { flowId, action },
+            {
+              jobId: `${action}|${flowId}${round ? `|${round}` : ""}`,
+              attempts: 5,
+              backoff: { type: "exponential", delay: 500 },
+              removeOnComplete: { age: 3600 },
+              removeOnFail: { age: 86400 },
+            },
+          ),
           ENQUEUE_TIMEOUT_MS,
           "enqueue",
         );

@@ -36,7 +36,10 @@ export const AnswerRequestSchema = z
 export const ChatRequestSchema = z
   .object({
     message: z.string().trim().min(1).max(4000),
-    history: z.array(z.object({ role: z.enum(["user", "assistant", "system"]), content: z.string().max(4000) }).strict()).max(50).optional(),
+    history: z
+      .array(z.object({ role: z.enum(["user", "assistant", "system"]), content: z.string().max(4000) }).strict())
+      .max(50)
+      .optional(),
   })
   .strict();
 

@@ -26,28 +26,30 @@ interface SseMessage {
 /** Read an SSE stream until the server closes it; returns parsed events and the comment lines seen. */
 function readStream(url: string, onOpen: () => void): Promise<{ events: SseMessage[]; comments: string[]; contentType: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      const events: SseMessage[] = [];
-      const comments: string[] = [];
-      let buf = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf("\n\n")) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const lines = block.split("\n");
-          comments.push(...lines.filter((l) => l.startsWith(":")));
-          const event = lines.find((l) => l.startsWith("event: "))?.slice(7);
-          const data = lines.find((l) => l.startsWith("data: "))?.slice(6);
-          if (event && data) events.push({ event, data: JSON.parse(data) });
-        }
-      });
-      res.on("end", () => resolve({ events, comments, contentType: String(res.headers["content-type"]) }));
-      res.on("error", reject);
-      onOpen();
-    }).on("error", reject);
+    http
+      .get(url, (res) => {
+        const events: SseMessage[] = [];
+        const comments: string[] = [];
+        let buf = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          buf += chunk;
+          let i: number;
+          while ((i = buf.indexOf("\n\n")) >= 0) {
+            const block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            const lines = block.split("\n");
+            comments.push(...lines.filter((l) => l.startsWith(":")));
+            const event = lines.find((l) => l.startsWith("event: "))?.slice(7);
+            const data = lines.find((l) => l.startsWith("data: "))?.slice(6);
+            if (event && data) events.push({ event, data: JSON.parse(data) });
+          }
+        });
+        res.on("end", () => resolve({ events, comments, contentType: String(res.headers["content-type"]) }));
+        res.on("error", reject);
+        onOpen();
+      })
+      .on("error", reject);
   });
 }
 
@@ -58,7 +60,13 @@ test("the event stream of a flow delivers phase, task and run events, keeps aliv
 
   const stream = readStream(`${base}${endpoint}/events`, () => {
     // Approve once the stream is open: the execution phase and every task then arrive live.
-    setTimeout(() => void request(s.app).post(`${endpoint}/approve`).then(() => undefined), 400);
+    setTimeout(
+      () =>
+        void request(s.app)
+          .post(`${endpoint}/approve`)
+          .then(() => undefined),
+      400,
+    );
   });
   const { events, comments, contentType } = await stream;
   expect(contentType).toMatch(/text\/event-stream/);

@@ -10,7 +10,10 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.close());
 
-const post = (path: string, body?: object) => request(s.app).post(path).send(body ?? {});
+const post = (path: string, body?: object) =>
+  request(s.app)
+    .post(path)
+    .send(body ?? {});
 const runsOf = async (dagId: string) => (await s.assistant.engine.listDagRuns({ dag_id: dagId })).dag_runs;
 
 test("an intent for a workflow without VMs runs at once: in_progress with a run, then observe goes to success at 100%", async () => {
@@ -27,14 +30,20 @@ test("an intent for a workflow without VMs runs at once: in_progress with a run,
   expect((await s.assistant.engine.getDag("infrastructure_health_check")).is_paused).toBe(false);
 
   const seen: string[] = [];
-  const done = await waitFor(async () => {
-    const o = ObservationSchema.parse((await post(`/orchestrator/observe?dag_id=infrastructure_health_check&run_id=${flow.run_id}`)).body);
-    if (seen[seen.length - 1] !== o.overall_status) seen.push(o.overall_status);
-    return o.overall_status === "success" ? o : undefined;
-  }, { timeoutMs: 20_000, intervalMs: 50, what: "run success" });
+  const done = await waitFor(
+    async () => {
+      const o = ObservationSchema.parse((await post(`/orchestrator/observe?dag_id=infrastructure_health_check&run_id=${flow.run_id}`)).body);
+      if (seen[seen.length - 1] !== o.overall_status) seen.push(o.overall_status);
+      return o.overall_status === "success" ? o : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 50, what: "run success" },
+  );
   // The tasks sleep 0.8 s, so the run is seen running; statuses only move forward.
   expect(seen).toContain("running");
-  expect([["pending", "running", "success"], ["running", "success"]]).toContainEqual(seen);
+  expect([
+    ["pending", "running", "success"],
+    ["running", "success"],
+  ]).toContainEqual(seen);
   expect(done.progress_percent).toBe(100);
   expect(done.concerns).toEqual([]);
   expect(done.task_counts).toEqual({ success: 3 });
@@ -55,7 +64,10 @@ test("a VM workflow waits for approval; approving runs it and the branched run (
   const flow = FlowSchema.parse(res.body);
   expect(flow).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment", run_id: null, params: { action: "create", vm_name: "web01", image: "centos9stream" } });
   expect(flow.phases_completed).toEqual(["dag_discovery", "dag_validation"]);
-  expect(flow.user_actions.map((a) => [a.action, a.path])).toEqual([["approve", `${flow.status_endpoint}/approve`], ["cancel", `${flow.status_endpoint}/cancel`]]);
+  expect(flow.user_actions.map((a) => [a.action, a.path])).toEqual([
+    ["approve", `${flow.status_endpoint}/approve`],
+    ["cancel", `${flow.status_endpoint}/cancel`],
+  ]);
   expect(await runsOf("vm_deployment")).toHaveLength(0);
 
   const approved = await post(`${flow.status_endpoint}/approve`);
@@ -63,10 +75,13 @@ test("a VM workflow waits for approval; approving runs it and the branched run (
   expect(approved.body).toMatchObject({ status: "in_progress", run_id: `flow__${flow.execution_id}` });
   expect(approved.body.approval).toMatchObject({ approved_by: "anonymous" });
 
-  const o = await waitFor(async () => {
-    const b = (await post(`/orchestrator/observe?dag_id=vm_deployment`)).body;
-    return b.overall_status === "success" ? b : undefined;
-  }, { timeoutMs: 20_000, what: "vm run success" });
+  const o = await waitFor(
+    async () => {
+      const b = (await post(`/orchestrator/observe?dag_id=vm_deployment`)).body;
+      return b.overall_status === "success" ? b : undefined;
+    },
+    { timeoutMs: 20_000, what: "vm run success" },
+  );
   expect(o.progress_percent).toBe(100);
   expect(o.task_counts).toEqual({ success: 3, skipped: 1 });
   expect((await s.waitFlow(flow.flow_id, ["completed"])).status).toBe("completed");

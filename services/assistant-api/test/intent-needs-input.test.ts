@@ -9,7 +9,10 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.close());
 
-const post = (path: string, body?: object) => request(s.app).post(path).send(body ?? {});
+const post = (path: string, body?: object) =>
+  request(s.app)
+    .post(path)
+    .send(body ?? {});
 const vmRuns = async () => (await s.assistant.engine.listDagRuns({ dag_id: "vm_deployment" })).dag_runs;
 
 test.each([
@@ -32,18 +35,16 @@ test.each([
   expect(await vmRuns()).toHaveLength(before);
 });
 
-test.each([
-  "create a vm called -oProxyCommand=touch /tmp/x",
-  "create a vm called a\ntouch /tmp/x",
-  "create a vm called web01\nrm -rf ~",
-  "create a vm called $(id)",
-])("%j is rejected with no DAG and no run: the gate reads the whole intent, newlines included", async (intent) => {
-  const before = (await vmRuns()).length;
-  const res = await post("/orchestrator/intent", { intent, auto_approve: true });
-  const flow = FlowSchema.parse(res.body);
-  expect(flow).toMatchObject({ status: "rejected", route_status: "rejected", dag_id: null, run_id: null });
-  expect(await vmRuns()).toHaveLength(before);
-});
+test.each(["create a vm called -oProxyCommand=touch /tmp/x", "create a vm called a\ntouch /tmp/x", "create a vm called web01\nrm -rf ~", "create a vm called $(id)"])(
+  "%j is rejected with no DAG and no run: the gate reads the whole intent, newlines included",
+  async (intent) => {
+    const before = (await vmRuns()).length;
+    const res = await post("/orchestrator/intent", { intent, auto_approve: true });
+    const flow = FlowSchema.parse(res.body);
+    expect(flow).toMatchObject({ status: "rejected", route_status: "rejected", dag_id: null, run_id: null });
+    expect(await vmRuns()).toHaveLength(before);
+  },
+);
 
 test("needs_input → answered → runs: an invalid answer is a 400 naming the field and the flow keeps waiting; a valid one creates the run", async () => {
   const res = await post("/orchestrator/intent", { intent: "create a vm called ../../etc/passwd", auto_approve: true });

@@ -31,11 +31,13 @@ test("observe on a failed run reports an error concern with the task's log lines
   expect(error!.error_lines!.join("\n")).toContain("certificate for registry.lab expired");
   expect(o.concerns.some((c) => c.severity === "warning" && /report/.test(c.message))).toBe(true);
 
-  expect(o.recommendations).toEqual(expect.arrayContaining([
-    expect.stringContaining("svc-engine tasks logs certificate_check manual__cert1 scan --try 1"),
-    expect.stringContaining("svc-engine tasks clear certificate_check manual__cert1 scan"),
-    expect.stringContaining("http://ui.test:8888/dags/certificate_check/grid"),
-  ]));
+  expect(o.recommendations).toEqual(
+    expect.arrayContaining([
+      expect.stringContaining("svc-engine tasks logs certificate_check manual__cert1 scan --try 1"),
+      expect.stringContaining("svc-engine tasks clear certificate_check manual__cert1 scan"),
+      expect.stringContaining("http://ui.test:8888/dags/certificate_check/grid"),
+    ]),
+  );
   expect(o.workflow_ui_url).toBe("http://ui.test:8888/dags/certificate_check/grid");
 });
 

@@ -15,10 +15,13 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 test("/health is 200 healthy with every component once scheduler, worker and orchestrator beat", async () => {
-  const body = await waitFor(async () => {
-    const res = await request(s.app).get("/health");
-    return res.status === 200 && res.body.status === "healthy" ? res.body : undefined;
-  }, { timeoutMs: 15_000, what: "healthy" });
+  const body = await waitFor(
+    async () => {
+      const res = await request(s.app).get("/health");
+      return res.status === 200 && res.body.status === "healthy" ? res.body : undefined;
+    },
+    { timeoutMs: 15_000, what: "healthy" },
+  );
   const h = HealthSchema.parse(body);
   expect(h.components.database.status).toBe("healthy");
   expect(h.components.redis.status).toBe("healthy");
@@ -80,7 +83,9 @@ test("chat answers extractively from the docs folder with sources when no model 
   expect(res.body.sources[0].path).toMatch(/^docs\/troubleshooting\.md/);
   expect(res.body.sources[0].score).toBeGreaterThan(0);
 
-  const dag = await request(s.app).post("/chat").send({ message: "which parameters does vm_deployment take?", history: [{ role: "user", content: "hi" }] });
+  const dag = await request(s.app)
+    .post("/chat")
+    .send({ message: "which parameters does vm_deployment take?", history: [{ role: "user", content: "hi" }] });
   expect(dag.body.sources.some((x: { path: string }) => x.path.startsWith("dags/vm_deployment"))).toBe(true);
 
   const bad = await request(s.app).post("/chat").send({ message: "" });
@@ -91,7 +96,17 @@ test("chat answers extractively from the docs folder with sources when no model 
 test("/openapi.json is generated from the request schemas and /docs renders its operations", async () => {
   const doc = (await request(s.app).get("/openapi.json")).body;
   expect(doc.openapi).toBe("3.0.3");
-  for (const p of ["/health", "/orchestrator/intent", "/orchestrator/flows/{flow_id}", "/orchestrator/flows/{flow_id}/events", "/orchestrator/flows/{flow_id}/approve", "/orchestrator/observe", "/orchestrator/status", "/orchestrator/dags", "/chat"]) {
+  for (const p of [
+    "/health",
+    "/orchestrator/intent",
+    "/orchestrator/flows/{flow_id}",
+    "/orchestrator/flows/{flow_id}/events",
+    "/orchestrator/flows/{flow_id}/approve",
+    "/orchestrator/observe",
+    "/orchestrator/status",
+    "/orchestrator/dags",
+    "/chat",
+  ]) {
     expect(doc.paths[p]).toBeDefined();
   }
   expect(doc.components.schemas.IntentRequest.properties.intent).toMatchObject({ type: "string", minLength: 1, maxLength: 2000 });

@@ -49,15 +49,25 @@ export async function createStack(label: string, opts: StackOptions = {}): Promi
   cpSync(path.join(FIXTURES, "dags"), dagsDir, { recursive: true });
   for (const [file, yaml] of Object.entries(opts.extraDags ?? {})) writeFileSync(path.join(dagsDir, file), yaml);
   const base = loadConfig({
-    DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir,
-    SVC_DOCS_DIR: path.join(FIXTURES, "docs"), SVC_LOG_LEVEL: "silent", SVC_WORKFLOW_UI_URL: "http://ui.test:8888", ...opts.env,
+    DATABASE_URL: tdb.url,
+    REDIS_URL: redis.url,
+    SVC_REDIS_PREFIX: redis.prefix,
+    SVC_DAGS_DIR: dagsDir,
+    SVC_DOCS_DIR: path.join(FIXTURES, "docs"),
+    SVC_LOG_LEVEL: "silent",
+    SVC_WORKFLOW_UI_URL: "http://ui.test:8888",
+    ...opts.env,
   });
   const config: SvcConfig = { ...base, reconcileIntervalMs: 500, worker: { concurrency: 4, heartbeatMs: 200, zombieAfterMs: 2000 } };
   const logger = silentLogger();
   const engine = startEngineRuntime({ db: tdb.db, config, logger });
 
   const stack: Stack = {
-    tdb, redis, config, dagsDir, engine,
+    tdb,
+    redis,
+    config,
+    dagsDir,
+    engine,
     assistant: undefined as unknown as AssistantResources,
     app: undefined as unknown as Express,
     startServices(o = {}) {

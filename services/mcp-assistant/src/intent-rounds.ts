@@ -20,7 +20,10 @@ export const flowPath = (id: string, action = "") => `/orchestrator/flows/${enco
 function formFor(flow: FlowSummary) {
   const asks = flow.input_requests.length ? flow.input_requests : flow.missing_params.map((field) => ({ field, rule: "", question: `Value for ${field}?` }));
   const properties = Object.fromEntries(asks.map((r) => [r.field, { type: "string" as const, title: r.field, description: [r.question, r.rule].filter(Boolean).join(" ") }]));
-  return { message: flow.question ?? `The workflow needs: ${asks.map((r) => r.field).join(", ")}`, requestedSchema: { type: "object" as const, properties, required: asks.map((r) => r.field) } };
+  return {
+    message: flow.question ?? `The workflow needs: ${asks.map((r) => r.field).join(", ")}`,
+    requestedSchema: { type: "object" as const, properties, required: asks.map((r) => r.field) },
+  };
 }
 
 /**
@@ -30,7 +33,10 @@ function formFor(flow: FlowSummary) {
  * request to 2025 clients); otherwise the flow is returned with its question.
  */
 export async function intentRound(
-  api: AssistantClient, codec: RequestStateCodec<IntentRoundState>, ctx: ToolContext, submit: () => Promise<unknown>,
+  api: AssistantClient,
+  codec: RequestStateCodec<IntentRoundState>,
+  ctx: ToolContext,
+  submit: () => Promise<unknown>,
 ): Promise<{ flow: FlowSummary; elicited: boolean } | InputRequiredResult> {
   const state = ctx.sdk.mcpReq.requestState<IntentRoundState>();
   let flow: FlowSummary;

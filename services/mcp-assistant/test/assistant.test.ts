@@ -128,7 +128,12 @@ test("over Streamable HTTP a 2025 client without a session gets the question bac
 });
 
 test("read-only mode registers only the four read tools", async () => {
-  const deps = { stateCodec: createIntentStateCodec(), api: createAssistantClient({ baseUrl: apiUrl, authorization: undefined, timeoutMs: 10_000 }), logger: silentLogger(), docs: () => createDocsIndex({ docsDir: DOCS }) };
+  const deps = {
+    stateCodec: createIntentStateCodec(),
+    api: createAssistantClient({ baseUrl: apiUrl, authorization: undefined, timeoutMs: 10_000 }),
+    logger: silentLogger(),
+    docs: () => createDocsIndex({ docsDir: DOCS }),
+  };
   const server = createAssistantServer(deps, { readOnly: true });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);

@@ -36,5 +36,12 @@ export async function readLog(api: EngineApi, dagId: string, runId: string, task
   const tail = tailLines(lines, q.tailLines);
   const cut = truncateText(tail.join("\n"), q.maxBytes);
   const returned = cut.text ? cut.text.split("\n").length : 0;
-  return { try_number: tryNumber, content: cut.text, lines_returned: returned, lines_matched: matched, truncated: cut.truncated || tail.length < matched, finished: chunk.finished };
+  return {
+    try_number: tryNumber,
+    content: cut.text,
+    lines_returned: returned,
+    lines_matched: matched,
+    truncated: cut.truncated || tail.length < matched,
+    finished: chunk.finished,
+  };
 }

@@ -15,7 +15,13 @@ mainOf({
     const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
     const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "scheduler notification failed; reconciliation will catch up"));
     const api = createEngineApi({
-      db, notifier, dagsDir: config.dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(config), maxPageLimit: config.http.maxPageLimit, logger,
+      db,
+      notifier,
+      dagsDir: config.dagsDir,
+      catalog: defaultOperators(),
+      settings: dagSettingsFromConfig(config),
+      maxPageLimit: config.http.maxPageLimit,
+      logger,
     });
     const vms = createVmAccess(config, process.env);
     const deps = { api, logger, vms, dagSettings: dagSettingsFromConfig(config) };

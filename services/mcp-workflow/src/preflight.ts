@@ -21,18 +21,26 @@ async function resourceChecks(vms: VmTools, conf: Record<string, unknown>): Prom
   const mem = await probe(vms, ["cat", "/proc/meminfo"]);
   const availKb = mem ? Number(/MemAvailable:\s+(\d+)/.exec(mem)?.[1]) : NaN;
   const wantMb = Number(conf.memory_mb ?? 0);
-  out.push(Number.isFinite(availKb)
-    ? { check: "memory", ok: availKb / 1024 >= wantMb, detail: `${wantMb} MiB requested, ${Math.floor(availKb / 1024)} MiB available` }
-    : { check: "memory", ok: false, detail: "could not read /proc/meminfo on the host" });
+  out.push(
+    Number.isFinite(availKb)
+      ? { check: "memory", ok: availKb / 1024 >= wantMb, detail: `${wantMb} MiB requested, ${Math.floor(availKb / 1024)} MiB available` }
+      : { check: "memory", ok: false, detail: "could not read /proc/meminfo on the host" },
+  );
   const cpus = Number((await probe(vms, ["nproc"]))?.trim());
   const wantCpus = Number(conf.cpus ?? 1);
-  out.push({ check: "cpus", ok: Number.isFinite(cpus) && cpus > 0, detail: Number.isFinite(cpus) ? `${wantCpus} vCPU requested, host has ${cpus}${wantCpus > cpus ? " (over-committed)" : ""}` : "could not count host CPUs" });
+  out.push({
+    check: "cpus",
+    ok: Number.isFinite(cpus) && cpus > 0,
+    detail: Number.isFinite(cpus) ? `${wantCpus} vCPU requested, host has ${cpus}${wantCpus > cpus ? " (over-committed)" : ""}` : "could not count host CPUs",
+  });
   const df = await probe(vms, ["df", "-Pk", "--", vms.disksDir]);
   const freeKb = df ? Number(df.trim().split("\n").pop()?.split(/\s+/)[3]) : NaN;
   const wantGb = Number(conf.disk_gb ?? 0);
-  out.push(Number.isFinite(freeKb)
-    ? { check: "disk", ok: (freeKb * 1024) / GIB >= wantGb, detail: `${wantGb} GiB requested, ${Math.floor((freeKb * 1024) / GIB)} GiB free in ${vms.disksDir}` }
-    : { check: "disk", ok: false, detail: `could not read free space of ${vms.disksDir}` });
+  out.push(
+    Number.isFinite(freeKb)
+      ? { check: "disk", ok: (freeKb * 1024) / GIB >= wantGb, detail: `${wantGb} GiB requested, ${Math.floor((freeKb * 1024) / GIB)} GiB free in ${vms.disksDir}` }
+      : { check: "disk", ok: false, detail: `could not read free space of ${vms.disksDir}` },
+  );
   return out;
 }
 
@@ -40,12 +48,20 @@ async function resourceChecks(vms: VmTools, conf: Record<string, unknown>): Prom
  * Would create_vm succeed? Checks, without changing anything: the params against the VM DAG,
  * the host answering, the hypervisor answering, the image present, the name free, resources.
  */
-export async function preflightVm(api: EngineApi, vms: VmTools, dagId: string, conf: Record<string, unknown>, settings: Record<string, string>): Promise<{ checks: PreflightCheck[]; conf: Record<string, unknown> }> {
+export async function preflightVm(
+  api: EngineApi,
+  vms: VmTools,
+  dagId: string,
+  conf: Record<string, unknown>,
+  settings: Record<string, string>,
+): Promise<{ checks: PreflightCheck[]; conf: Record<string, unknown> }> {
   const checks: PreflightCheck[] = [];
   const def = (await api.getDagDefinition(dagId)).definition;
   const v = validateParams(def, { action: "create", ...conf }, settings);
   const resolved = v.ok ? v.params : { action: "create", ...conf };
-  checks.push(v.ok ? { check: "params", ok: true, detail: `valid for ${dagId}` } : { check: "params", ok: false, detail: v.errors.map((e) => `conf.${e.field}: ${e.message}`).join("; ") });
+  checks.push(
+    v.ok ? { check: "params", ok: true, detail: `valid for ${dagId}` } : { check: "params", ok: false, detail: v.errors.map((e) => `conf.${e.field}: ${e.message}`).join("; ") },
+  );
   const reachable = (await vms.exec(["true"]).catch(() => undefined))?.code === 0;
   checks.push({ check: "host_reachable", ok: reachable, detail: reachable ? `${vms.target} answers` : `${vms.target} does not answer` });
   if (!reachable) return { checks, conf: resolved };
@@ -59,9 +75,15 @@ export async function preflightVm(api: EngineApi, vms: VmTools, dagId: string, c
   const image = typeof resolved.image === "string" ? resolved.image : undefined;
   if (image) {
     const images = await vms.vmCli<{ name: string }[]>(["list", "images"]).catch(() => undefined);
-    checks.push(images
-      ? { check: "image", ok: images.some((i) => i.name === image), detail: images.some((i) => i.name === image) ? `image '${image}' present` : `image '${image}' not found; present: ${images.map((i) => i.name).join(", ") || "none"}` }
-      : { check: "image", ok: false, detail: "could not list images" });
+    checks.push(
+      images
+        ? {
+            check: "image",
+            ok: images.some((i) => i.name === image),
+            detail: images.some((i) => i.name === image) ? `image '${image}' present` : `image '${image}' not found; present: ${images.map((i) => i.name).join(", ") || "none"}`,
+          }
+        : { check: "image", ok: false, detail: "could not list images" },
+    );
   }
   const name = typeof resolved.vm_name === "string" ? resolved.vm_name : "";
   if (list && name) {

@@ -34,7 +34,9 @@ async function existingRun(api: EngineApi, dagId: string, runId: string): Promis
 /** The earlier run when its conf agrees with the request (defaults may have been added); otherwise an error. */
 function matchOrRefuse(run: ApiDagRun, req: TriggerRequest): TriggerOutcome {
   const stored = (run.conf ?? {}) as Record<string, unknown>;
-  const differing = Object.entries(req.conf ?? {}).filter(([k, v]) => !isDeepStrictEqual(stored[k], v)).map(([k]) => k);
+  const differing = Object.entries(req.conf ?? {})
+    .filter(([k, v]) => !isDeepStrictEqual(stored[k], v))
+    .map(([k]) => k);
   if (differing.length) {
     throw new ToolInputError(`already used for run ${run.dag_run_id} with a different conf (${differing.map((k) => `conf.${k}`).join(", ")}); use a new key`, "idempotency_key");
   }

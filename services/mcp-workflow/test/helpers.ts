@@ -77,7 +77,12 @@ export async function startStack(label: string, extraDags: Record<string, string
   await tdb.db.updateTable("dag").set({ is_paused: false }).execute();
   const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger() });
   return {
-    tdb, redis, dagsDir, config, env, runtime,
+    tdb,
+    redis,
+    dagsDir,
+    config,
+    env,
+    runtime,
     async close() {
       await runtime.stop().catch(() => undefined);
       await redis.cleanup();
@@ -105,10 +110,16 @@ export async function spawnHttp(env: Record<string, string>, bin = BIN): Promise
   let stderr = "";
   child.stderr?.on("data", (b: Buffer) => (stderr += b.toString()));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${stderr}`);
-    return fetch(`${base}/health`).then((r) => r.ok, () => false);
-  }, { timeoutMs: 30_000, what: "mcp http health" });
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${stderr}`);
+      return fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    { timeoutMs: 30_000, what: "mcp http health" },
+  );
   return {
     url: `${base}/mcp`,
     child,

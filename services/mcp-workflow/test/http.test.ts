@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 test("/mcp without the bearer token, or with a wrong one, is 401 problem JSON with a Bearer challenge", async () => {
-  for (const headers of [{} as Record<string, string>, { authorization: "Bearer wrong-token-wrong-token" }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}` }]) {
+  for (const headers of [
+    {} as Record<string, string>,
+    { authorization: "Bearer wrong-token-wrong-token" },
+    { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}` },
+  ]) {
     const res = await post(server.url, headers);
     expect(res.status).toBe(401);
     expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
@@ -52,7 +56,9 @@ test("with the token the SDK client lists every tool with annotations over Strea
 });
 
 test("trigger_dag_and_wait over HTTP ends in success with a progress notification per task", async () => {
-  const { result, progress } = await progressOnTheWire(client, () => client.callTool({ name: "trigger_dag_and_wait", arguments: { dag_id: "noop_chain" } }, { onprogress: () => undefined }));
+  const { result, progress } = await progressOnTheWire(client, () =>
+    client.callTool({ name: "trigger_dag_and_wait", arguments: { dag_id: "noop_chain" } }, { onprogress: () => undefined }),
+  );
   expect((result as ToolResult).structuredContent).toMatchObject({ run: { state: "success" }, timed_out: false });
   expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
 });
@@ -63,7 +69,9 @@ test("a 2026-07-28 client (auto negotiation) gets the same tools and per-task pr
   try {
     expect(modern.getProtocolEra()).toBe("modern");
     expect((await modern.listTools()).tools).toHaveLength(21);
-    const { result, progress } = await progressOnTheWire(modern, () => modern.callTool({ name: "trigger_dag_and_wait", arguments: { dag_id: "noop_chain" } }, { onprogress: () => undefined }));
+    const { result, progress } = await progressOnTheWire(modern, () =>
+      modern.callTool({ name: "trigger_dag_and_wait", arguments: { dag_id: "noop_chain" } }, { onprogress: () => undefined }),
+    );
     expect((result as ToolResult).structuredContent).toMatchObject({ run: { state: "success" } });
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
   } finally {
@@ -83,14 +91,20 @@ test("diagnose_dag_run on a failed run names the failed task with its log tail a
   expect(data.concerns.join(" ")).toMatch(/boom/);
   expect(data.recommendations.join(" ")).toMatch(/clear_task_instances/);
   expect(estimateTokens(JSON.stringify(r))).toBeLessThan(1500);
-  const cleared = (await client.callTool({ name: "clear_task_instances", arguments: { dag_id: "fail_chain", run_id: (run.structuredContent as { run: { run_id: string } }).run.run_id, dry_run: true } })) as ToolResult;
+  const cleared = (await client.callTool({
+    name: "clear_task_instances",
+    arguments: { dag_id: "fail_chain", run_id: (run.structuredContent as { run: { run_id: string } }).run.run_id, dry_run: true },
+  })) as ToolResult;
   // The failed task and the one that could not run because of it.
   expect(cleared.structuredContent).toMatchObject({ dry_run: true });
   expect((cleared.structuredContent as { cleared: { task_id: string }[] }).cleared.map((c) => c.task_id).sort()).toEqual(["after", "boom"]);
 });
 
 test("production mode refuses to start the HTTP transport without a token", async () => {
-  const child = spawn(BIN, ["--http", "--port", "0"], { env: { PATH: process.env.PATH ?? "", ...stack.env, SVC_DEPLOYMENT_MODE: "production" }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(BIN, ["--http", "--port", "0"], {
+    env: { PATH: process.env.PATH ?? "", ...stack.env, SVC_DEPLOYMENT_MODE: "production" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));

@@ -13,7 +13,11 @@ let stack: Stack;
 let server: Awaited<ReturnType<typeof spawnHttp>>;
 beforeAll(async () => {
   // The shipped catalogue next to the test DAGs: answers are measured on what users see.
-  const catalogue = Object.fromEntries(readdirSync(CATALOGUE_DIR).filter((f) => f.endsWith(".yaml")).map((f) => [f, readFileSync(path.join(CATALOGUE_DIR, f), "utf8")]));
+  const catalogue = Object.fromEntries(
+    readdirSync(CATALOGUE_DIR)
+      .filter((f) => f.endsWith(".yaml"))
+      .map((f) => [f, readFileSync(path.join(CATALOGUE_DIR, f), "utf8")]),
+  );
   stack = await startStack("mcpinspect", catalogue);
   server = await spawnHttp({ ...stack.env, SVC_MCP_TOKEN: TOKEN });
 });

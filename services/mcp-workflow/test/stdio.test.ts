@@ -120,7 +120,10 @@ test("SVC_MCP_READ_ONLY=true registers no write tool: none is listed and calling
     expect(tools.length).toBe(TOOL_COUNT - WRITE_TOOLS.length);
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
     const before = (await runsOf("noop_chain")).length;
-    const r = await ro.callTool({ name: "trigger_dag", arguments: { dag_id: "noop_chain" } }).then((x) => x as ToolResult, (e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }));
+    const r = await ro.callTool({ name: "trigger_dag", arguments: { dag_id: "noop_chain" } }).then(
+      (x) => x as ToolResult,
+      (e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }),
+    );
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/trigger_dag/);
     expect(await runsOf("noop_chain")).toHaveLength(before);

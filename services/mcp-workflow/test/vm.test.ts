@@ -77,7 +77,10 @@ test("create_vm and delete_vm run the VM workflow with a validated conf; a repea
   expect(bad.content[0]?.text).toMatch(/vm_name/);
   const first = await call("delete_vm", { vm_name: "mcp-web-1", idempotency_key: "del-1" });
   const again = await call("delete_vm", { vm_name: "mcp-web-1", idempotency_key: "del-1" });
-  expect(again.structuredContent).toMatchObject({ deduplicated: true, run: { run_id: (first.structuredContent as { run: { run_id: string } }).run.run_id, conf: { action: "delete" } } });
+  expect(again.structuredContent).toMatchObject({
+    deduplicated: true,
+    run: { run_id: (first.structuredContent as { run: { run_id: string } }).run.run_id, conf: { action: "delete" } },
+  });
   const runs = await stack.tdb.db.selectFrom("dag_run").select("run_id").where("dag_id", "=", "vm_deployment").execute();
   expect(runs).toHaveLength(2);
 });

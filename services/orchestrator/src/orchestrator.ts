@@ -63,7 +63,14 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
   worker.on("error", (e) => log.warn({ err: String(e) }, "intents queue error"));
   worker.on("failed", (job, e) => log.error({ jobId: job?.id, err: String(e) }, "intent job failed"));
 
-  const heartbeat = startHeartbeat(db, "orchestrator", instanceId, deps.heartbeatMs ?? 5000, (e) => log.warn({ err: String(e) }, "heartbeat failed"), () => ({ router_mode: router.mode }));
+  const heartbeat = startHeartbeat(
+    db,
+    "orchestrator",
+    instanceId,
+    deps.heartbeatMs ?? 5000,
+    (e) => log.warn({ err: String(e) }, "heartbeat failed"),
+    () => ({ router_mode: router.mode }),
+  );
   const sweep = startSweep({ store, engine, queues, logger: log, intervalMs: deps.sweepIntervalMs ?? 2000, resumeAfterMs: deps.resumeAfterMs ?? 30_000 });
   log.info({ instanceId, routerMode: router.mode }, "orchestrator started");
 

@@ -24,7 +24,11 @@ export function startSweep(o: SweepOptions): { stop(): Promise<void> } {
   const pass = async () => {
     for (const flow of await o.store.listIdle(ACTIVE_PLANNING_STATUSES, o.resumeAfterMs, 50)) {
       const jobId = `resume|${flow.flow_id}|${new Date(flow.updated_at).getTime()}`;
-      await o.queues.intents.add("plan", { flowId: flow.flow_id, action: "plan" }, { jobId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86400 }, attempts: 5, backoff: { type: "exponential", delay: 500 } });
+      await o.queues.intents.add(
+        "plan",
+        { flowId: flow.flow_id, action: "plan" },
+        { jobId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86400 }, attempts: 5, backoff: { type: "exponential", delay: 500 } },
+      );
       o.logger.info({ flowId: flow.flow_id, status: flow.status }, "flow resumed after its job was lost");
     }
     for (const flow of await o.store.listIdle(["in_progress"], 0, 200)) {

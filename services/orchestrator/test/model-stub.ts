@@ -13,7 +13,10 @@ export interface ModelStub {
 }
 
 const completion = (message: Record<string, unknown>, finish: string) => ({
-  id: "chatcmpl-stub", object: "chat.completion", created: 1700000000, model: "stub-model",
+  id: "chatcmpl-stub",
+  object: "chat.completion",
+  created: 1700000000,
+  model: "stub-model",
   choices: [{ index: 0, finish_reason: finish, message: { role: "assistant", ...message } }],
   usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
 });
@@ -33,16 +36,23 @@ export async function startModelStub(): Promise<ModelStub> {
       res.writeHead(200, { "content-type": "application/json" });
       if (m.kind === "malformed") {
         // A tool call whose arguments are not JSON, as broken local models produce.
-        return void res.end(JSON.stringify(completion({ content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "vm_deployment", arguments: "{vm_name: web" } }] }, "tool_calls")));
+        return void res.end(
+          JSON.stringify(
+            completion({ content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "vm_deployment", arguments: "{vm_name: web" } }] }, "tool_calls"),
+          ),
+        );
       }
-      res.end(JSON.stringify(completion({ content: null, tool_calls: [{ id: "c1", type: "function", function: { name: m.name, arguments: JSON.stringify(m.args) } }] }, "tool_calls")));
+      res.end(
+        JSON.stringify(completion({ content: null, tool_calls: [{ id: "c1", type: "function", function: { name: m.name, arguments: JSON.stringify(m.args) } }] }, "tool_calls")),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   stub.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  stub.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  stub.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return stub;
 }

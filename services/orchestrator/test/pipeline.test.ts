@@ -12,10 +12,26 @@ const DOOMED = "dag_id: doomed_job\ndescription: Rotate the doomed widgets.\ntas
 let pipeline: PipelineDeps & { workflowUiUrl: string };
 
 /** A router that must not be asked: proves a resumed flow skips discovery. */
-const refusingRouter: FlowRouter = { mode: "offline", model: null, route: async () => { throw new Error("router must not be called"); } };
+const refusingRouter: FlowRouter = {
+  mode: "offline",
+  model: null,
+  route: async () => {
+    throw new Error("router must not be called");
+  },
+};
 const pick = (dagId: string, params: Record<string, unknown> = {}): FlowRouter => ({
-  mode: "offline", model: null,
-  route: async (): Promise<RouteResult> => ({ status: "ready", dag_id: dagId, confidence: 1, params, candidates: [{ dag_id: dagId, score: 9 }], reason: "test", mode: "offline", warnings: [] }),
+  mode: "offline",
+  model: null,
+  route: async (): Promise<RouteResult> => ({
+    status: "ready",
+    dag_id: dagId,
+    confidence: 1,
+    params,
+    candidates: [{ dag_id: dagId, score: 9 }],
+    reason: "test",
+    mode: "offline",
+    warnings: [],
+  }),
 });
 
 beforeAll(async () => {
@@ -54,7 +70,12 @@ test("a crash after the run was created but before the flow recorded it resumes 
 
 test("a flow resumes at the first phase not recorded: discovery is not repeated", async () => {
   const flow = await newFlow("create a vm called resume1");
-  await s.assistant.store.update(flow.flow_id, { status: "planning", dag_id: "vm_deployment", params: { action: "create", vm_name: "resume1" }, phases_completed: ["dag_discovery"] });
+  await s.assistant.store.update(flow.flow_id, {
+    status: "planning",
+    dag_id: "vm_deployment",
+    params: { action: "create", vm_name: "resume1" },
+    phases_completed: ["dag_discovery"],
+  });
   const r = await processFlow({ ...pipeline, router: refusingRouter }, flow.flow_id);
   expect(r.status).toBe("awaiting_approval");
   expect((await s.flow(flow.flow_id)).params).toEqual({ action: "create", vm_name: "resume1", image: "centos9stream" });
@@ -89,7 +110,15 @@ test("a DAG whose file has import errors is rejected at validation with how to f
 test("the orchestrator picks up a flow whose job was lost, and settles the flow as failed when its run fails", async () => {
   // A flow row with no job at all (Redis lost it): the sweep must find it.
   const flow = await newFlow("check certificates");
-  const orch = createOrchestrator({ db: s.tdb.db, config: s.config, logger: silentLogger(), router: pick("certificate_check"), sweepIntervalMs: 200, resumeAfterMs: 300, heartbeatMs: 500 });
+  const orch = createOrchestrator({
+    db: s.tdb.db,
+    config: s.config,
+    logger: silentLogger(),
+    router: pick("certificate_check"),
+    sweepIntervalMs: 200,
+    resumeAfterMs: 300,
+    heartbeatMs: 500,
+  });
   try {
     const running = await s.waitFlow(flow.flow_id, ["in_progress", "failed"]);
     expect(running.run_id).toBe(runIdForExecution(flow.execution_id));

@@ -63,7 +63,8 @@ function idempotencyKey(api: EngineApi): RequestHandler {
     const dagId = String(req.params.dag_id);
     const runId = `manual__key-${createHash("sha256").update(`${dagId}\0${key}`).digest("hex").slice(0, 32)}`;
     const body = (req.body ?? {}) as Record<string, unknown>;
-    if (body.dag_run_id !== undefined && body.dag_run_id !== runId) throw new BadRequestError("dag_run_id: leave it out with an Idempotency-Key (the key names the run)", { field: "dag_run_id" });
+    if (body.dag_run_id !== undefined && body.dag_run_id !== runId)
+      throw new BadRequestError("dag_run_id: leave it out with an Idempotency-Key (the key names the run)", { field: "dag_run_id" });
     const existing = await api.getDagRun(dagId, runId).catch((e: { code?: string }) => {
       if (e.code === "dag_run_not_found") return undefined;
       throw e;

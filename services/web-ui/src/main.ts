@@ -18,8 +18,13 @@ async function main(): Promise<void> {
   const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
   const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "scheduler notification failed; reconciliation will catch up"));
   const api = createEngineApi({
-    db, notifier, dagsDir: config.dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(config),
-    maxPageLimit: config.http.maxPageLimit, logger,
+    db,
+    notifier,
+    dagsDir: config.dagsDir,
+    catalog: defaultOperators(),
+    settings: dagSettingsFromConfig(config),
+    maxPageLimit: config.http.maxPageLimit,
+    logger,
   });
   // The ask box reaches the assistant API of this host (same credentials, forwarded per request).
   const app = createWebUiApp({ api, auth: config.auth, logger, ui: { db, assistantUrl: `http://127.0.0.1:${config.http.assistantPort}` } });

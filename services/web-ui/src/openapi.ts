@@ -10,19 +10,30 @@ const componentName = new Map<z.ZodType, string>(Object.entries(API_COMPONENTS).
 function componentSchemas(): Json {
   const registry = z.registry<{ id: string }>();
   for (const [name, schema] of Object.entries(API_COMPONENTS)) registry.add(schema as z.ZodType, { id: name });
-  const out = z.toJSONSchema(registry, { target: "openapi-3.0", uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any", override: tidyJsonSchema }) as { schemas: Record<string, Json> };
+  const out = z.toJSONSchema(registry, { target: "openapi-3.0", uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any", override: tidyJsonSchema }) as {
+    schemas: Record<string, Json>;
+  };
   for (const s of Object.values(out.schemas)) delete s.$id;
   return out.schemas;
 }
 
 function parameters(r: RouteDef): Json[] {
   const list: Json[] = [];
-  for (const [where, obj] of [["path", r.params], ["query", r.query]] as const) {
+  for (const [where, obj] of [
+    ["path", r.params],
+    ["query", r.query],
+  ] as const) {
     if (!obj) continue;
     const json = toSchema(obj, "input") as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
       const isArray = schema.type === "array";
-      list.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema, ...(isArray ? { style: "form", explode: name !== "update_mask" } : {}) });
+      list.push({
+        name,
+        in: where,
+        required: where === "path" || (json.required ?? []).includes(name),
+        schema,
+        ...(isArray ? { style: "form", explode: name !== "update_mask" } : {}),
+      });
     }
   }
   return list;
@@ -72,7 +83,8 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       schemas: {
         ...componentSchemas(),
         Error: {
-          type: "object", required: ["type", "title", "status"],
+          type: "object",
+          required: ["type", "title", "status"],
           properties: { type: { type: "string" }, title: { type: "string" }, status: { type: "number" }, detail: { type: "string" }, instance: { type: "string" } },
         },
       },

@@ -13,11 +13,19 @@ export const qDate = () => z.iso.datetime({ offset: true });
 
 /** Repeatable query parameter (`state=a&state=b`), always an array after parsing. */
 export const qArray = () =>
-  z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])).meta({ type: "array", items: { type: "string" } });
+  z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .meta({ type: "array", items: { type: "string" } });
 
 /** Comma-separated list (`update_mask=a,b`, style form, explode false). */
 export const qCsv = () =>
-  z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean));
+  z.union([z.string(), z.array(z.string())]).transform((v) =>
+    (Array.isArray(v) ? v : [v])
+      .flatMap((s) => s.split(","))
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /** limit / offset, as Airflow names them. */
 export const pageQuery = { limit: qInt().optional(), offset: qInt().optional() };

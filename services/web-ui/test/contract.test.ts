@@ -12,7 +12,10 @@ const DEFAULT_SPEC = path.resolve(__dirname, "..", "..", "..", "..", "shared", "
 /** AIRFLOW_OPENAPI_SPEC when set, else the spec beside the repository (../shared/reference/…). */
 const specFile = process.env.AIRFLOW_OPENAPI_SPEC ?? DEFAULT_SPEC;
 
-type Spec = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
+type Spec = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 if (!existsSync(specFile)) {
   // No spec, no contract: a failing test says so rather than a suite that passes without testing.

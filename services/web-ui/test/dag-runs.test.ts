@@ -14,8 +14,15 @@ describe("REST /api/v1/dags/{dag_id}/dagRuns", () => {
   test("POST triggers a queued run (conf validated, defaults applied) and answers Airflow's DAGRun", async () => {
     const res = await f.post(RUNS, { dag_run_id: "web-1", logical_date: "2024-05-01T10:00:00Z", conf: { vm_name: "web01" }, note: "hi" }).expect(200);
     expect(res.body).toMatchObject({
-      dag_run_id: "web-1", dag_id: "vm_deploy", state: "queued", run_type: "manual", external_trigger: true,
-      conf: { vm_name: "web01", cpus: 2 }, note: "hi", logical_date: "2024-05-01T10:00:00.000+00:00", execution_date: "2024-05-01T10:00:00.000+00:00",
+      dag_run_id: "web-1",
+      dag_id: "vm_deploy",
+      state: "queued",
+      run_type: "manual",
+      external_trigger: true,
+      conf: { vm_name: "web01", cpus: 2 },
+      note: "hi",
+      logical_date: "2024-05-01T10:00:00.000+00:00",
+      execution_date: "2024-05-01T10:00:00.000+00:00",
     });
     expect(f.notifier.calls).toContain("dag:vm_deploy");
   });
@@ -45,7 +52,10 @@ describe("REST /api/v1/dags/{dag_id}/dagRuns", () => {
   });
 
   test("GET lists runs with filters, order_by and paging; ~ lists every DAG's runs", async () => {
-    for (const [id, day] of [["web-2", "02"], ["web-3", "03"]]) {
+    for (const [id, day] of [
+      ["web-2", "02"],
+      ["web-3", "03"],
+    ]) {
       await f.post(RUNS, { dag_run_id: id, logical_date: `2024-05-${day}T00:00:00Z`, conf: { vm_name: "x" } }).expect(200);
     }
     const all = await f.get(`${RUNS}?order_by=-execution_date`).expect(200);

@@ -16,8 +16,14 @@ describe("REST /api/v1/dags", () => {
     expect(res.body.total_entries).toBe(2);
     expect(res.body.dags.map((d: { dag_id: string }) => d.dag_id)).toEqual(["hello", "vm_deploy"]);
     expect(res.body.dags[0]).toMatchObject({
-      dag_id: "hello", is_paused: true, is_active: true, is_subdag: false, root_dag_id: null,
-      schedule_interval: { __type: "CronExpression", value: "@daily" }, timetable_description: "At 00:00", tags: [{ name: "demo" }],
+      dag_id: "hello",
+      is_paused: true,
+      is_active: true,
+      is_subdag: false,
+      root_dag_id: null,
+      schedule_interval: { __type: "CronExpression", value: "@daily" },
+      timetable_description: "At 00:00",
+      tags: [{ name: "demo" }],
     });
   });
 

@@ -70,7 +70,14 @@ export async function createWebFixture(label: string, opts: { auth?: AuthSetting
   await sync();
   const withAuth = (t: request.Test) => t.set("Authorization", BEARER);
   return {
-    db: tdb.db, tdb, dagsDir, api, app, notifier, writeDag, sync,
+    db: tdb.db,
+    tdb,
+    dagsDir,
+    api,
+    app,
+    notifier,
+    writeDag,
+    sync,
     get: (url) => withAuth(request(app).get(url)),
     post: (url, body) => withAuth(request(app).post(url)).send(body ?? {}),
     patch: (url, body) => withAuth(request(app).patch(url)).send(body ?? {}),

@@ -25,7 +25,12 @@ afterAll(async () => {
   await fx?.close();
 });
 
-interface LiveDag { dag_id: string; is_paused: boolean; next_run: string | null; runs: { dag_run_id: string; state: string }[] }
+interface LiveDag {
+  dag_id: string;
+  is_paused: boolean;
+  next_run: string | null;
+  runs: { dag_run_id: string; state: string }[];
+}
 
 /** Open an event stream and collect its `dags` events. */
 function openStream(headers: Record<string, string>): Promise<{ status: number; type: string; events: LiveDag[][]; close(): void }> {
@@ -58,7 +63,10 @@ test("every DAG's switch, newest runs (at most 8, newest first) and next run are
   const counting: KyselyPlugin = { transformQuery: (a) => (queries++, a.node), transformResult: async (a) => a.result };
   const states = await dagLiveStatesFromDb(fx.db.withPlugin(counting), 8, new Date("2030-05-01T10:00:00Z"));
   expect(queries).toBe(1);
-  expect(states.map((s) => [s.dag_id, s.is_paused, s.next_run])).toEqual([["hello", false, "2030-05-02T00:00:00.000Z"], ["vm_deploy", true, null]]);
+  expect(states.map((s) => [s.dag_id, s.is_paused, s.next_run])).toEqual([
+    ["hello", false, "2030-05-02T00:00:00.000Z"],
+    ["vm_deploy", true, null],
+  ]);
   expect(states[1]!.runs.map((r) => r.dag_run_id)).toEqual(["r9", "r8", "r7", "r6", "r5", "r4", "r3", "r2"]);
   expect(states[0]!.runs).toEqual([]);
 });

@@ -68,7 +68,11 @@ describe("following a running task's log through the REST API", () => {
       if (!finished) await new Promise((r) => setTimeout(r, 150));
     }
     expect(finished).toBe(true);
-    const ticks = chunks.join("").split("\n").filter((l) => l.includes("tick")).map((l) => Number(/tick (\d+)/.exec(l)![1]));
+    const ticks = chunks
+      .join("")
+      .split("\n")
+      .filter((l) => l.includes("tick"))
+      .map((l) => Number(/tick (\d+)/.exec(l)![1]));
     // Every line exactly once, in order, across the chunks.
     expect(ticks).toEqual(Array.from({ length: ticks.length }, (_, i) => i + 1));
     expect(ticks.length).toBeGreaterThanOrEqual(6);

@@ -22,7 +22,8 @@ describe("web-ui main", () => {
   test("refuses to start in production without credentials, saying what to set", async () => {
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       execFile(TSX, [MAIN], { env: { ...baseEnv(), SVC_DEPLOYMENT_MODE: "production", SVC_WEB_UI_PORT: "0" }, timeout: 30000 }, (err, _out, stderr) =>
-        resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stderr }));
+        resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stderr }),
+      );
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("refusing to start in production without credentials: set SVC_ADMIN_USER and SVC_ADMIN_PASSWORD, or SVC_API_TOKEN");
@@ -32,10 +33,13 @@ describe("web-ui main", () => {
     const port = await freePort();
     const child = spawn(TSX, [MAIN], { env: { ...baseEnv(), SVC_WEB_UI_PORT: String(port), SVC_API_TOKEN: "t0k" }, stdio: "ignore" });
     try {
-      const health = await waitFor(async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined);
-        return res?.ok ? ((await res.json()) as { metadatabase: { status: string } }) : undefined;
-      }, { timeoutMs: 30000, what: "web-ui listening" });
+      const health = await waitFor(
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined);
+          return res?.ok ? ((await res.json()) as { metadatabase: { status: string } }) : undefined;
+        },
+        { timeoutMs: 30000, what: "web-ui listening" },
+      );
       expect(health.metadatabase.status).toBe("healthy");
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/dags`)).status).toBe(401);
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/dags`, { headers: { Authorization: "Bearer t0k" } })).status).toBe(200);

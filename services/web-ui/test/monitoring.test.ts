@@ -28,7 +28,10 @@ describe("REST import errors, health and version", () => {
   test("GET /health needs no credentials and reports metadatabase and scheduler heartbeat", async () => {
     const before = await request(f.app).get("/api/v1/health").expect(200);
     expect(before.body).toMatchObject({ metadatabase: { status: "healthy" }, scheduler: { status: "unhealthy", latest_scheduler_heartbeat: null } });
-    await f.db.insertInto("component_heartbeat").values({ component: "scheduler", instance_id: "s1", hostname: "h", pid: 1, started_at: new Date(), last_seen: sql<Date>`now()`, info: "{}" }).execute();
+    await f.db
+      .insertInto("component_heartbeat")
+      .values({ component: "scheduler", instance_id: "s1", hostname: "h", pid: 1, started_at: new Date(), last_seen: sql<Date>`now()`, info: "{}" })
+      .execute();
     const after = await request(f.app).get("/api/v1/health").expect(200);
     expect(after.body.scheduler).toEqual({ status: "healthy", latest_scheduler_heartbeat: expect.stringMatching(/\+00:00$/) });
   });

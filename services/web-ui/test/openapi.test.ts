@@ -4,7 +4,10 @@ import { createWebFixture, type WebFixture } from "./helpers";
 import { specValidators } from "./oas-schema";
 
 let f: WebFixture;
-let doc: { paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, unknown> }>>; components: { schemas: Record<string, unknown> } };
+let doc: {
+  paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown> };
+};
 beforeAll(async () => {
   f = await createWebFixture("webopenapi");
   doc = (await request(f.app).get("/api/v1/openapi.json").expect(200)).body;
@@ -29,9 +32,14 @@ describe("OpenAPI document", () => {
   test("our answers validate against the response components of our own document", async () => {
     await f.post("/api/v1/dags/vm_deploy/dagRuns", { dag_run_id: "r", conf: { vm_name: "x" } }).expect(200);
     const checks: [string, string][] = [
-      ["/api/v1/dags", "DAGCollection"], ["/api/v1/dags/vm_deploy/details", "DAGDetail"], ["/api/v1/dags/vm_deploy/tasks", "TaskCollection"],
-      ["/api/v1/dags/vm_deploy/dagRuns", "DAGRunCollection"], ["/api/v1/dags/vm_deploy/dagRuns/r/taskInstances", "TaskInstanceCollection"],
-      ["/api/v1/importErrors", "ImportErrorCollection"], ["/api/v1/health", "HealthInfo"], ["/api/v1/version", "VersionInfo"],
+      ["/api/v1/dags", "DAGCollection"],
+      ["/api/v1/dags/vm_deploy/details", "DAGDetail"],
+      ["/api/v1/dags/vm_deploy/tasks", "TaskCollection"],
+      ["/api/v1/dags/vm_deploy/dagRuns", "DAGRunCollection"],
+      ["/api/v1/dags/vm_deploy/dagRuns/r/taskInstances", "TaskInstanceCollection"],
+      ["/api/v1/importErrors", "ImportErrorCollection"],
+      ["/api/v1/health", "HealthInfo"],
+      ["/api/v1/version", "VersionInfo"],
     ];
     const { component: compile } = specValidators(doc.components.schemas, "own");
     for (const [url, component] of checks) {

@@ -5,13 +5,15 @@ beforeAll(async () => {
   f = await createWebFixture("webtis");
   await f.post("/api/v1/dags/vm_deploy/dagRuns", { dag_run_id: "r1", conf: { vm_name: "x" } }).expect(200);
   // The run got as far as `wait`, which failed on its second try after logging.
-  const set = (task: string, patch: Record<string, unknown>) =>
-    f.db.updateTable("task_instance").set(patch).where("run_id", "=", "r1").where("task_id", "=", task).execute();
+  const set = (task: string, patch: Record<string, unknown>) => f.db.updateTable("task_instance").set(patch).where("run_id", "=", "r1").where("task_id", "=", task).execute();
   await set("create", { state: "success", try_number: 1, start_date: new Date(), end_date: new Date(), duration: 1.5 });
   await set("wait", { state: "failed", try_number: 2 });
   await set("report", { state: "upstream_failed" });
   await f.db.updateTable("dag_run").set({ state: "failed", end_date: new Date() }).where("run_id", "=", "r1").execute();
-  await f.db.insertInto("task_log").values(["waiting", "gave up <script>"].map((line) => ({ dag_id: "vm_deploy", run_id: "r1", task_id: "wait", try_number: 2, stream: "stderr" as const, line }))).execute();
+  await f.db
+    .insertInto("task_log")
+    .values(["waiting", "gave up <script>"].map((line) => ({ dag_id: "vm_deploy", run_id: "r1", task_id: "wait", try_number: 2, stream: "stderr" as const, line })))
+    .execute();
 });
 afterAll(async () => {
   await f.close();

@@ -5,8 +5,17 @@ import { describeCatalogue, missingRequiredParams, toRouterCatalogEntry } from "
 describe("catalogue helpers", () => {
   test("toRouterCatalogEntry keeps what routing needs from a DagDefinition", () => {
     const dag: DagDefinition = {
-      dag_id: "x", description: "d", tags: ["t"], owners: [], schedule: null, max_active_runs: 1,
-      params: { a: { type: "string" } }, required_params: ["a"], examples: ["e"], doc_md: null, tasks: [],
+      dag_id: "x",
+      description: "d",
+      tags: ["t"],
+      owners: [],
+      schedule: null,
+      max_active_runs: 1,
+      params: { a: { type: "string" } },
+      required_params: ["a"],
+      examples: ["e"],
+      doc_md: null,
+      tasks: [],
     };
     expect(toRouterCatalogEntry(dag)).toEqual({ dag_id: "x", description: "d", tags: ["t"], examples: ["e"], params: { a: { type: "string" } }, required_params: ["a"] });
   });
@@ -23,7 +32,14 @@ describe("catalogue helpers", () => {
   });
 
   test("missingRequiredParams lists required params with neither value nor default", () => {
-    const entry = { dag_id: "v", description: null, tags: [], examples: [], required_params: ["vm_name", "image"], params: { vm_name: { type: "string" as const }, image: { type: "string" as const, default: "rhel9" } } };
+    const entry = {
+      dag_id: "v",
+      description: null,
+      tags: [],
+      examples: [],
+      required_params: ["vm_name", "image"],
+      params: { vm_name: { type: "string" as const }, image: { type: "string" as const, default: "rhel9" } },
+    };
     expect(missingRequiredParams(entry, {})).toEqual(["vm_name"]);
     expect(missingRequiredParams(entry, { vm_name: "web01" })).toEqual([]);
   });

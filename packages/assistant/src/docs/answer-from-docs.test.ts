@@ -13,17 +13,23 @@ describe("answerFromDocs", () => {
   let stub: OpenAiStub;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "svc-answer-"));
-    await writeFile(path.join(dir, "observe.md"), [
-      "# Observing runs",
-      "## Progress",
-      "Progress counts skipped tasks as done. A finished run always shows 100 percent.",
-      "## Failed tasks",
-      "When a task fails, the observer shows the last 50 log lines. It also recommends the log command and the grid URL.",
-    ].join("\n"));
+    await writeFile(
+      path.join(dir, "observe.md"),
+      [
+        "# Observing runs",
+        "## Progress",
+        "Progress counts skipped tasks as done. A finished run always shows 100 percent.",
+        "## Failed tasks",
+        "When a task fails, the observer shows the last 50 log lines. It also recommends the log command and the grid URL.",
+      ].join("\n"),
+    );
     index = await createDocsIndex({ docsDir: dir });
     stub = await startOpenAiStub();
   });
-  afterAll(async () => { await stub.close(); await rm(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await stub.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   test("without a model: the most relevant sentences, cited [n], with sources", async () => {
     const a = await answerFromDocs("how many log lines are shown when a task fails?", index);

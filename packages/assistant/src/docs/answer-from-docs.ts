@@ -43,9 +43,10 @@ const SYSTEM_PROMPT = [
 ].join(" ");
 
 function notFound(catalog: readonly RouterCatalogEntry[] | undefined): string {
-  const can = catalog && catalog.length > 0
-    ? describeCatalogue(catalog)
-    : "I can route requests to the installed workflows (identity, certificate authority, router, registry, OpenShift cluster, VMs, health checks).";
+  const can =
+    catalog && catalog.length > 0
+      ? describeCatalogue(catalog)
+      : "I can route requests to the installed workflows (identity, certificate authority, router, registry, OpenShift cluster, VMs, health checks).";
   return `I found nothing about that in the documentation. ${can}`;
 }
 
@@ -58,10 +59,9 @@ export async function answerFromDocs(question: string, index: DocsIndex, options
   if (!options.model) return extractive([]);
   const passages = hits.map((h, i) => `[${i + 1}] ${h.title} (${h.path})\n${h.text}`).join("\n\n");
   try {
-    const reply = await options.model.invoke(
-      [new SystemMessage(SYSTEM_PROMPT), new HumanMessage(`Passages:\n\n${passages}\n\nQuestion: ${question}`)],
-      { signal: AbortSignal.timeout(options.timeoutMs ?? 15000) },
-    );
+    const reply = await options.model.invoke([new SystemMessage(SYSTEM_PROMPT), new HumanMessage(`Passages:\n\n${passages}\n\nQuestion: ${question}`)], {
+      signal: AbortSignal.timeout(options.timeoutMs ?? 15000),
+    });
     const text = reply.text.trim();
     if (!text) throw new Error("empty answer");
     return { answer: text, sources, mode: "llm", found: true, warnings: [] };

@@ -35,12 +35,14 @@ export interface DocsIndex {
 
 async function markdownFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const nested = await Promise.all(entries.map(async (e) => {
-    if (e.name.startsWith(".") || e.name === "node_modules") return [];
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return markdownFiles(full);
-    return e.isFile() && e.name.toLowerCase().endsWith(".md") ? [full] : [];
-  }));
+  const nested = await Promise.all(
+    entries.map(async (e) => {
+      if (e.name.startsWith(".") || e.name === "node_modules") return [];
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) return markdownFiles(full);
+      return e.isFile() && e.name.toLowerCase().endsWith(".md") ? [full] : [];
+    }),
+  );
   return nested.flat().sort();
 }
 

@@ -3,9 +3,7 @@ import { extractAnswer, sentencesOf } from "./extractive-answer";
 describe("sentencesOf", () => {
   test("joins hard-wrapped lines, keeps list items apart, drops code and keeps underscores in names", () => {
     const md = "The observer counts\nskipped tasks as done. It reports progress_percent.\n\n- first item of a list\n- second item\n  wrapped here\n\n```\ncode block line\n```";
-    expect(sentencesOf(md)).toEqual([
-      "The observer counts skipped tasks as done.", "It reports progress_percent.", "first item of a list", "second item wrapped here",
-    ]);
+    expect(sentencesOf(md)).toEqual(["The observer counts skipped tasks as done.", "It reports progress_percent.", "first item of a list", "second item wrapped here"]);
   });
 });
 

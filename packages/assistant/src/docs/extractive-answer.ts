@@ -22,7 +22,10 @@ function items(text: string): string[] {
   for (const block of text.replace(/```[\s\S]*?```/g, "\n\n").split(/\n\s*\n/)) {
     let cur = "";
     for (const line of block.split("\n")) {
-      if (ITEM_START.test(line) && cur) { out.push(cur); cur = ""; }
+      if (ITEM_START.test(line) && cur) {
+        out.push(cur);
+        cur = "";
+      }
       cur = cur ? `${cur} ${line.replace(ITEM_START, "")}` : line.replace(ITEM_START, "");
     }
     if (cur) out.push(cur);
@@ -51,7 +54,10 @@ export function extractAnswer(question: string, hits: readonly DocHit[]): string
       return { s, hi, si, score: overlap + (hits.length - hi) * 0.1 };
     }),
   );
-  let picked = scored.filter((x) => x.score >= 1).sort((a, b) => b.score - a.score).slice(0, MAX_SENTENCES);
+  let picked = scored
+    .filter((x) => x.score >= 1)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, MAX_SENTENCES);
   // The match may be in a heading only: then the section's opening says what it is about.
   if (picked.length === 0) picked = scored.filter((x) => x.hi === 0).slice(0, 2);
   picked.sort((a, b) => a.hi - b.hi || a.si - b.si);

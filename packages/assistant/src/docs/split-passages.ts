@@ -10,7 +10,11 @@ const MAX_CHARS = 1500;
 
 /** GitHub-style heading anchor. */
 export function anchorOf(heading: string): string {
-  return heading.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/\s+/g, "-");
+  return heading
+    .toLowerCase()
+    .trim()
+    .replace(/[^\w\s-]/g, "")
+    .replace(/\s+/g, "-");
 }
 
 /** Long sections are cut at paragraph breaks so that one passage stays focused. */
@@ -19,7 +23,10 @@ function chunk(text: string): string[] {
   const out: string[] = [];
   let cur = "";
   for (const para of text.split(/\n{2,}/)) {
-    if (cur && cur.length + para.length > MAX_CHARS) { out.push(cur); cur = ""; }
+    if (cur && cur.length + para.length > MAX_CHARS) {
+      out.push(cur);
+      cur = "";
+    }
     cur = cur ? `${cur}\n\n${para}` : para;
   }
   if (cur) out.push(cur);

@@ -23,7 +23,10 @@ async function main(argv: string[]): Promise<number> {
   for (const c of cases) {
     const r = router.route(c.intent);
     const line = {
-      intent: c.intent, dag_id: r.dag_id, params: r.params, status: r.status,
+      intent: c.intent,
+      dag_id: r.dag_id,
+      params: r.params,
+      status: r.status,
       ...(r.status === "needs_input" ? { question: r.question, input: r.input } : {}),
       ...(r.status === "rejected" ? { reason: r.refused?.message ?? r.reason } : {}),
     };
@@ -44,7 +47,12 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err: unknown) => {
-  process.stderr.write(`eval failed: ${(err as Error).message}\n`);
-  process.exitCode = 1;
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`eval failed: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  },
+);

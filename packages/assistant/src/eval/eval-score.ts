@@ -74,9 +74,16 @@ export function scoreLine(c: EvalCase, r: RouteResult): EvalOutcome | undefined 
   const gotStatus = r.status ?? (r.dag_id ? "ready" : "rejected");
   const expectedStatus = c.status ?? (expected === null ? "rejected" : null);
   return {
-    intent: c.intent, expected, got: r.dag_id, dagOk, params: r.params, expectedParams,
+    intent: c.intent,
+    expected,
+    got: r.dag_id,
+    dagOk,
+    params: r.params,
+    expectedParams,
     paramsOk: expected === null ? null : dagOk && paramsMatch(expectedParams, r.params),
-    category: c.category ?? "uncategorised", expectedStatus, gotStatus,
+    category: c.category ?? "uncategorised",
+    expectedStatus,
+    gotStatus,
     statusOk: expectedStatus === null ? null : expectedStatus === gotStatus,
   };
 }
@@ -91,9 +98,16 @@ export function summarize(lines: number, outcomes: readonly EvalOutcome[]): Eval
   const nulls = outcomes.filter((o) => o.expected === null);
   const refused = nulls.filter((o) => o.got === null).length;
   return {
-    lines, labelled: outcomes.length, top1_correct: top1, top1_accuracy: rate(top1, outcomes.length),
-    params_checked: checked.length, params_exact: exact, params_exact_rate: rate(exact, checked.length),
-    refusals_expected: nulls.length, refused, refusal_rate: rate(refused, nulls.length),
+    lines,
+    labelled: outcomes.length,
+    top1_correct: top1,
+    top1_accuracy: rate(top1, outcomes.length),
+    params_checked: checked.length,
+    params_exact: exact,
+    params_exact_rate: rate(exact, checked.length),
+    refusals_expected: nulls.length,
+    refused,
+    refusal_rate: rate(refused, nulls.length),
     false_refusals: outcomes.filter((o) => o.expected !== null && o.got === null).length,
     ...statusScore(outcomes),
   };
@@ -120,14 +134,17 @@ export interface CategoryScore {
 export function reportByCategory(outcomes: readonly EvalOutcome[]): CategoryScore[] {
   const groups = new Map<string, EvalOutcome[]>();
   for (const o of outcomes) groups.set(o.category, [...(groups.get(o.category) ?? []), o]);
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([category, list]) => {
-    const checked = list.filter((o) => o.paramsOk !== null);
-    return {
-      category, lines: list.length,
-      top1_accuracy: rate(list.filter((o) => o.dagOk).length, list.length),
-      params_exact_rate: rate(checked.filter((o) => o.paramsOk).length, checked.length),
-      status_exact_rate: statusScore(list).status_exact_rate,
-      all_right: list.filter((o) => o.dagOk && o.paramsOk !== false && o.statusOk !== false).length,
-    };
-  });
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([category, list]) => {
+      const checked = list.filter((o) => o.paramsOk !== null);
+      return {
+        category,
+        lines: list.length,
+        top1_accuracy: rate(list.filter((o) => o.dagOk).length, list.length),
+        params_exact_rate: rate(checked.filter((o) => o.paramsOk).length, checked.length),
+        status_exact_rate: statusScore(list).status_exact_rate,
+        all_right: list.filter((o) => o.dagOk && o.paramsOk !== false && o.statusOk !== false).length,
+      };
+    });
 }

@@ -4,12 +4,17 @@ import { createLlmRouter } from "./llm-router";
 
 describe("createLlmRouter over an OpenAI-compatible HTTP stub", () => {
   let stub: OpenAiStub;
-  beforeAll(async () => { stub = await startOpenAiStub(); });
-  afterAll(async () => { await stub.close(); });
-  beforeEach(() => { stub.requests.length = 0; });
+  beforeAll(async () => {
+    stub = await startOpenAiStub();
+  });
+  afterAll(async () => {
+    await stub.close();
+  });
+  beforeEach(() => {
+    stub.requests.length = 0;
+  });
 
-  const router = (timeoutMs = 5000) =>
-    createLlmRouter({ catalog: CATALOG_FIXTURE, model: "stub-model", apiKey: "sk-test", baseUrl: stub.baseUrl, timeoutMs });
+  const router = (timeoutMs = 5000) => createLlmRouter({ catalog: CATALOG_FIXTURE, model: "stub-model", apiKey: "sk-test", baseUrl: stub.baseUrl, timeoutMs });
 
   test("a tool call that picks a candidate and fills params is used, in llm mode", async () => {
     stub.reply(() => ({ json: toolCallCompletion("vm_deployment", { vm_name: "web01", cpus: 4, image: "rhel9" }) }));

@@ -60,23 +60,41 @@ export function createLlmRouter(options: LlmRouterOptions): LlmRouter {
       if (base.refused?.kind === "unsafe" || base.refused?.kind === "out_of_scope") return base;
       // Near-zero scores are BM25 noise, not alternatives worth offering.
       const floor = (base.candidates[0]?.score ?? 0) * CANDIDATE_FLOOR;
-      const candidates = base.candidates.filter((c) => c.score >= floor).slice(0, maxCandidates).flatMap((c) => {
-        const e = options.catalog.find((x) => x.dag_id === c.dag_id);
-        return e ? [e] : [];
-      });
+      const candidates = base.candidates
+        .filter((c) => c.score >= floor)
+        .slice(0, maxCandidates)
+        .flatMap((c) => {
+          const e = options.catalog.find((x) => x.dag_id === c.dag_id);
+          return e ? [e] : [];
+        });
       if (candidates.length === 0) return base;
       const fallback = (why: string): RouteResult => ({ ...base, mode: "offline", warnings: [...base.warnings, `model unavailable (${why}); used the offline router`] });
       let choice: { name: string; args: Record<string, unknown> };
       try {
         choice = await askModel(intent, buildRoutingTools(candidates));
       } catch (err) {
-        const why = err instanceof ModelOutputError ? err.message : (err as Error).name === "TimeoutError" || /timed? ?out|abort/i.test((err as Error).message) ? "timed out" : "request failed";
+        const why =
+          err instanceof ModelOutputError
+            ? err.message
+            : (err as Error).name === "TimeoutError" || /timed? ?out|abort/i.test((err as Error).message)
+              ? "timed out"
+              : "request failed";
         log.warn({ reason: why, error: (err as Error).message }, "model routing failed");
         return fallback(why);
       }
       if (choice.name === NONE_TOOL) {
         const message = "The model found no workflow for this request.";
-        return { status: "rejected", dag_id: null, confidence: 0, params: {}, candidates: base.candidates, reason: message, refused: { kind: "low_confidence", message }, mode: "llm", warnings: base.warnings };
+        return {
+          status: "rejected",
+          dag_id: null,
+          confidence: 0,
+          params: {},
+          candidates: base.candidates,
+          reason: message,
+          refused: { kind: "low_confidence", message },
+          mode: "llm",
+          warnings: base.warnings,
+        };
       }
       const entry = byTool.get(choice.name);
       if (!entry || !candidates.includes(entry)) {
@@ -88,7 +106,15 @@ export function createLlmRouter(options: LlmRouterOptions): LlmRouter {
       const unstated = keepGivenNamesOnly(intent, fromModel.params);
       // Values read literally from the request win over the model's reading of them.
       const stated = offline.paramsFor(intent, entry.dag_id);
-      if (stated.unsafe) return { ...base, status: "rejected", dag_id: null, params: {}, refused: { kind: "unsafe", message: "A value in the request carries shell syntax." }, reason: "A value in the request carries shell syntax." };
+      if (stated.unsafe)
+        return {
+          ...base,
+          status: "rejected",
+          dag_id: null,
+          params: {},
+          refused: { kind: "unsafe", message: "A value in the request carries shell syntax." },
+          reason: "A value in the request carries shell syntax.",
+        };
       const params = { ...unstated.params, ...stated.params };
       // A value the user gave that breaks a rule is asked again: the model never substitutes one.
       for (const i of stated.input) if (i.given !== undefined) delete params[i.field];

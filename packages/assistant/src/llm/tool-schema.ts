@@ -11,7 +11,18 @@ export interface FunctionTool {
 export const NONE_TOOL = "none_of_these";
 
 /** Operator settings: they come from configuration, so the model never sees them as arguments. */
-export const SETTING_NAMES: ReadonlySet<string> = new Set(["playbooks_dir", "secrets_file", "pull_secret_path", "inventory_dir", "vault_password_file", "ssh_user", "ssh_host", "ssh_port", "ssh_key_path", "known_hosts"]);
+export const SETTING_NAMES: ReadonlySet<string> = new Set([
+  "playbooks_dir",
+  "secrets_file",
+  "pull_secret_path",
+  "inventory_dir",
+  "vault_password_file",
+  "ssh_user",
+  "ssh_host",
+  "ssh_port",
+  "ssh_key_path",
+  "known_hosts",
+]);
 
 const KEPT = ["type", "description", "enum", "pattern", "minimum", "maximum", "items", "minLength", "maxLength", "format"];
 
@@ -34,7 +45,11 @@ export function buildRoutingTools(candidates: readonly RouterCatalogEntry[]): Fu
       description: `Run workflow ${e.dag_id}: ${e.description ?? ""}`.slice(0, 1000),
       parameters: {
         type: "object",
-        properties: Object.fromEntries(Object.entries(e.params).filter(([k]) => !SETTING_NAMES.has(k)).map(([k, s]) => [k, modelSchema(s)])),
+        properties: Object.fromEntries(
+          Object.entries(e.params)
+            .filter(([k]) => !SETTING_NAMES.has(k))
+            .map(([k, s]) => [k, modelSchema(s)]),
+        ),
         additionalProperties: false,
       },
     },

@@ -1,5 +1,6 @@
 /** Words that mark a log line as part of a failure. */
-const ERROR_LINE = /\b(error|errors|fatal|failed|failure|traceback|exception|panic|denied|refused|unreachable|timed out|timeout|no such|not found|cannot|could not|unable to)\b|^E\s|\bexit (code|status) [1-9]/i;
+const ERROR_LINE =
+  /\b(error|errors|fatal|failed|failure|traceback|exception|panic|denied|refused|unreachable|timed out|timeout|no such|not found|cannot|could not|unable to)\b|^E\s|\bexit (code|status) [1-9]/i;
 
 /** Log tail length kept in a concern (the spec's 50 lines). */
 export const LOG_TAIL_LINES = 50;
@@ -12,5 +13,7 @@ export function logTail(lines: readonly string[]): string[] {
 
 /** The last lines of the tail that look like errors (Traceback, fatal, failed, exception, ...). */
 export function errorLines(lines: readonly string[]): string[] {
-  return logTail(lines).filter((l) => ERROR_LINE.test(l)).slice(-MAX_ERROR_LINES);
+  return logTail(lines)
+    .filter((l) => ERROR_LINE.test(l))
+    .slice(-MAX_ERROR_LINES);
 }

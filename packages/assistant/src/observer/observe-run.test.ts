@@ -50,7 +50,9 @@ describe("observeRun", () => {
 
   test("a task waiting to retry adds a warning concern, not an error", () => {
     const o = observeRun({ dagId: "d", run: run("running"), tasks: [task("wait_ssh", "up_for_retry", 1)], logTails: { wait_ssh: ["connection refused"] }, workflowUiUrl: UI });
-    expect(o.concerns).toEqual([{ severity: "warning", task_id: "wait_ssh", message: expect.stringMatching(/retry/), log_tail: ["connection refused"], error_lines: ["connection refused"] }]);
+    expect(o.concerns).toEqual([
+      { severity: "warning", task_id: "wait_ssh", message: expect.stringMatching(/retry/), log_tail: ["connection refused"], error_lines: ["connection refused"] },
+    ]);
   });
 
   test("a failed run with no failed task still raises an error concern", () => {
@@ -61,7 +63,10 @@ describe("observeRun", () => {
 
 describe("errorLines", () => {
   test("keeps lines that look like failures and ignores ordinary ones", () => {
-    expect(errorLines(["ok: [vm]", "fatal: [vm]: UNREACHABLE!", "Permission denied (publickey)", "changed: 3", "Exception: boom"]))
-      .toEqual(["fatal: [vm]: UNREACHABLE!", "Permission denied (publickey)", "Exception: boom"]);
+    expect(errorLines(["ok: [vm]", "fatal: [vm]: UNREACHABLE!", "Permission denied (publickey)", "changed: 3", "Exception: boom"])).toEqual([
+      "fatal: [vm]: UNREACHABLE!",
+      "Permission denied (publickey)",
+      "Exception: boom",
+    ]);
   });
 });

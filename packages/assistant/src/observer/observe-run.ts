@@ -50,10 +50,14 @@ const DONE = new Set(["success", "failed", "skipped", "upstream_failed"]);
 
 function statusOf(runState: string): Observation["overall_status"] {
   switch (runState) {
-    case "running": return "running";
-    case "success": return "success";
-    case "failed": return "failed";
-    default: return "pending"; // queued, or a state this version does not know yet
+    case "running":
+      return "running";
+    case "success":
+      return "success";
+    case "failed":
+      return "failed";
+    default:
+      return "pending"; // queued, or a state this version does not know yet
   }
 }
 
@@ -69,7 +73,11 @@ export function observeRun(input: ObserveInput): Observation {
   const grid = commands.gridUrl(workflowUiUrl, dagId);
   if (!run) {
     return {
-      overall_status: "pending", summary: `No DAG runs found for ${dagId}`, progress_percent: 0, concerns: [], task_counts: {},
+      overall_status: "pending",
+      summary: `No DAG runs found for ${dagId}`,
+      progress_percent: 0,
+      concerns: [],
+      task_counts: {},
       recommendations: [`Trigger a run: ${commands.trigger(dagId)} (unpause first if paused: ${commands.unpause(dagId)})`, `Watch it in the grid: ${grid}`],
     };
   }
@@ -84,7 +92,13 @@ export function observeRun(input: ObserveInput): Observation {
   for (const t of tasks.filter((x) => x.state === "failed")) {
     const lines = logTails[t.task_id] ?? [];
     const errs = errorLines(lines);
-    concerns.push({ severity: "error", task_id: t.task_id, message: `Task ${t.task_id} failed on try ${t.try_number}${errs.length ? `: ${errs[errs.length - 1]}` : ""}`, log_tail: logTail(lines), error_lines: errs });
+    concerns.push({
+      severity: "error",
+      task_id: t.task_id,
+      message: `Task ${t.task_id} failed on try ${t.try_number}${errs.length ? `: ${errs[errs.length - 1]}` : ""}`,
+      log_tail: logTail(lines),
+      error_lines: errs,
+    });
     recommendations.push(
       `Task ${t.task_id}${t.operator ? ` (${t.operator})` : ""} failed: read its log with ${commands.taskLogs(dagId, run.run_id, t.task_id, t.try_number)}`,
       `After fixing the cause, clear and retry it: ${commands.clearTask(dagId, run.run_id, t.task_id)}`,
@@ -92,7 +106,13 @@ export function observeRun(input: ObserveInput): Observation {
   }
   for (const t of tasks.filter((x) => x.state === "up_for_retry")) {
     const lines = logTails[t.task_id] ?? [];
-    concerns.push({ severity: "warning", task_id: t.task_id, message: `Task ${t.task_id} failed try ${t.try_number} and is waiting to retry`, log_tail: logTail(lines), error_lines: errorLines(lines) });
+    concerns.push({
+      severity: "warning",
+      task_id: t.task_id,
+      message: `Task ${t.task_id} failed try ${t.try_number} and is waiting to retry`,
+      log_tail: logTail(lines),
+      error_lines: errorLines(lines),
+    });
     recommendations.push(`Task ${t.task_id} is retrying; its last try's log: ${commands.taskLogs(dagId, run.run_id, t.task_id, t.try_number)}`);
   }
   const upstream = tasks.filter((x) => x.state === "upstream_failed").map((x) => x.task_id);

@@ -6,8 +6,12 @@ const parse = createIntentParser(CATALOG_FIXTURE);
 
 describe("extractName", () => {
   test.each([
-    ["create a vm called web01", "web01"], ["a new virtual machine named db-1", "db-1"], ["delete vm test3", "test3"],
-    ["vm web01 please", "web01"], ["router vm please, name it rtr1", "rtr1"], ["creat a virtal machine caled test-vm", "test-vm"],
+    ["create a vm called web01", "web01"],
+    ["a new virtual machine named db-1", "db-1"],
+    ["delete vm test3", "test3"],
+    ["vm web01 please", "web01"],
+    ["router vm please, name it rtr1", "rtr1"],
+    ["creat a virtal machine caled test-vm", "test-vm"],
   ])("%s → %s", (text, name) => {
     expect(extractName(parse(text))?.value).toBe(name);
   });
@@ -53,7 +57,10 @@ describe("action", () => {
 describe("paramsForDag", () => {
   test("keeps only the params the DAG declares", () => {
     const values = extractAllValues(parse("deploy openshift 4.19 single node for lab.example.com with 4 cpus"));
-    expect(paramsForDag(values, Object.keys(CATALOG_FIXTURE.find((e) => e.dag_id === "cluster_initial_deployment")!.params)))
-      .toEqual({ version: "4.19", deployment_size: "sno", domain: "lab.example.com" });
+    expect(paramsForDag(values, Object.keys(CATALOG_FIXTURE.find((e) => e.dag_id === "cluster_initial_deployment")!.params))).toEqual({
+      version: "4.19",
+      deployment_size: "sno",
+      domain: "lab.example.com",
+    });
   });
 });

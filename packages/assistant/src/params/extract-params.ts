@@ -6,8 +6,16 @@ import { readFlags, sizeFromCounts } from "./flag-values";
 import { readSizes } from "./sizes";
 import { CREATE_TERMS, DELETE_TERMS, DOMAIN_KNOWLEDGE, FUNCTION_WORDS } from "../router/domain-knowledge";
 import {
-  extractCpus, extractDays, extractDeploymentSize, extractDiskGb, extractDnsForwarder, extractDomain, extractImage,
-  extractMemoryMb, extractRegistryType, extractVersion,
+  extractCpus,
+  extractDays,
+  extractDeploymentSize,
+  extractDiskGb,
+  extractDnsForwarder,
+  extractDomain,
+  extractImage,
+  extractMemoryMb,
+  extractRegistryType,
+  extractVersion,
 } from "./value-extractors";
 
 const NAME = /^[a-z][a-z0-9-]{0,62}$/;
@@ -19,12 +27,86 @@ const NOT_A_NAME = new Set<string>([
   ...FUNCTION_WORDS,
   ...[...CREATE_TERMS, ...DELETE_TERMS].flatMap((t) => t.split(" ")),
   ...DOMAIN_KNOWLEDGE.flatMap((k) => k.groups.flatMap((g) => g.terms.flatMap((t) => t.split(" ")))),
-  "ram", "memory", "disk", "cpus", "cores", "stream", "linux", "node", "nodes", "version", "size", "domain", "quickly",
-  "called", "named", "name", "like", "running", "but", "if", "when", "where", "because", "should", "will", "can",
+  "ram",
+  "memory",
+  "disk",
+  "cpus",
+  "cores",
+  "stream",
+  "linux",
+  "node",
+  "nodes",
+  "version",
+  "size",
+  "domain",
+  "quickly",
+  "called",
+  "named",
+  "name",
+  "like",
+  "running",
+  "but",
+  "if",
+  "when",
+  "where",
+  "because",
+  "should",
+  "will",
+  "can",
   // Function words of the other languages the router reads: never names after a bare noun.
-  "que", "qui", "y", "et", "und", "die", "der", "das", "den", "la", "le", "les", "el", "los", "las", "un", "une", "una", "ein", "eine",
-  "avec", "con", "mit", "para", "pour", "fur", "de", "du", "des", "del", "en", "sur", "auf", "sin", "ohne", "sans", "dont", "welche",
-  "se", "nommee", "appelee", "llamada", "namens", "neue", "nueva", "nouvelle", "bitte", "por", "favor", "svp", "merci", "gracias", "danke",
+  "que",
+  "qui",
+  "y",
+  "et",
+  "und",
+  "die",
+  "der",
+  "das",
+  "den",
+  "la",
+  "le",
+  "les",
+  "el",
+  "los",
+  "las",
+  "un",
+  "une",
+  "una",
+  "ein",
+  "eine",
+  "avec",
+  "con",
+  "mit",
+  "para",
+  "pour",
+  "fur",
+  "de",
+  "du",
+  "des",
+  "del",
+  "en",
+  "sur",
+  "auf",
+  "sin",
+  "ohne",
+  "sans",
+  "dont",
+  "welche",
+  "se",
+  "nommee",
+  "appelee",
+  "llamada",
+  "namens",
+  "neue",
+  "nueva",
+  "nouvelle",
+  "bitte",
+  "por",
+  "favor",
+  "svp",
+  "merci",
+  "gracias",
+  "danke",
 ]);
 
 const FUNCTION_SET = new Set(FUNCTION_WORDS);
@@ -55,7 +137,10 @@ export function extractName(intent: ParsedIntent): NameMention | undefined {
     let explicit = true;
     if (w === "called" || w === "named") at = i + 1;
     else if ((w === "name" || w === "call") && ["is", "of", "it", "them"].includes(t[i + 1] ?? "")) at = i + 2;
-    else if (VM_NOUNS.includes(w) && !["called", "named"].includes(t[i + 1] ?? "")) { at = i + 1; explicit = false; }
+    else if (VM_NOUNS.includes(w) && !["called", "named"].includes(t[i + 1] ?? "")) {
+      at = i + 1;
+      explicit = false;
+    }
     // "the old-api vm": a name-shaped word (digit or hyphen) between a determiner and the noun.
     if (at >= 0 && !explicit && !isName(t[at], false) && i >= 2 && DETERMINERS.has(t[i - 2]!) && /[\d-]/.test(t[i - 1]!) && isName(t[i - 1], false)) at = i - 1;
     if (at < 0 || !isName(t[at], explicit)) continue;
@@ -102,7 +187,9 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
   const out: Record<string, unknown> = {};
   const issues: InputRequest[] = [];
   let shell = false;
-  const set = (key: string, value: unknown) => { if (value !== undefined) out[key] = value; };
+  const set = (key: string, value: unknown) => {
+    if (value !== undefined) out[key] = value;
+  };
   const given = findGivenName(intent.raw) ?? findSuspectAfterNoun(intent.raw);
   if (given?.shell) shell = true;
   else if (given?.issue) {
@@ -129,7 +216,12 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
   set("disk_gb", sizes.disk_gb ?? extractDiskGb(tokens));
   for (const r of sizes.ranges) {
     delete out[r.field];
-    issues.push({ field: r.field, rule: `${r.field} takes one value, not a range (${r.given})`, question: `Which single value should ${r.field} have? (you gave ${r.given})`, given: r.given });
+    issues.push({
+      field: r.field,
+      rule: `${r.field} takes one value, not a range (${r.given})`,
+      question: `Which single value should ${r.field} have? (you gave ${r.given})`,
+      given: r.given,
+    });
   }
   set("domain", extractDomain(tokens));
   set("registry_type", extractRegistryType(text));

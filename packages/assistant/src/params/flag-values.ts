@@ -19,7 +19,8 @@ const CHECK_AREAS: [string, RegExp][] = [
 ];
 
 const DRY_RUN = /\b(dry[ -]?run|check[ -]mode|simulate|simulation|what[ -]if|trockenlauf|simulacro|a blanc|sans rien changer|without changing anything)\b/;
-const KEEP_ON_FAILURE = /\b(keep|leave|retain|behalte|lass|conserva|garde)\b[^,]{0,25}\b(if|when|on|in case|wenn|si|falls|en cas)\b[^,]{0,20}\b(fail\w*|break\w*|error\w*|scheitert|fehlschlagt|falla|echoue)\b|\bkeep[ -]on[ -]failure\b|\b(don't|do not|dont)\s+(delete|remove|destroy|clean up)\b[^,]{0,20}\b(if|when|on)\b[^,]{0,15}\bfail/;
+const KEEP_ON_FAILURE =
+  /\b(keep|leave|retain|behalte|lass|conserva|garde)\b[^,]{0,25}\b(if|when|on|in case|wenn|si|falls|en cas)\b[^,]{0,20}\b(fail\w*|break\w*|error\w*|scheitert|fehlschlagt|falla|echoue)\b|\bkeep[ -]on[ -]failure\b|\b(don't|do not|dont)\s+(delete|remove|destroy|clean up)\b[^,]{0,20}\b(if|when|on)\b[^,]{0,15}\bfail/;
 const CLEAN_ON_FAILURE = /\b(delete|remove|destroy|clean\s*up)\b[^,]{0,20}\b(if|when|on)\b[^,]{0,15}\bfail/;
 
 /** Index of the first word matching `re`, or -1. */
@@ -49,7 +50,7 @@ export function readFlags(frame: IntentFrame): FlagValues {
 
 /** Cluster shape from node counts: "3 masters 2 workers" → full, "3 control plane nodes" → compact, "1 node" → sno. */
 export function sizeFromCounts(text: string): string | undefined {
-  const n = (s: string | undefined) => (s === undefined ? undefined : ({ one: 1, two: 2, three: 3, five: 5, single: 1 } as Record<string, number>)[s] ?? Number(s));
+  const n = (s: string | undefined) => (s === undefined ? undefined : (({ one: 1, two: 2, three: 3, five: 5, single: 1 } as Record<string, number>)[s] ?? Number(s)));
   const masters = n(/\b(\d|one|three|single)\s+(?:masters?|control[ -]plane(?: nodes?)?|controllers?|ctrl)\b/.exec(text)?.[1]);
   const workers = n(/\b(\d|one|two|three|five)\s+(?:workers?|worker nodes|compute(?: nodes)?)\b/.exec(text)?.[1]);
   const nodes = n(/\b(\d|five|six)\s+nodes?\b/.exec(text)?.[1]);

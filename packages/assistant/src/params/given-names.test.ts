@@ -3,16 +3,25 @@ import { brokenRule } from "./given-value-rules";
 
 describe("findGivenName: the name as typed, after markers in four languages", () => {
   test.each([
-    ["create a vm called web01", "web01"], ["eine VM namens web01", "web01"], ["crea una vm llamada db-7", "db-7"], ["une vm appelée cache-2", "cache-2"],
-    ["lege eine VM mit dem Namen app02 an", "app02"], ["create a vm named 'web03'", "web03"], ["vm_name=api-1", "api-1"], ["create a vm called Web01", "web01"],
+    ["create a vm called web01", "web01"],
+    ["eine VM namens web01", "web01"],
+    ["crea una vm llamada db-7", "db-7"],
+    ["une vm appelée cache-2", "cache-2"],
+    ["lege eine VM mit dem Namen app02 an", "app02"],
+    ["create a vm named 'web03'", "web03"],
+    ["vm_name=api-1", "api-1"],
+    ["create a vm called Web01", "web01"],
   ])("%s → %s", (text, name) => {
     expect(findGivenName(text)?.value).toBe(name);
   });
 
   test.each([
-    ["create a vm called ../../etc/passwd", /not a path/], ["create a vm called -oProxyCommand=x", /must not start with '-'/],
-    ['create a vm called "my web server"', /must not contain spaces/], ["create a vm called web_01!", /lowercase letters/],
-    [`create a vm called ${"a".repeat(64)}`, /at most 63/], ["create a vm called a", /a name must follow 'called'/],
+    ["create a vm called ../../etc/passwd", /not a path/],
+    ["create a vm called -oProxyCommand=x", /must not start with '-'/],
+    ['create a vm called "my web server"', /must not contain spaces/],
+    ["create a vm called web_01!", /lowercase letters/],
+    [`create a vm called ${"a".repeat(64)}`, /at most 63/],
+    ["create a vm called a", /a name must follow 'called'/],
   ])("%s breaks a rule: never coerced", (text, rule) => {
     const g = findGivenName(text);
     expect(g?.value).toBeUndefined();

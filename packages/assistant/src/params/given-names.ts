@@ -4,11 +4,51 @@ import type { InputRequest } from "../types";
 
 /** Word sequences after which the next word is the name the user gives (en, es, de, fr). */
 const NAME_MARKERS: string[][] = [
-  "called", "named", "name it", "call it", "with name", "with the name", "name is", "name should be", "hostname",
-  "llamada", "llamado", "llamadas", "llamados", "con nombre", "con el nombre", "de nombre", "nombre",
-  "namens", "mit namen", "mit dem namen", "genannt", "heißt", "heisst", "name",
-  "appelée", "appelé", "appelee", "appele", "nommée", "nommé", "nommee", "nomme", "du nom de", "avec le nom",
-  "se llame", "se llama", "llamala", "llamalo", "appelle-la", "appelle-le", "nomme-la", "nomme-le", "nenne sie", "nenne es", "nenne",
+  "called",
+  "named",
+  "name it",
+  "call it",
+  "with name",
+  "with the name",
+  "name is",
+  "name should be",
+  "hostname",
+  "llamada",
+  "llamado",
+  "llamadas",
+  "llamados",
+  "con nombre",
+  "con el nombre",
+  "de nombre",
+  "nombre",
+  "namens",
+  "mit namen",
+  "mit dem namen",
+  "genannt",
+  "heißt",
+  "heisst",
+  "name",
+  "appelée",
+  "appelé",
+  "appelee",
+  "appele",
+  "nommée",
+  "nommé",
+  "nommee",
+  "nomme",
+  "du nom de",
+  "avec le nom",
+  "se llame",
+  "se llama",
+  "llamala",
+  "llamalo",
+  "appelle-la",
+  "appelle-le",
+  "nomme-la",
+  "nomme-le",
+  "nenne sie",
+  "nenne es",
+  "nenne",
 ].map((m) => m.split(" "));
 
 const VM_NOUNS = new Set(["vm", "vms", "machine", "server", "instance", "box", "guest", "host", "maschine", "máquina", "maquina", "machine", "serveur", "servidor"]);
@@ -85,7 +125,18 @@ export function findGivenName(raw: string): GivenName | undefined {
       if (weak) continue;
       const field = fieldFromContext(words, i);
       const f = field === "unknown" ? "vm_name" : field;
-      return { field, raw: next.text, issue: inputRequest(f, `a name must follow '${words.slice(i, i + n).map((x) => x.text).join(" ")}'`, next.text) };
+      return {
+        field,
+        raw: next.text,
+        issue: inputRequest(
+          f,
+          `a name must follow '${words
+            .slice(i, i + n)
+            .map((x) => x.text)
+            .join(" ")}'`,
+          next.text,
+        ),
+      };
     }
     // "name" alone is a marker only when a name-shaped or clearly invalid word follows ("the name of the vm" is not).
     if (words[i]!.lower === "name" && n === 1 && !next.quoted && /^(of|for|is|the|and|to)$/.test(next.lower)) continue;

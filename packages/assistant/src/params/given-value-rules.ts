@@ -16,8 +16,18 @@ const NAME_SHAPE = "lowercase letters, digits and '-', starting with a letter";
 export const GIVEN_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
   vm_name: { noun: "the VM", maxLength: 63, shape: NAME_SHAPE, pattern: /^[a-z][a-z0-9-]*$/ },
   cluster_name: { noun: "the cluster", maxLength: 31, shape: NAME_SHAPE, pattern: /^[a-z][a-z0-9-]*$/ },
-  domain: { noun: "the DNS domain", maxLength: 253, shape: "a DNS domain such as lab.example.com", pattern: /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/ },
-  image: { noun: "the image", maxLength: 63, shape: "an image name from the host's images directory (letters, digits, '.', '_' or '-'), not a path or URL", pattern: /^[a-z0-9][a-z0-9._-]*$/ },
+  domain: {
+    noun: "the DNS domain",
+    maxLength: 253,
+    shape: "a DNS domain such as lab.example.com",
+    pattern: /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/,
+  },
+  image: {
+    noun: "the image",
+    maxLength: 63,
+    shape: "an image name from the host's images directory (letters, digits, '.', '_' or '-'), not a path or URL",
+    pattern: /^[a-z0-9][a-z0-9._-]*$/,
+  },
 };
 
 const QUESTIONS: Record<string, string> = {

@@ -9,7 +9,10 @@ export function keepGivenNamesOnly(intent: string, values: Record<string, unknow
   const params: Record<string, unknown> = {};
   const warnings: string[] = [];
   for (const [k, v] of Object.entries(values)) {
-    if (!GIVEN_FIELD_RULES[k] || typeof v !== "string") { params[k] = v; continue; }
+    if (!GIVEN_FIELD_RULES[k] || typeof v !== "string") {
+      params[k] = v;
+      continue;
+    }
     const rule = brokenRule(k, v);
     const stated = new RegExp(`(^|[^a-z0-9.-])${v.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^a-z0-9-])`).test(text);
     if (rule) warnings.push(`model value for ${k} dropped: ${rule}`);

@@ -19,7 +19,10 @@ export function rawWords(raw: string): RawWord[] {
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
-    if (/\s/.test(c)) { i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
     const close = QUOTES[c];
     if (close) {
       const end = text.indexOf(close, i + 1);

@@ -18,8 +18,8 @@ export function questionForSchema(field: string, schema: ParamSchema | undefined
   if (GIVEN_FIELD_RULES[field]) return questionFor(field);
   const s = (schema ?? {}) as Record<string, unknown>;
   const what = typeof s.description === "string" ? s.description.split(/[.;(]/)[0]!.trim() : field;
-  const range = typeof s.minimum === "number" && typeof s.maximum === "number" ? ` (${s.minimum} to ${s.maximum})`
-    : Array.isArray(s.enum) ? ` (one of ${s.enum.join(", ")})` : ` (${rule})`;
+  const range =
+    typeof s.minimum === "number" && typeof s.maximum === "number" ? ` (${s.minimum} to ${s.maximum})` : Array.isArray(s.enum) ? ` (one of ${s.enum.join(", ")})` : ` (${rule})`;
   return `Which value should ${field} have: ${what}?${range}`;
 }
 
@@ -45,7 +45,13 @@ export function settleParams(entry: RouterCatalogEntry, extracted: ExtractedValu
     input.push({ field: e.field, rule: e.rule, question: questionForSchema(e.field, entry.params[e.field], e.rule), given });
   }
   const nameField = declared.includes("vm_name") ? "vm_name" : undefined;
-  if (nameField && result.params.action === "delete" && result.params[nameField] === undefined && nameHasNoDefault(entry.params[nameField]) && !input.some((i) => i.field === nameField)) {
+  if (
+    nameField &&
+    result.params.action === "delete" &&
+    result.params[nameField] === undefined &&
+    nameHasNoDefault(entry.params[nameField]) &&
+    !input.some((i) => i.field === nameField)
+  ) {
     input.push({ field: nameField, rule: "deleting needs the name of the VM to delete", question: "Which VM should be deleted? (its name)" });
   }
   return { params: result.params, warnings: result.warnings, input };

@@ -2,9 +2,17 @@ import { readSizes } from "./sizes";
 
 describe("readSizes: units grammar converted to MiB, GiB and a CPU count", () => {
   test.each([
-    ["16 gigs of ram", { memory_mb: 16384 }], ["a vm with 2gb", { memory_mb: 2048 }], ["1.5 GB memory", { memory_mb: 1536 }],
-    ["4096MB", { memory_mb: 4096 }], ["512 MiB of memory", { memory_mb: 512 }], ["1 TiB of disk", { disk_gb: 1024 }], ["1tb of storage", { disk_gb: 1024 }],
-    ["20480 mb disk", { disk_gb: 20 }], ["4 Go de RAM", { memory_mb: 4096 }], ["8 gigas", { memory_mb: 8192 }], ["acht GB RAM", { memory_mb: 8192 }],
+    ["16 gigs of ram", { memory_mb: 16384 }],
+    ["a vm with 2gb", { memory_mb: 2048 }],
+    ["1.5 GB memory", { memory_mb: 1536 }],
+    ["4096MB", { memory_mb: 4096 }],
+    ["512 MiB of memory", { memory_mb: 512 }],
+    ["1 TiB of disk", { disk_gb: 1024 }],
+    ["1tb of storage", { disk_gb: 1024 }],
+    ["20480 mb disk", { disk_gb: 20 }],
+    ["4 Go de RAM", { memory_mb: 4096 }],
+    ["8 gigas", { memory_mb: 8192 }],
+    ["acht GB RAM", { memory_mb: 8192 }],
   ])("%s", (text, want) => {
     expect(readSizes(text)).toMatchObject({ ...want, ranges: [] });
   });

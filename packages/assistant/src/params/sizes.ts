@@ -14,17 +14,79 @@ export interface SizeValues {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, ten: 10, twelve: 12, sixteen: 16, "thirty-two": 32, "sixty-four": 64,
-  dos: 2, cuatro: 4, ocho: 8, zwei: 2, vier: 4, acht: 8, deux: 2, quatre: 4, huit: 8, un: 1, una: 1, ein: 1, eine: 1, une: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  eight: 8,
+  ten: 10,
+  twelve: 12,
+  sixteen: 16,
+  "thirty-two": 32,
+  "sixty-four": 64,
+  dos: 2,
+  cuatro: 4,
+  ocho: 8,
+  zwei: 2,
+  vier: 4,
+  acht: 8,
+  deux: 2,
+  quatre: 4,
+  huit: 8,
+  un: 1,
+  una: 1,
+  ein: 1,
+  eine: 1,
+  une: 1,
 };
 
 type Unit = "m" | "g" | "t" | "cpu";
 const UNIT_WORDS: Record<string, Unit> = {
-  m: "m", mb: "m", mib: "m", meg: "m", megs: "m", mo: "m", megabyte: "m", megabytes: "m",
-  g: "g", gb: "g", gib: "g", gig: "g", gigs: "g", giga: "g", gigas: "g", go: "g", gigabyte: "g", gigabytes: "g", gibibyte: "g",
-  t: "t", tb: "t", tib: "t", to: "t", tera: "t", terabyte: "t", terabytes: "t",
-  c: "cpu", cpu: "cpu", cpus: "cpu", vcpu: "cpu", vcpus: "cpu", core: "cpu", cores: "cpu", processor: "cpu", processors: "cpu",
-  thread: "cpu", threads: "cpu", kerne: "cpu", kernen: "cpu", coeurs: "cpu", coeur: "cpu", nucleos: "cpu", procesadores: "cpu",
+  m: "m",
+  mb: "m",
+  mib: "m",
+  meg: "m",
+  megs: "m",
+  mo: "m",
+  megabyte: "m",
+  megabytes: "m",
+  g: "g",
+  gb: "g",
+  gib: "g",
+  gig: "g",
+  gigs: "g",
+  giga: "g",
+  gigas: "g",
+  go: "g",
+  gigabyte: "g",
+  gigabytes: "g",
+  gibibyte: "g",
+  t: "t",
+  tb: "t",
+  tib: "t",
+  to: "t",
+  tera: "t",
+  terabyte: "t",
+  terabytes: "t",
+  c: "cpu",
+  cpu: "cpu",
+  cpus: "cpu",
+  vcpu: "cpu",
+  vcpus: "cpu",
+  core: "cpu",
+  cores: "cpu",
+  processor: "cpu",
+  processors: "cpu",
+  thread: "cpu",
+  threads: "cpu",
+  kerne: "cpu",
+  kernen: "cpu",
+  coeurs: "cpu",
+  coeur: "cpu",
+  nucleos: "cpu",
+  procesadores: "cpu",
 };
 const MEMORY_WORDS = new Set(["ram", "memory", "mem", "memoria", "speicher", "arbeitsspeicher", "memoire"]);
 const DISK_WORDS = new Set(["disk", "disks", "storage", "drive", "volume", "hdd", "ssd", "root", "disco", "festplatte", "platte", "disque", "stockage"]);
@@ -34,7 +96,13 @@ const DISK_KEYS = new Set(["disk", "disk_gb", "storage"]);
 
 const SPEC_WORDS = new Set(["with", "vm", "sized", "size", "specs", "spec", "flavor", "flavour", "mit", "con", "avec", "box", "server", "instance", "machine", "="]);
 
-interface Amount { value: number; unit?: Unit; at: number; end: number; range?: string }
+interface Amount {
+  value: number;
+  unit?: Unit;
+  at: number;
+  end: number;
+  range?: string;
+}
 
 const num = (s: string): number | undefined => {
   const n = NUMBER_WORDS[s] ?? Number(s.replace(",", "."));
@@ -89,7 +157,10 @@ export function readSizes(text: string): SizeValues {
   }
   const set = (field: "cpus" | "memory_mb" | "disk_gb", value: number, a: Amount) => {
     if (out[field] !== undefined) return;
-    if (a.range) { out.ranges.push({ field, given: a.range }); return; }
+    if (a.range) {
+      out.ranges.push({ field, given: a.range });
+      return;
+    }
     out[field] = value;
   };
   const keyOf = (a: Amount) => (w[a.at - 1] === "=" ? w[a.at - 2] : undefined);

@@ -1,15 +1,30 @@
 import {
-  extractCpus, extractDays, extractDeploymentSize, extractDiskGb, extractDnsForwarder, extractDomain, extractImage,
-  extractMemoryMb, extractRegistryType, extractVersion,
+  extractCpus,
+  extractDays,
+  extractDeploymentSize,
+  extractDiskGb,
+  extractDnsForwarder,
+  extractDomain,
+  extractImage,
+  extractMemoryMb,
+  extractRegistryType,
+  extractVersion,
 } from "./value-extractors";
 
 const toks = (s: string) => s.split(" ");
 
 describe("value extractors", () => {
   test.each([
-    ["a rhel 9 vm", "rhel9"], ["from rhel9", "rhel9"], ["red hat enterprise linux 8", "rhel8"],
-    ["centos 10 stream", "centos10stream"], ["centos stream 9", "centos9stream"], ["centos10stream", "centos10stream"],
-    ["fedora 40", "fedora40"], ["ubuntu 24.04", "ubuntu2404"], ["debian12", "debian12"], ["rocky linux 9", "rocky9"],
+    ["a rhel 9 vm", "rhel9"],
+    ["from rhel9", "rhel9"],
+    ["red hat enterprise linux 8", "rhel8"],
+    ["centos 10 stream", "centos10stream"],
+    ["centos stream 9", "centos9stream"],
+    ["centos10stream", "centos10stream"],
+    ["fedora 40", "fedora40"],
+    ["ubuntu 24.04", "ubuntu2404"],
+    ["debian12", "debian12"],
+    ["rocky linux 9", "rocky9"],
   ])("image %s → %s", (text, image) => {
     expect(extractImage(text)).toBe(image);
   });
@@ -18,7 +33,13 @@ describe("value extractors", () => {
     expect(extractImage("an ubuntu vm")).toBeUndefined();
   });
 
-  test.each([["4 cpus", 4], ["2 vcpus", 2], ["8 cores", 8], ["two cpu", 2], ["cpus 6", 6]])("cpus %s → %d", (text, n) => {
+  test.each([
+    ["4 cpus", 4],
+    ["2 vcpus", 2],
+    ["8 cores", 8],
+    ["two cpu", 2],
+    ["cpus 6", 6],
+  ])("cpus %s → %d", (text, n) => {
     expect(extractCpus(text)).toBe(n);
   });
 

@@ -1,8 +1,20 @@
 /** Extractors for single param values from a request's token text (tokens joined by spaces). */
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  twelve: 12, sixteen: 16, "thirty-two": 32, "sixty-four": 64,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twelve: 12,
+  sixteen: 16,
+  "thirty-two": 32,
+  "sixty-four": 64,
 };
 
 function toNumber(s: string): number | undefined {
@@ -37,8 +49,7 @@ export function extractImage(text: string): string | undefined {
 /** "4 cpus", "2 vcpus", "8 cores", "cpus: 4". */
 export function extractCpus(text: string): number | undefined {
   const words = Object.keys(NUMBER_WORDS).join("|");
-  const m = new RegExp(`\\b(\\d{1,3}|${words})[ -]?(?:v?cpus?|vcpus?|cores?|processors?|threads?)\\b`).exec(text)
-    ?? /\b(?:v?cpus?|vcpus?|cores?)[ :=]+(\d{1,3})\b/.exec(text);
+  const m = new RegExp(`\\b(\\d{1,3}|${words})[ -]?(?:v?cpus?|vcpus?|cores?|processors?|threads?)\\b`).exec(text) ?? /\b(?:v?cpus?|vcpus?|cores?)[ :=]+(\d{1,3})\b/.exec(text);
   return m?.[1] ? toNumber(m[1]) : undefined;
 }
 

@@ -23,21 +23,17 @@ const DELETE = "(delete|remove|destroy|decommission|tear down|get rid of|deprovi
 
 /** Aliases for the shipped catalogue; exact phrasings that need no scoring. */
 export const ALIASES: AliasDefinition[] = [
-  { dag_id: "vm_deployment", params: { action: "create" }, formats: [
-    `${CREATE} [me] [a|an] [new] ${VM_NOUN} (called|named) {{vm_name}}`,
-    `new ${VM_NOUN} [called|named] {{vm_name}}`,
-  ] },
-  { dag_id: "vm_deployment", params: { action: "delete" }, formats: [
-    `${DELETE} [the] ${VM_NOUN} [called|named] {{vm_name}}`,
-  ] },
-  { dag_id: "infrastructure_health_check", formats: [
-    "(is|are) {{*}} (ok|okay|healthy|fine|working|alright|up|running|reachable)",
-    "[run] [a|an|the] [infra|infrastructure] health check",
-    "how (is|are) {{*}} doing",
-  ] },
-  { dag_id: "cluster_initial_deployment", formats: [
-    `${CREATE} [a|an|the] [new] [openshift|ocp] cluster (called|named) {{cluster_name}}`,
-  ] },
+  {
+    dag_id: "vm_deployment",
+    params: { action: "create" },
+    formats: [`${CREATE} [me] [a|an] [new] ${VM_NOUN} (called|named) {{vm_name}}`, `new ${VM_NOUN} [called|named] {{vm_name}}`],
+  },
+  { dag_id: "vm_deployment", params: { action: "delete" }, formats: [`${DELETE} [the] ${VM_NOUN} [called|named] {{vm_name}}`] },
+  {
+    dag_id: "infrastructure_health_check",
+    formats: ["(is|are) {{*}} (ok|okay|healthy|fine|working|alright|up|running|reachable)", "[run] [a|an|the] [infra|infrastructure] health check", "how (is|are) {{*}} doing"],
+  },
+  { dag_id: "cluster_initial_deployment", formats: [`${CREATE} [a|an|the] [new] [openshift|ocp] cluster (called|named) {{cluster_name}}`] },
 ];
 
 interface CompiledAlias {
@@ -55,7 +51,10 @@ function compileFormat(format: string): { source: string; names: string[] } {
   // Placeholders become sentinels first so that their regex text is not rewritten as alias syntax.
   const source = format
     .replace(/\{\{\s*\*\s*\}\}/g, "\u0002")
-    .replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => { names.push(name); return "\u0001"; })
+    .replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => {
+      names.push(name);
+      return "\u0001";
+    })
     .replace(/\[([^\]]+)\]\s?/g, (_, alts: string) => `(?:(?:${alts}) )?`)
     .replace(/\((?!\?)([^)]+)\)/g, (_, alts: string) => `(?:${alts})`)
     .replace(/\u0002/g, "(?:\\S+ ){0,5}\\S+")
@@ -78,7 +77,10 @@ export function createAliasMatcher(aliases: readonly AliasDefinition[]): (text: 
       if (!m) continue;
       // Capture groups for names are the only capturing groups in a compiled format.
       const params: Record<string, string> = { ...c.params };
-      c.names.forEach((name, i) => { const v = m[i + 1]; if (v) params[name] = v; });
+      c.names.forEach((name, i) => {
+        const v = m[i + 1];
+        if (v) params[name] = v;
+      });
       hits.push({ dag_id: c.dag_id, format: c.format, params });
     }
     return hits;

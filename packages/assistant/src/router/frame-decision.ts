@@ -31,8 +31,12 @@ const STRONG_TERMS = DOMAIN_KNOWLEDGE.flatMap((k) => k.groups.filter((g) => g.we
 export function frameRefusal(frame: IntentFrame, terms: readonly string[]): string | null {
   if (frame.withdrawn) return "The request was taken back (negated or retracted), so there is nothing to run.";
   const inner = innerObject(frame.words);
-  if (inner && (frame.action === "create" || frame.action === null)) return `Adding a ${inner} inside an existing service is not an operation the catalogue has; its workflows deploy or remove whole services and VMs.`;
-  const foreign = foreignProduct(frame.words, STRONG_TERMS.some((p) => containsPhrase(terms, p)));
+  if (inner && (frame.action === "create" || frame.action === null))
+    return `Adding a ${inner} inside an existing service is not an operation the catalogue has; its workflows deploy or remove whole services and VMs.`;
+  const foreign = foreignProduct(
+    frame.words,
+    STRONG_TERMS.some((p) => containsPhrase(terms, p)),
+  );
   if (foreign) return `The catalogue has no workflow for ${foreign}.`;
   return null;
 }

@@ -2,12 +2,27 @@ import { positiveText, readFrame } from "./intent-frame";
 
 describe("readFrame: multilingual action lexicon", () => {
   test.each([
-    ["nuke vm scratch-1", "delete"], ["purge the vm", "delete"], ["I no longer need vm web01", "delete"], ["we'd like FreeIPA decommissioned", "delete"],
-    ["lösche die VM web01", "delete"], ["ich brauche die VM test-4 nicht mehr", "delete"], ["supprime la vm web01", "delete"],
-    ["je n'ai plus besoin de la vm demo-3", "delete"], ["borra la vm web01", "delete"], ["elimina freeipa", "delete"],
-    ["crea una vm llamada web01", "create"], ["erstelle eine VM namens web01", "create"], ["crée une vm appelée web01", "create"],
-    ["get a FreeIPA box running", "create"], ["stoppe die VM web01", "stop"], ["arrête la vm", "stop"], ["power off vm web01", "stop"],
-    ["restart the router", "restart"], ["upgrade openshift", "change"], ["list vms", "list"], ["zeige alle VMs", "list"],
+    ["nuke vm scratch-1", "delete"],
+    ["purge the vm", "delete"],
+    ["I no longer need vm web01", "delete"],
+    ["we'd like FreeIPA decommissioned", "delete"],
+    ["lösche die VM web01", "delete"],
+    ["ich brauche die VM test-4 nicht mehr", "delete"],
+    ["supprime la vm web01", "delete"],
+    ["je n'ai plus besoin de la vm demo-3", "delete"],
+    ["borra la vm web01", "delete"],
+    ["elimina freeipa", "delete"],
+    ["crea una vm llamada web01", "create"],
+    ["erstelle eine VM namens web01", "create"],
+    ["crée une vm appelée web01", "create"],
+    ["get a FreeIPA box running", "create"],
+    ["stoppe die VM web01", "stop"],
+    ["arrête la vm", "stop"],
+    ["power off vm web01", "stop"],
+    ["restart the router", "restart"],
+    ["upgrade openshift", "change"],
+    ["list vms", "list"],
+    ["zeige alle VMs", "list"],
   ])("%s → %s", (text, action) => {
     expect(readFrame(text).action).toBe(action);
   });
@@ -17,7 +32,10 @@ describe("readFrame: negation scope and retraction", () => {
   test("a negated action does not count; the next clause's action does", () => {
     const f = readFrame("don't delete web01, just stop it");
     expect(f.action).toBe("stop");
-    expect(f.mentions.map((m) => [m.action, m.negated])).toEqual([["delete", true], ["stop", false]]);
+    expect(f.mentions.map((m) => [m.action, m.negated])).toEqual([
+      ["delete", true],
+      ["stop", false],
+    ]);
   });
 
   test("a retraction takes back everything before it: nothing is left to run", () => {
@@ -47,17 +65,26 @@ describe("readFrame: negation scope and retraction", () => {
 });
 
 describe("readFrame: question detection", () => {
-  test.each(["which VMs are running?", "did the cluster install finish?", "is freeipa healthy?", "what's the status of the hypervisor?", "welche VMs laufen?", "¿qué máquinas virtuales están funcionando?"])(
-    "'%s' is a question about state", (text) => {
-      expect(readFrame(text)).toMatchObject({ question: true, stateQuestion: true });
-    },
-  );
+  test.each([
+    "which VMs are running?",
+    "did the cluster install finish?",
+    "is freeipa healthy?",
+    "what's the status of the hypervisor?",
+    "welche VMs laufen?",
+    "¿qué máquinas virtuales están funcionando?",
+  ])("'%s' is a question about state", (text) => {
+    expect(readFrame(text)).toMatchObject({ question: true, stateQuestion: true });
+  });
 
-  test.each(["can you deploy freeipa?", "could you install a freeipa server please", "is it possible to deploy a CA?", "I'm on my third coffee — can you deploy freeipa?", "do not configure it"])(
-    "'%s' is a polite or negated order, not a question", (text) => {
-      expect(readFrame(text).question).toBe(false);
-    },
-  );
+  test.each([
+    "can you deploy freeipa?",
+    "could you install a freeipa server please",
+    "is it possible to deploy a CA?",
+    "I'm on my third coffee — can you deploy freeipa?",
+    "do not configure it",
+  ])("'%s' is a polite or negated order, not a question", (text) => {
+    expect(readFrame(text).question).toBe(false);
+  });
 
   test("a question about a change is not a request for one", () => {
     expect(readFrame("did you delete web01?")).toMatchObject({ question: true, action: "delete" });

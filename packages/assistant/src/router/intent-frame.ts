@@ -1,7 +1,5 @@
 import { stem } from "./normalize";
-import {
-  ACTION_LEXICON, CLAUSE_BREAKS, CORRECTIONS, FAILURE_WORDS, INTERROGATIVES, NEGATORS, POLITE_PREFIXES, RETRACTIONS, STATE_WORDS, type Action,
-} from "./action-lexicon";
+import { ACTION_LEXICON, CLAUSE_BREAKS, CORRECTIONS, FAILURE_WORDS, INTERROGATIVES, NEGATORS, POLITE_PREFIXES, RETRACTIONS, STATE_WORDS, type Action } from "./action-lexicon";
 
 /** One action word found in the request. */
 export interface ActionMention {
@@ -35,7 +33,12 @@ export interface IntentFrame {
 }
 
 type Phrase = { words: string[]; text: string };
-const phrase = (text: string): Phrase => ({ words: fold(text).split(" ").map((w) => (w === "*" ? w : wordKey(w))), text });
+const phrase = (text: string): Phrase => ({
+  words: fold(text)
+    .split(" ")
+    .map((w) => (w === "*" ? w : wordKey(w))),
+  text,
+});
 
 const bare = (w: string) => w.replace(/^(l|d|n|j|qu)'/, "").replace(/'s$/, "");
 const KEYS = new Map<string, string>();
@@ -47,7 +50,12 @@ function wordKey(w: string): string {
   const hit = KEYS.get(w);
   if (hit !== undefined) return hit;
   const b = bare(w);
-  const k = /^[a-z]{3,}$/.test(b) ? stem(b).replace(/(ing|ed|es|s)$/, "").replace(/e$/, "").replace(/([b-df-hj-np-tv-z])\1$/, "$1") || b : b;
+  const k = /^[a-z]{3,}$/.test(b)
+    ? stem(b)
+        .replace(/(ing|ed|es|s)$/, "")
+        .replace(/e$/, "")
+        .replace(/([b-df-hj-np-tv-z])\1$/, "$1") || b
+    : b;
   if (KEYS.size > 20_000) KEYS.clear();
   KEYS.set(w, k);
   return k;
@@ -55,7 +63,13 @@ function wordKey(w: string): string {
 
 /** Lower case without accents ("lösche" → losche, "crée" → cree); typographic apostrophes folded. */
 export function fold(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019\u02bc`´]/g, "'").normalize("NFD").replace(/\p{M}/gu, "").replace(/ß/g, "ss");
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u02bc`´]/g, "'")
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/ß/g, "ss");
 }
 
 /** Words, with each clause-ending mark as a "," token ("—", ";", ".", " - "). */
@@ -107,7 +121,11 @@ function firstMatch(words: readonly string[], i: number, list: readonly Phrase[]
 }
 
 /** The words after a polite prefix ("can you please …"). */
-const FILLERS = new Set(["hey", "hi", "hello", "ok", "okay", "so", "um", "yo", "hola", "hallo", "salut", "bonjour", "folks", "team", "guys", "and", "also", "quick", "question", ","].map((w) => (w === "," ? w : wordKey(w))));
+const FILLERS = new Set(
+  ["hey", "hi", "hello", "ok", "okay", "so", "um", "yo", "hola", "hallo", "salut", "bonjour", "folks", "team", "guys", "and", "also", "quick", "question", ","].map((w) =>
+    w === "," ? w : wordKey(w),
+  ),
+);
 
 function afterPolite(words: readonly string[]): { start: number; polite: boolean } {
   let i = 0;
@@ -137,7 +155,11 @@ export function readFrame(raw: string): IntentFrame {
   let correction = false;
   const endClause = (i: number) => {
     // A clause reporting a failed attempt: none of its values are the ones to use.
-    for (let k = clauseStart; k < i; k++) if (FAILURE.some((f) => matchAt(keys, k, f) > 0)) { for (let j = clauseStart; j < i; j++) excluded.add(j); break; }
+    for (let k = clauseStart; k < i; k++)
+      if (FAILURE.some((f) => matchAt(keys, k, f) > 0)) {
+        for (let j = clauseStart; j < i; j++) excluded.add(j);
+        break;
+      }
     negating = false;
     keeping = false;
     if (i > clauseStart) lastClause = [clauseStart, i];
@@ -145,7 +167,10 @@ export function readFrame(raw: string): IntentFrame {
   };
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (w === ",") { endClause(i); continue; }
+    if (w === ",") {
+      endClause(i);
+      continue;
+    }
     const r = firstMatch(keys, i, RETRACT);
     if (r) {
       for (const m of mentions) m.retracted = true;
@@ -169,9 +194,17 @@ export function readFrame(raw: string): IntentFrame {
     }
     if (firstMatch(keys, i, CORRECT) && mentions.some((m) => m.negated || m.retracted)) correction = true;
     const b = firstMatch(keys, i, BREAKS);
-    if (b) { endClause(i + b.words.length - 1); i += b.words.length - 1; continue; }
+    if (b) {
+      endClause(i + b.words.length - 1);
+      i += b.words.length - 1;
+      continue;
+    }
     const n = firstMatch(keys, i, NEG);
-    if (n) { negating = true; i += n.words.length - 1; continue; }
+    if (n) {
+      negating = true;
+      i += n.words.length - 1;
+      continue;
+    }
     if (negating || keeping) excluded.add(i);
   }
   endClause(words.length);

@@ -20,7 +20,10 @@ export interface IntentVerbs {
 type Phrase = string[];
 
 function toPhrase(term: string): Phrase {
-  return tokenize(normalizeText(term)).flatMap((t) => t.split(/[-_]/)).filter(Boolean).map(stem);
+  return tokenize(normalizeText(term))
+    .flatMap((t) => t.split(/[-_]/))
+    .filter(Boolean)
+    .map(stem);
 }
 
 /** True when phrase occurs as consecutive words of terms (whole words only: "vm" never matches "environment"). */

@@ -12,8 +12,17 @@ describe("normalizeText and tokenize", () => {
 
 describe("stem", () => {
   test("folds plurals and -ing/-ed forms but keeps short words and -ss/-us endings", () => {
-    expect(["vms", "certificates", "registries", "mirroring", "decommissioned", "gapped", "status", "dns", "ipa"].map(stem))
-      .toEqual(["vm", "certificate", "registry", "mirror", "decommission", "gap", "status", "dns", "ipa"]);
+    expect(["vms", "certificates", "registries", "mirroring", "decommissioned", "gapped", "status", "dns", "ipa"].map(stem)).toEqual([
+      "vm",
+      "certificate",
+      "registry",
+      "mirror",
+      "decommission",
+      "gap",
+      "status",
+      "dns",
+      "ipa",
+    ]);
   });
 });
 
@@ -29,8 +38,15 @@ describe("createSpellFixer", () => {
   const fix = createSpellFixer(["freeipa", "called", "registry", "openshift", "certificate", "deployment", "health", "router", "routes"]);
 
   test("repairs words of five letters or more within one edit (two from eight letters)", () => {
-    expect(["freipa", "caled", "registy", "openshfit", "certficate", "deploymnet", "helth"].map(fix))
-      .toEqual(["freeipa", "called", "registry", "openshift", "certificate", "deployment", "health"]);
+    expect(["freipa", "caled", "registy", "openshfit", "certficate", "deploymnet", "helth"].map(fix)).toEqual([
+      "freeipa",
+      "called",
+      "registry",
+      "openshift",
+      "certificate",
+      "deployment",
+      "health",
+    ]);
   });
 
   test("leaves short words, words with digits, known words and far-off words alone", () => {

@@ -1,17 +1,19 @@
 /** Unicode NFKC, lower case, typographic quotes and dashes folded to ASCII, whitespace collapsed. */
 export function normalizeText(raw: string): string {
-  return raw
-    .normalize("NFKC")
-    .toLowerCase()
-    // Accents folded ("máquina" → maquina, "lösche" → losche) so that words stay whole.
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .replace(/ß/g, "ss")
-    .replace(/[\u2018\u2019\u02bc`´]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\u2010-\u2015\u2212]/g, "-")
-    .replace(/\s+/g, " ")
-    .trim();
+  return (
+    raw
+      .normalize("NFKC")
+      .toLowerCase()
+      // Accents folded ("máquina" → maquina, "lösche" → losche) so that words stay whole.
+      .normalize("NFD")
+      .replace(/\p{M}/gu, "")
+      .replace(/ß/g, "ss")
+      .replace(/[\u2018\u2019\u02bc`´]/g, "'")
+      .replace(/[\u201c\u201d]/g, '"')
+      .replace(/[\u2010-\u2015\u2212]/g, "-")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
 
 /**
@@ -46,7 +48,10 @@ export function editDistance(a: string, b: string, limit = 3): number {
   for (let i = 0; i <= a.length; i++) {
     const row: number[] = [i];
     for (let j = 1; j <= b.length; j++) {
-      if (i === 0) { row.push(j); continue; }
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
       const prev = rows[i - 1]!;
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
@@ -87,8 +92,10 @@ export function createSpellFixer(vocabulary: Iterable<string>): SpellFixer {
       for (const w of byLength.get(len) ?? []) {
         if (w.length < 4) continue;
         const d = editDistance(token, w, limit);
-        if (d < bestD) { bestD = d; best = [w]; }
-        else if (d === bestD) best.push(w);
+        if (d < bestD) {
+          bestD = d;
+          best = [w];
+        } else if (d === bestD) best.push(w);
       }
     }
     // Plural and singular of one word are not a real tie.

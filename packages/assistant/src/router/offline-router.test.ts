@@ -64,8 +64,12 @@ describe("offline router", () => {
 
   test("a DAG without built-in knowledge is still reachable through its description and examples (BM25)", () => {
     const backup: RouterCatalogEntry = {
-      dag_id: "backup_deployment", description: "Deploy a Bacula backup server that snapshots VM disks nightly.",
-      tags: ["backup", "bacula"], examples: ["set up bacula backups", "deploy the backup server"], params: {}, required_params: [],
+      dag_id: "backup_deployment",
+      description: "Deploy a Bacula backup server that snapshots VM disks nightly.",
+      tags: ["backup", "bacula"],
+      examples: ["set up bacula backups", "deploy the backup server"],
+      params: {},
+      required_params: [],
     };
     const r = createOfflineRouter([...CATALOG_FIXTURE, backup]).route("I need bacula backups");
     expect(r.dag_id).toBe("backup_deployment");
@@ -87,7 +91,8 @@ describe("offline router", () => {
 
 describe("offline router: operations the catalogue does not offer", () => {
   test.each(["upgrade openshift", "restart the freeipa service", "stop the router", "don't delete web01, just stop it", "power off vm web01"])(
-    "'%s' is refused instead of running the deploy workflow that shares its noun", (intent) => {
+    "'%s' is refused instead of running the deploy workflow that shares its noun",
+    (intent) => {
       const r = router.route(intent);
       expect(r.dag_id).toBeNull();
       expect(r.refused?.kind).toBe("out_of_scope");
@@ -95,7 +100,8 @@ describe("offline router: operations the catalogue does not offer", () => {
   );
 
   test.each(["list vms", "show me my vms", "which VMs are running?", "did the cluster install finish?", "welche VMs laufen?"])(
-    "'%s' asks about state: answered by the read-only health check, never by a deploy workflow", (intent) => {
+    "'%s' asks about state: answered by the read-only health check, never by a deploy workflow",
+    (intent) => {
       expect(router.route(intent)).toMatchObject({ status: "ready", dag_id: "infrastructure_health_check" });
     },
   );
@@ -105,7 +111,14 @@ describe("offline router: operations the catalogue does not offer", () => {
   });
 
   test("an operation a DAG names itself is supported by that DAG", () => {
-    const backup: RouterCatalogEntry = { dag_id: "vm_backup", description: "Backup a VM's disks to the backup store.", tags: ["backup"], examples: ["backup vm web01"], params: {}, required_params: [] };
+    const backup: RouterCatalogEntry = {
+      dag_id: "vm_backup",
+      description: "Backup a VM's disks to the backup store.",
+      tags: ["backup"],
+      examples: ["backup vm web01"],
+      params: {},
+      required_params: [],
+    };
     expect(createOfflineRouter([...CATALOG_FIXTURE, backup]).route("backup the vm web01").dag_id).toBe("vm_backup");
   });
 
@@ -128,7 +141,8 @@ describe("offline router: route status contract", () => {
   });
 
   test.each(["add a DNS record for app.lab.example.com in FreeIPA", "deploy kafka", "kubeadm cluster please", "delete vm web01 — actually no, keep it"])(
-    "'%s' is rejected with what the catalogue can do", (intent) => {
+    "'%s' is rejected with what the catalogue can do",
+    (intent) => {
       const r = router.route(intent);
       expect(r).toMatchObject({ status: "rejected", dag_id: null });
       expect(r.refused?.message).toMatch(/I can:/);
@@ -141,7 +155,11 @@ describe("offline router: route status contract", () => {
   });
 
   test("a create that states only machine values (image, sizes) is the generic VM workflow", () => {
-    expect(router.route("spin up ubuntu 24.04 with 2c/4g/50g")).toMatchObject({ status: "ready", dag_id: "vm_deployment", params: { image: "ubuntu2404", cpus: 2, memory_mb: 4096, disk_gb: 50 } });
+    expect(router.route("spin up ubuntu 24.04 with 2c/4g/50g")).toMatchObject({
+      status: "ready",
+      dag_id: "vm_deployment",
+      params: { image: "ubuntu2404", cpus: 2, memory_mb: 4096, disk_gb: 50 },
+    });
   });
 
   test("a delete of a bare name is a delete of that VM, never a create", () => {
@@ -149,4 +167,3 @@ describe("offline router: route status contract", () => {
     expect(router.route("delte vm web01").params).toMatchObject({ action: "delete", vm_name: "web01" });
   });
 });
-

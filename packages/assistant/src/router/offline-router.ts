@@ -102,7 +102,12 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       .sort((a, b) => b.score - a.score);
   }
 
-  function paramsFromParsed(parsed: ParsedIntent, entry: RouterCatalogEntry, aliases: AliasMatch[], frame: IntentFrame = readFrame(parsed.raw)): SettledParams & { unsafe: boolean } {
+  function paramsFromParsed(
+    parsed: ParsedIntent,
+    entry: RouterCatalogEntry,
+    aliases: AliasMatch[],
+    frame: IntentFrame = readFrame(parsed.raw),
+  ): SettledParams & { unsafe: boolean } {
     // Values come from what was asked for, not from what was negated or tried and failed.
     const extracted = extractValues(parsed, { values: parse(positiveText(frame)), action: frame.action, frame });
     // The general extractor has already vetted names; an alias only adds what it implies (action).
@@ -111,18 +116,40 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
   }
 
   const refuse = (kind: "unsafe" | "out_of_scope" | "low_confidence", message: string, candidates: RouteCandidate[], confidence = 0): RouteResult => ({
-    status: "rejected", dag_id: null, confidence, params: {}, candidates, reason: message, refused: { kind, message }, mode: "offline", warnings: [],
+    status: "rejected",
+    dag_id: null,
+    confidence,
+    params: {},
+    candidates,
+    reason: message,
+    refused: { kind, message },
+    mode: "offline",
+    warnings: [],
   });
 
   /** The route for a chosen DAG: params settled, status from what must still be asked. */
-  function finish(entry: RouterCatalogEntry, parsed: ParsedIntent, aliases: AliasMatch[], frame: IntentFrame, confidence: number, candidates: RouteCandidate[], reason: string): RouteResult {
+  function finish(
+    entry: RouterCatalogEntry,
+    parsed: ParsedIntent,
+    aliases: AliasMatch[],
+    frame: IntentFrame,
+    confidence: number,
+    candidates: RouteCandidate[],
+    reason: string,
+  ): RouteResult {
     const { params, warnings, input, unsafe: shellValue } = paramsFromParsed(parsed, entry, aliases, frame);
     if (shellValue) return refuse("unsafe", "I only run catalogue workflows with validated parameters, never shell text: a value in the request carries shell syntax.", []);
     const ask = input.length > 0;
     return {
       status: ask ? "needs_input" : "ready",
       ...(ask ? { question: input[0]!.question, input } : {}),
-      dag_id: entry.dag_id, confidence, params, candidates, reason, mode: "offline", warnings,
+      dag_id: entry.dag_id,
+      confidence,
+      params,
+      candidates,
+      reason,
+      mode: "offline",
+      warnings,
     };
   }
 
@@ -148,13 +175,20 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
         return finish(checkDag, parsed, aliases, frame, 1, [{ dag_id: checkDag.dag_id, score: 1 }], "a question about state: answered by a read-only check");
       }
       if ((frame.question && (verbs.create || verbs.delete)) || (frame.asks && !verbs.check)) {
-        return refuse("out_of_scope", `That reads as a question, not a request to change anything; nothing was run. Say what to do ("create …", "delete …") to run a workflow. ${describeCatalogue(catalog)}`, []);
+        return refuse(
+          "out_of_scope",
+          `That reads as a question, not a request to change anything; nothing was run. Say what to do ("create …", "delete …") to run a workflow. ${describeCatalogue(catalog)}`,
+          [],
+        );
       }
       // Nouns of negated parts ("don't remove freeipa, install a CA instead") are not what is asked for.
       const explicitCheck = frame.action === "check";
       const onPositive = rank(positive, aliases, verbs, explicitCheck);
       const ranked = (onPositive[0]?.score ?? 0) >= thresholds.minScore ? onPositive : rank(parsed, aliases, verbs, explicitCheck);
-      const candidates = ranked.filter((r) => r.score > 0).slice(0, 3).map(({ dag_id, score }) => ({ dag_id, score }));
+      const candidates = ranked
+        .filter((r) => r.score > 0)
+        .slice(0, 3)
+        .map(({ dag_id, score }) => ({ dag_id, score }));
       const [best, second] = ranked;
       // "decommission web-07": a delete of a bare name is a delete of the VM of that name.
       const bare = verbs.delete && generic && (!best || best.score < thresholds.minScore) ? bareObjectName(frame) : null;

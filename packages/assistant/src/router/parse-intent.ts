@@ -18,9 +18,37 @@ export interface ParsedIntent {
 
 /** Words the param extractor looks for; part of the typo vocabulary. */
 const PARAM_WORDS = [
-  "called", "named", "memory", "disk", "storage", "cpus", "vcpus", "cores", "processors", "image", "version",
-  "domain", "single", "compact", "three", "full", "forwarder", "stream", "harbor", "quay", "mirror",
-  "fedora", "ubuntu", "debian", "centos", "rocky", "almalinux", "please", "cluster", "virtual", "machine",
+  "called",
+  "named",
+  "memory",
+  "disk",
+  "storage",
+  "cpus",
+  "vcpus",
+  "cores",
+  "processors",
+  "image",
+  "version",
+  "domain",
+  "single",
+  "compact",
+  "three",
+  "full",
+  "forwarder",
+  "stream",
+  "harbor",
+  "quay",
+  "mirror",
+  "fedora",
+  "ubuntu",
+  "debian",
+  "centos",
+  "rocky",
+  "almalinux",
+  "please",
+  "cluster",
+  "virtual",
+  "machine",
 ];
 
 const IMAGE_FAMILY = /^(rhel|centos|fedora|ubuntu|debian|rocky|almalinux|alma)\d/;
@@ -28,7 +56,9 @@ const IMAGE_FAMILY = /^(rhel|centos|fedora|ubuntu|debian|rocky|almalinux|alma)\d
 /** Every word the typo repair may map to: built-in knowledge plus the catalogue's own words. */
 export function buildVocabulary(catalog: readonly RouterCatalogEntry[]): Set<string> {
   const words = new Set<string>([...PARAM_WORDS, ...FUNCTION_WORDS]);
-  const add = (text: string) => { for (const t of tokenize(normalizeText(text))) for (const p of t.split(/[-_.]/)) words.add(p); };
+  const add = (text: string) => {
+    for (const t of tokenize(normalizeText(text))) for (const p of t.split(/[-_.]/)) words.add(p);
+  };
   for (const k of DOMAIN_KNOWLEDGE) for (const g of k.groups) g.terms.forEach(add);
   [...CREATE_TERMS, ...DELETE_TERMS].forEach(add);
   for (const e of catalog) {

@@ -4,7 +4,11 @@ import type { Command } from "./types";
 
 /** `dags show <dag_id>`: tasks in dependency order, their upstreams, and the edge list. */
 export const dagsShowCommand: Command = {
-  group: "dags", name: "show", summary: "Show a DAG's tasks and dependencies", args: ["dag_id"], options: [],
+  group: "dags",
+  name: "show",
+  summary: "Show a DAG's tasks and dependencies",
+  args: ["dag_id"],
+  options: [],
   async run(ctx, { positionals, format }) {
     const api = ctx.api();
     const dag = await api.getDagDetails(positionals[0]!);
@@ -19,15 +23,24 @@ export const dagsShowCommand: Command = {
       schedule: dag.schedule_interval?.value ?? null,
       is_paused: dag.is_paused,
       params: Object.fromEntries(Object.entries(dag.params).map(([k, p]) => [k, { default: p.value, ...p.schema }])),
-      tasks: ordered.map((t) => ({ task_id: t.task_id, operator: t.operator_name, upstream: t.upstream_task_ids, downstream: t.downstream_task_ids, trigger_rule: t.trigger_rule, retries: t.retries })),
+      tasks: ordered.map((t) => ({
+        task_id: t.task_id,
+        operator: t.operator_name,
+        upstream: t.upstream_task_ids,
+        downstream: t.downstream_task_ids,
+        trigger_rule: t.trigger_rule,
+        retries: t.retries,
+      })),
       edges: edges.map(([from, to]) => ({ from, to })),
     };
-    if (format === "json") return ctx.io.stdout(JSON.stringify(data, null, 2) + "\n"), 0;
-    if (format === "yaml") return ctx.io.stdout(YAML.stringify(data)), 0;
+    if (format === "json") return (ctx.io.stdout(JSON.stringify(data, null, 2) + "\n"), 0);
+    if (format === "yaml") return (ctx.io.stdout(YAML.stringify(data)), 0);
 
     const lines = [`DAG ${dag.dag_id}${dag.description ? `: ${dag.description}` : ""}`];
     lines.push(`schedule: ${data.schedule ?? "none (manual)"} · ${dag.is_paused ? "paused" : "active"}`);
-    const params = Object.entries(dag.params).sort(([a], [b]) => a.localeCompare(b)).map(([k, p]) => (p.value === null ? `${k} (required)` : `${k}=${JSON.stringify(p.value)}`));
+    const params = Object.entries(dag.params)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, p]) => (p.value === null ? `${k} (required)` : `${k}=${JSON.stringify(p.value)}`));
     if (params.length) lines.push(`params: ${params.join(", ")}`);
     lines.push("", "tasks (dependency order):");
     for (const t of data.tasks) {

@@ -6,7 +6,11 @@ import type { Command } from "./types";
 /** `db migrate`: create the database when missing, apply pending migrations, list what was applied. */
 export const dbCommands: Command[] = [
   {
-    group: "db", name: "migrate", summary: "Create the metadata database if needed and apply pending migrations", args: [], options: [],
+    group: "db",
+    name: "migrate",
+    summary: "Create the metadata database if needed and apply pending migrations",
+    args: [],
+    options: [],
     async run(ctx) {
       const created = await ensureDatabase(ctx.config.databaseUrl);
       if (created) ctx.io.stdout("Created the metadata database\n");

@@ -6,7 +6,10 @@ const POLL_MS = 500;
 /** `tasks logs <dag_id> <run_id> <task_id> [--try N] [--follow]`. */
 export const tasksCommands: Command[] = [
   {
-    group: "tasks", name: "logs", summary: "Print a task's log (the latest try unless --try); --follow waits for new lines until the try ends", args: ["dag_id", "run_id", "task_id"],
+    group: "tasks",
+    name: "logs",
+    summary: "Print a task's log (the latest try unless --try); --follow waits for new lines until the try ends",
+    args: ["dag_id", "run_id", "task_id"],
     options: [
       { name: "try", type: "string", value: "N", description: "try number (default: the latest)" },
       { name: "follow", short: "f", type: "boolean", description: "keep printing new lines until the try finishes" },

@@ -28,7 +28,5 @@ export function staticPath(node: Node): (string | number)[] | undefined {
 
 /** Human form of a path: `ti.a.output[0]`. */
 export function formatPath(path: readonly (string | number)[]): string {
-  return path
-    .map((p, i) => (typeof p === "number" ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) ? (i === 0 ? p : `.${p}`) : `[${JSON.stringify(p)}]`))
-    .join("");
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) ? (i === 0 ? p : `.${p}`) : `[${JSON.stringify(p)}]`)).join("");
 }

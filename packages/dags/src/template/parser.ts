@@ -7,7 +7,13 @@ import type { Token } from "./lexer";
 export const MAX_DEPTH = 64;
 
 const KEYWORD_LITERALS: Record<string, null | boolean> = {
-  true: true, false: false, True: true, False: false, null: null, none: null, None: null,
+  true: true,
+  false: false,
+  True: true,
+  False: false,
+  null: null,
+  none: null,
+  None: null,
 };
 const RESERVED = new Set(["and", "or", "not", "in", "is", "if", "else"]);
 const COMPARE_OPS = new Set(["==", "!=", "<", "<=", ">", ">="]);
@@ -116,11 +122,12 @@ export function parseExpression(tokens: Token[]): Node {
         i++;
         const index = nest(parseOr);
         expectOp("]");
-        node = index.kind === "literal" && (typeof index.value === "string" || Number.isInteger(index.value))
-          ? { kind: "member", object: node, key: index.value as string | number }
-          : index.kind === "neg" && index.operand.kind === "literal" && Number.isInteger(index.operand.value)
-            ? { kind: "member", object: node, key: -(index.operand.value as number) }
-            : { kind: "index", object: node, index };
+        node =
+          index.kind === "literal" && (typeof index.value === "string" || Number.isInteger(index.value))
+            ? { kind: "member", object: node, key: index.value as string | number }
+            : index.kind === "neg" && index.operand.kind === "literal" && Number.isInteger(index.operand.value)
+              ? { kind: "member", object: node, key: -(index.operand.value as number) }
+              : { kind: "index", object: node, index };
       } else if (isOp("(")) {
         fail(peek(), "function calls are not supported");
       } else return node;
@@ -128,9 +135,9 @@ export function parseExpression(tokens: Token[]): Node {
   };
   const parsePrimary = (): Node => {
     const tok = peek();
-    if (tok.t === "num" || tok.t === "str") return i++, { kind: "literal", value: tok.v };
+    if (tok.t === "num" || tok.t === "str") return (i++, { kind: "literal", value: tok.v });
     if (tok.t === "name") {
-      if (Object.prototype.hasOwnProperty.call(KEYWORD_LITERALS, tok.v)) return i++, { kind: "literal", value: KEYWORD_LITERALS[tok.v] as null | boolean };
+      if (Object.prototype.hasOwnProperty.call(KEYWORD_LITERALS, tok.v)) return (i++, { kind: "literal", value: KEYWORD_LITERALS[tok.v] as null | boolean });
       if (RESERVED.has(tok.v)) fail(tok);
       i++;
       return { kind: "var", name: tok.v };

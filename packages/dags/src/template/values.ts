@@ -6,9 +6,7 @@ export class Missing {
   constructor(readonly path: readonly (string | number)[]) {}
   /** The error raised when a missing value is used. */
   error(): TemplateError {
-    return this.path.length === 1
-      ? new TemplateError(`unknown variable '${String(this.path[0])}'`)
-      : new TemplateError(`'${formatPath(this.path)}' is undefined`);
+    return this.path.length === 1 ? new TemplateError(`unknown variable '${String(this.path[0])}'`) : new TemplateError(`'${formatPath(this.path)}' is undefined`);
   }
 }
 

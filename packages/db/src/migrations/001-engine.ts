@@ -62,9 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("run_id", "text", (c) => c.notNull())
     .addColumn("task_id", "text", (c) => c.notNull())
     .addColumn("map_index", "integer", (c) => c.notNull().defaultTo(-1))
-    .addColumn("state", "text", (c) =>
-      c.check(sql`state is null or state in ('scheduled','queued','running','success','failed','up_for_retry','upstream_failed','skipped')`),
-    )
+    .addColumn("state", "text", (c) => c.check(sql`state is null or state in ('scheduled','queued','running','success','failed','up_for_retry','upstream_failed','skipped')`))
     .addColumn("try_number", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("max_tries", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("operator", "text", (c) => c.notNull())

@@ -92,7 +92,9 @@ export const TRY_OPS_FINISH_UPDATE = `  -- Finishes: tries of instant operators 
       where ti.dag_id = x.dag_id and ti.run_id = x.run_id and ti.task_id = x.task_id and ti.map_index = x.map_index
         and ti.state = x.want and ti.try_number = x.try_number and ti.operator = x.operator
 `;
-const FINISHES = TRY_OPS_FINISH_UPDATE + `      returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number, x.n),
+const FINISHES =
+  TRY_OPS_FINISH_UPDATE +
+  `      returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number, x.n),
     l as (
       -- The lines of the request that landed (of a job sent twice in a round, one lands).
       insert into task_log (dag_id, run_id, task_id, try_number, stream, line)

@@ -26,8 +26,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 
 const when = (param: string, section: string) => `  if ${param} <> '[]'::jsonb then\n${section}  end if;\n`;
 
-const FINISHES = `  -- Rows out: the finishes that did not land (the caller answers a job sent twice in a round).
-` + TRY_OPS_FINISH_UPDATE + `      returning x.n, x.dag_id, x.run_id, x.task_id, x.try_number, x.lines),
+const FINISHES =
+  `  -- Rows out: the finishes that did not land (the caller answers a job sent twice in a round).
+` +
+  TRY_OPS_FINISH_UPDATE +
+  `      returning x.n, x.dag_id, x.run_id, x.task_id, x.try_number, x.lines),
     l as (
       insert into task_log (dag_id, run_id, task_id, try_number, stream, line)
       select f.dag_id, f.run_id, f.task_id, f.try_number, e.value->>'stream', e.value->>'line'

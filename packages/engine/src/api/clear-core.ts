@@ -56,15 +56,13 @@ export async function clearInRun(tx: Tx, run: DagRunRow, taskIds: string[]): Pro
         pid: null,
         updated_at: now,
       })
-      .where("dag_id", "=", run.dag_id).where("run_id", "=", run.run_id).where("task_id", "=", taskId)
+      .where("dag_id", "=", run.dag_id)
+      .where("run_id", "=", run.run_id)
+      .where("task_id", "=", taskId)
       .execute();
   }
   const finished = run.state === "success" || run.state === "failed";
-  const version = await bumpVersion(
-    tx,
-    run.id,
-    finished ? { state: "queued", end_date: null, start_date: null, last_scheduling_decision: null, queued_at: now } : {},
-  );
+  const version = await bumpVersion(tx, run.id, finished ? { state: "queued", end_date: null, start_date: null, last_scheduling_decision: null, queued_at: now } : {});
   return { dagId: run.dag_id, runId: run.run_id, version, requeued: finished, ended: false };
 }
 

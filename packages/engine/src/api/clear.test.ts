@@ -4,7 +4,11 @@ import { createApiFixture, setTi, tisOf, type ApiFixture } from "./test-helpers"
 let f: ApiFixture;
 beforeAll(async () => {
   f = await createApiFixture("apiclear");
-  for (const [id, day] of [["r1", "01"], ["r2", "02"], ["r3", "03"]] as const) {
+  for (const [id, day] of [
+    ["r1", "01"],
+    ["r2", "02"],
+    ["r3", "03"],
+  ] as const) {
     await f.api.triggerDagRun("vm_deploy", { conf: { vm_name: "x" }, runId: id, logicalDate: `2024-07-${day}T00:00:00Z` });
     // Each run failed at `wait`: create succeeded, the rest never ran.
     await setTi(f.db, "vm_deploy", id, "create", { state: "success", try_number: 1 });
@@ -39,7 +43,10 @@ describe("engine API: clearTaskInstances", () => {
 
   test("include_upstream adds upstream tasks (filtered by only_failed unless disabled)", async () => {
     expect(refs(await f.api.clearTaskInstances("vm_deploy", { dag_run_id: "r1", task_ids: ["wait"], include_upstream: true }))).toEqual(["r1/wait"]);
-    expect(refs(await f.api.clearTaskInstances("vm_deploy", { dag_run_id: "r1", task_ids: ["wait"], include_upstream: true, only_failed: false }))).toEqual(["r1/create", "r1/wait"]);
+    expect(refs(await f.api.clearTaskInstances("vm_deploy", { dag_run_id: "r1", task_ids: ["wait"], include_upstream: true, only_failed: false }))).toEqual([
+      "r1/create",
+      "r1/wait",
+    ]);
   });
 
   test("a real clear with include_downstream resets the chain, re-queues the run and notifies the scheduler", async () => {

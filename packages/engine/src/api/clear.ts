@@ -81,7 +81,14 @@ export function clearOps(ctx: ApiContext) {
         const tis = await tisQ.orderBy("task_id").execute();
         if (!tis.length) continue;
         refs.push(...tis.map((t) => taskInstanceRef(t, run.logical_date)));
-        if (!dryRun) writes.push(await clearInRun(tx, run, tis.map((t) => t.task_id)));
+        if (!dryRun)
+          writes.push(
+            await clearInRun(
+              tx,
+              run,
+              tis.map((t) => t.task_id),
+            ),
+          );
       }
       if (!dryRun) ctx.logger.info({ dagId, runs: writes.length, tasks: refs.length }, "task instances cleared");
       return { result: { task_instances: refs }, writes };

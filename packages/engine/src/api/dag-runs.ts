@@ -8,7 +8,6 @@ import type { ApiDagRun, ApiDagRunCollection } from "./schemas";
 import { dagRunToApi } from "./serialize";
 import { parseApiDate } from "./trigger";
 
-
 export interface ListDagRunsQuery extends PageQuery, DateRangeFilters {
   /** One DAG, or `~` (or undefined) for all DAGs. */
   dag_id?: string;
@@ -18,12 +17,24 @@ export interface ListDagRunsQuery extends PageQuery, DateRangeFilters {
 }
 
 const RUN_ORDER = {
-  id: "id", state: "state", dag_id: "dag_id", execution_date: "logical_date", logical_date: "logical_date", dag_run_id: "run_id",
-  start_date: "start_date", end_date: "end_date", updated_at: "updated_at", external_trigger: "external_trigger", conf: "conf",
+  id: "id",
+  state: "state",
+  dag_id: "dag_id",
+  execution_date: "logical_date",
+  logical_date: "logical_date",
+  dag_run_id: "run_id",
+  start_date: "start_date",
+  end_date: "end_date",
+  updated_at: "updated_at",
+  external_trigger: "external_trigger",
+  conf: "conf",
 } as const;
 
 const DATE_FILTERS = [
-  ["execution_date", "logical_date"], ["start_date", "start_date"], ["end_date", "end_date"], ["updated_at", "updated_at"],
+  ["execution_date", "logical_date"],
+  ["start_date", "start_date"],
+  ["end_date", "end_date"],
+  ["updated_at", "updated_at"],
 ] as const;
 
 /** The run row or DagRunNotFoundError. */

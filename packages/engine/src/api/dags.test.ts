@@ -21,9 +21,16 @@ describe("engine API: DAGs", () => {
     expect(out.dags.map((d) => d.dag_id)).toEqual(["hello", "vm_deploy"]);
     const hello = out.dags[0]!;
     expect(hello).toMatchObject({
-      dag_display_name: "hello", root_dag_id: null, is_paused: true, is_active: true, is_subdag: false,
-      schedule_interval: { __type: "CronExpression", value: "0 6 * * *" }, timetable_description: "At 06:00",
-      tags: [{ name: "demo" }], has_import_errors: false, max_active_runs: 16,
+      dag_display_name: "hello",
+      root_dag_id: null,
+      is_paused: true,
+      is_active: true,
+      is_subdag: false,
+      schedule_interval: { __type: "CronExpression", value: "0 6 * * *" },
+      timetable_description: "At 06:00",
+      tags: [{ name: "demo" }],
+      has_import_errors: false,
+      max_active_runs: 16,
     });
     expect(hello.last_parsed_time).toMatch(/\+00:00$/);
     expect(out.dags[1]!.schedule_interval).toBeNull();
@@ -96,7 +103,10 @@ describe("engine API: DAGs", () => {
   test("listDagDefinitions and getDagDefinition give the stored definitions in svc's shape with the DAG's state; unknown DAGs are a 404", async () => {
     await f.api.setPaused("vm_deploy", false);
     const all = await f.api.listDagDefinitions();
-    expect(all.map((d) => [d.dag_id, d.is_paused, d.is_active, d.has_import_errors])).toEqual([["hello", true, true, false], ["vm_deploy", false, true, false]]);
+    expect(all.map((d) => [d.dag_id, d.is_paused, d.is_active, d.has_import_errors])).toEqual([
+      ["hello", true, true, false],
+      ["vm_deploy", false, true, false],
+    ]);
     const vm = all[1]!;
     expect(vm.definition).toMatchObject({ dag_id: "vm_deploy", description: "Deploy a VM", tags: ["vm", "infra"], required_params: ["vm_name"] });
     expect(vm.definition.params.cpus).toEqual({ type: "integer", default: 2, minimum: 1 });
@@ -120,6 +130,9 @@ describe("engine API: DAGs", () => {
     expect((await f.api.listDags()).dags.map((d) => d.dag_id)).toEqual(["vm_deploy"]);
     expect((await f.api.listDags({ only_active: false })).total_entries).toBe(2);
     expect((await f.api.listDagDefinitions()).map((d) => d.dag_id)).toEqual(["vm_deploy"]);
-    expect((await f.api.listDagDefinitions({ onlyActive: false })).map((d) => [d.dag_id, d.is_active])).toEqual([["hello", false], ["vm_deploy", true]]);
+    expect((await f.api.listDagDefinitions({ onlyActive: false })).map((d) => [d.dag_id, d.is_active])).toEqual([
+      ["hello", false],
+      ["vm_deploy", true],
+    ]);
   });
 });

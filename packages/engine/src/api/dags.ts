@@ -43,7 +43,11 @@ const DAG_ORDER = { dag_id: "dag_id", is_paused: "is_paused", fileloc: "fileloc"
 /** Filenames (of the given files) that have an import error right now. */
 export async function filesWithImportErrors(db: Db, filelocs: string[]): Promise<Set<string>> {
   if (!filelocs.length) return new Set();
-  const rows = await db.selectFrom("import_error").select("filename").where("filename", "in", [...new Set(filelocs)]).execute();
+  const rows = await db
+    .selectFrom("import_error")
+    .select("filename")
+    .where("filename", "in", [...new Set(filelocs)])
+    .execute();
   return new Set(rows.map((r) => r.filename));
 }
 
@@ -71,7 +75,10 @@ function toDefinitionEntry(row: DefinitionRow, hasImportErrors: boolean): DagDef
 }
 
 async function toCollection(db: Db, rows: DagRow[], total: number): Promise<ApiDagCollection> {
-  const broken = await filesWithImportErrors(db, rows.map((r) => r.fileloc));
+  const broken = await filesWithImportErrors(
+    db,
+    rows.map((r) => r.fileloc),
+  );
   return { dags: rows.map((r) => dagToApi(r, broken.has(r.fileloc))), total_entries: total };
 }
 
@@ -108,7 +115,10 @@ export function dagOps(ctx: ApiContext) {
    */
   async function listDagDefinitions(opts: ListDagDefinitionsOptions = {}): Promise<DagDefinitionEntry[]> {
     const rows = await filtered(db, { onlyActive: opts.onlyActive }).select(DEFINITION_COLUMNS).orderBy("dag_id").execute();
-    const broken = await filesWithImportErrors(db, rows.map((r) => r.fileloc));
+    const broken = await filesWithImportErrors(
+      db,
+      rows.map((r) => r.fileloc),
+    );
     return rows.map((r) => toDefinitionEntry(r, broken.has(r.fileloc)));
   }
 

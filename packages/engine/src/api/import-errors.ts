@@ -15,7 +15,10 @@ export function importErrorOps(ctx: ApiContext) {
     const { limit, offset } = resolvePage(q, ctx.maxPageLimit);
     const order = resolveOrder(q.order_by, "import_error_id", ORDER);
     const [{ n }, rows] = await Promise.all([
-      db.selectFrom("import_error").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
+      db
+        .selectFrom("import_error")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .executeTakeFirstOrThrow(),
       db.selectFrom("import_error").selectAll().orderBy(order.column, order.direction).orderBy("import_error_id").limit(limit).offset(offset).execute(),
     ]);
     return { import_errors: rows.map(importErrorToApi), total_entries: n };

@@ -12,10 +12,18 @@ afterAll(async () => {
 });
 
 const heartbeat = (instance: string, ageSeconds: number) =>
-  f.db.insertInto("component_heartbeat").values({
-    component: "scheduler", instance_id: instance, hostname: "h", pid: 1, started_at: new Date(), info: "{}",
-    last_seen: sql<Date>`now() - make_interval(secs => ${ageSeconds})`,
-  }).execute();
+  f.db
+    .insertInto("component_heartbeat")
+    .values({
+      component: "scheduler",
+      instance_id: instance,
+      hostname: "h",
+      pid: 1,
+      started_at: new Date(),
+      info: "{}",
+      last_seen: sql<Date>`now() - make_interval(secs => ${ageSeconds})`,
+    })
+    .execute();
 
 describe("engine API: health, version, import errors, reserialize", () => {
   test("health: the scheduler is unhealthy without a recent heartbeat and healthy with one", async () => {

@@ -34,14 +34,24 @@ export function runStateOps(ctx: ApiContext) {
         updated_at: now,
       };
       if (state === "success") {
-        await tis().set({ ...done, state: "success" }).where(unfinished).execute();
+        await tis()
+          .set({ ...done, state: "success" })
+          .where(unfinished)
+          .execute();
       } else if (state === "failed") {
-        await tis().set({ ...done, state: "failed" }).where("state", "in", ["running", "queued"]).execute();
-        await tis().set({ ...done, state: "skipped" }).where(unfinished).execute();
+        await tis()
+          .set({ ...done, state: "failed" })
+          .where("state", "in", ["running", "queued"])
+          .execute();
+        await tis()
+          .set({ ...done, state: "skipped" })
+          .where(unfinished)
+          .execute();
       }
-      const runSet = state === "queued"
-        ? { state, end_date: null, start_date: null, queued_at: now, last_scheduling_decision: null }
-        : { state, end_date: now, start_date: sql<Date>`coalesce(start_date, ${now})` };
+      const runSet =
+        state === "queued"
+          ? { state, end_date: null, start_date: null, queued_at: now, last_scheduling_decision: null }
+          : { state, end_date: now, start_date: sql<Date>`coalesce(start_date, ${now})` };
       const version = await bumpVersion(tx, locked.id, runSet);
       const row = await tx.selectFrom("dag_run").selectAll().where("id", "=", locked.id).executeTakeFirstOrThrow();
       return { result: row, writes: [{ dagId, runId, version, requeued: state === "queued", ended: state !== "queued" }] };
@@ -62,7 +72,11 @@ export function runStateOps(ctx: ApiContext) {
       if (dryRun) {
         return { result: { task_instances: tis.map((t) => taskInstanceToApi(t, run.logical_date)), total_entries: tis.length }, writes: [] };
       }
-      const write = await clearInRun(tx, run, tis.map((t) => t.task_id));
+      const write = await clearInRun(
+        tx,
+        run,
+        tis.map((t) => t.task_id),
+      );
       const row = await tx.selectFrom("dag_run").selectAll().where("id", "=", run.id).executeTakeFirstOrThrow();
       ctx.logger.info({ dagId, runId, tasks: tis.length }, "dag run cleared");
       return { result: dagRunToApi(row), writes: [write] };

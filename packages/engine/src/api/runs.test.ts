@@ -10,7 +10,13 @@ afterAll(async () => {
 });
 beforeEach(() => f.notifier.clear());
 
-const runCount = async () => (await f.db.selectFrom("dag_run").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n;
+const runCount = async () =>
+  (
+    await f.db
+      .selectFrom("dag_run")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 describe("engine API: triggering runs", () => {
   test("triggerDagRun creates a queued run with defaults applied and one empty task instance per task, then tells the scheduler", async () => {
@@ -69,10 +75,18 @@ describe("engine API: triggering runs", () => {
 
 describe("engine API: reading and editing runs", () => {
   beforeAll(async () => {
-    for (const [id, day] of [["a", "02"], ["b", "03"], ["c", "04"]] as const) {
+    for (const [id, day] of [
+      ["a", "02"],
+      ["b", "03"],
+      ["c", "04"],
+    ] as const) {
       await f.api.triggerDagRun("vm_deploy", { conf: { vm_name: "x" }, runId: id, logicalDate: `2024-06-${day}T00:00:00Z` });
     }
-    await f.db.updateTable("dag_run").set({ state: "success", start_date: new Date("2024-06-03T00:01:00Z"), end_date: new Date("2024-06-03T00:02:00Z") }).where("run_id", "=", "b").execute();
+    await f.db
+      .updateTable("dag_run")
+      .set({ state: "success", start_date: new Date("2024-06-03T00:01:00Z"), end_date: new Date("2024-06-03T00:02:00Z") })
+      .where("run_id", "=", "b")
+      .execute();
   });
 
   test("listDagRuns filters by DAG, state and logical date, orders and pages with total_entries", async () => {

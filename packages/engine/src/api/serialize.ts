@@ -80,7 +80,22 @@ export function dagDetailToApi(row: DagRow, hasImportErrors: boolean): ApiDagDet
 
 /** A `dag_run` row as Airflow's DAGRun schema. */
 /** The dag_run columns the API shows (never the definition snapshot). */
-export const DAG_RUN_API_COLUMNS = ["run_id", "dag_id", "logical_date", "start_date", "end_date", "data_interval_start", "data_interval_end", "last_scheduling_decision", "queued_at", "run_type", "state", "external_trigger", "conf", "note"] as const;
+export const DAG_RUN_API_COLUMNS = [
+  "run_id",
+  "dag_id",
+  "logical_date",
+  "start_date",
+  "end_date",
+  "data_interval_start",
+  "data_interval_end",
+  "last_scheduling_decision",
+  "queued_at",
+  "run_type",
+  "state",
+  "external_trigger",
+  "conf",
+  "note",
+] as const;
 export type ApiDagRunRow = Pick<DagRunRow, (typeof DAG_RUN_API_COLUMNS)[number]>;
 
 export function dagRunToApi(row: ApiDagRunRow): ApiDagRun {
@@ -146,7 +161,11 @@ function timeDelta(ms: number) {
   return { __type: "TimeDelta" as const, days: Math.floor(total / 86400), seconds: total % 86400, microseconds: (ms % 1000) * 1000 };
 }
 
-const className = (op: string) => op.split(/[_-]/).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join("") + "Operator";
+const className = (op: string) =>
+  op
+    .split(/[_-]/)
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join("") + "Operator";
 
 /** A task of a DAG definition as Airflow's Task schema; `downstream` is computed from all tasks. */
 export function taskToApi(task: TaskDefinition, all: TaskDefinition[], owners: string[]): ApiTask {
@@ -176,7 +195,10 @@ export function taskToApi(task: TaskDefinition, all: TaskDefinition[], owners: s
     ui_color: "#fff",
     ui_fgcolor: "#000",
     template_fields: Object.keys(task.args ?? {}),
-    downstream_task_ids: all.filter((t) => t.depends_on.includes(task.task_id)).map((t) => t.task_id).sort(),
+    downstream_task_ids: all
+      .filter((t) => t.depends_on.includes(task.task_id))
+      .map((t) => t.task_id)
+      .sort(),
     doc_md: task.doc,
     upstream_task_ids: [...task.depends_on].sort(),
     operator_name: task.operator,

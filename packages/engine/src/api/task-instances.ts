@@ -8,7 +8,6 @@ import { taskInstanceToApi } from "./serialize";
 import { parseApiDate } from "./trigger";
 import { requireRun } from "./dag-runs";
 
-
 export interface ListTaskInstancesQuery extends Omit<PageQuery, "order_by">, DateRangeFilters {
   /** Task states; `none` (or null) selects task instances without a state yet. */
   state?: (string | null)[];
@@ -21,8 +20,10 @@ export interface ListTaskInstancesQuery extends Omit<PageQuery, "order_by">, Dat
 }
 
 const DATE_FILTERS = [
-  ["execution_date", "dag_run.logical_date"], ["start_date", "task_instance.start_date"],
-  ["end_date", "task_instance.end_date"], ["updated_at", "task_instance.updated_at"],
+  ["execution_date", "dag_run.logical_date"],
+  ["start_date", "task_instance.start_date"],
+  ["end_date", "task_instance.end_date"],
+  ["updated_at", "task_instance.updated_at"],
 ] as const;
 
 /** Task states as filters; `none` is Airflow's word for "no state yet". */
@@ -45,7 +46,9 @@ export function taskInstanceOps(ctx: ApiContext) {
   async function listTaskInstances(dagId: string, runId: string, q: ListTaskInstancesQuery = {}): Promise<ApiTaskInstanceCollection> {
     const { limit, offset } = resolvePage(q, ctx.maxPageLimit);
     if (dagId !== "~" && runId !== "~") await requireRun(db, dagId, runId);
-    let base = db.selectFrom("task_instance").innerJoin("dag_run", (j) => j.onRef("dag_run.dag_id", "=", "task_instance.dag_id").onRef("dag_run.run_id", "=", "task_instance.run_id"));
+    let base = db
+      .selectFrom("task_instance")
+      .innerJoin("dag_run", (j) => j.onRef("dag_run.dag_id", "=", "task_instance.dag_id").onRef("dag_run.run_id", "=", "task_instance.run_id"));
     if (dagId !== "~") base = base.where("task_instance.dag_id", "=", dagId);
     if (runId !== "~") base = base.where("task_instance.run_id", "=", runId);
     if (q.state?.length) {
@@ -60,13 +63,23 @@ export function taskInstanceOps(ctx: ApiContext) {
     }
     if (q.duration_gte !== undefined) base = base.where("task_instance.duration", ">=", q.duration_gte);
     if (q.duration_lte !== undefined) base = base.where("task_instance.duration", "<=", q.duration_lte);
-    const constants: [string[] | undefined, string][] = [[q.pool, "default_pool"], [q.queue, "default"], [q.executor, "default"]];
+    const constants: [string[] | undefined, string][] = [
+      [q.pool, "default_pool"],
+      [q.queue, "default"],
+      [q.executor, "default"],
+    ];
     if (constants.some(([want, have]) => want?.length && !want.includes(have))) base = base.where(sql<boolean>`false`);
 
     const [{ n }, rows] = await Promise.all([
       base.select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
-      base.selectAll("task_instance").select("dag_run.logical_date as run_logical_date")
-        .orderBy("dag_run.id").orderBy("task_instance.task_id").limit(limit).offset(offset).execute(),
+      base
+        .selectAll("task_instance")
+        .select("dag_run.logical_date as run_logical_date")
+        .orderBy("dag_run.id")
+        .orderBy("task_instance.task_id")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
     ]);
     return { task_instances: rows.map((r) => taskInstanceToApi(r, r.run_logical_date)), total_entries: n };
   }

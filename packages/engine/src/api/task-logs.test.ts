@@ -13,7 +13,10 @@ afterAll(async () => {
 });
 
 const addLines = (lines: string[], tryNumber = 1) =>
-  f.db.insertInto("task_log").values(lines.map((line) => ({ dag_id: "hello", run_id: "r", task_id: "say", try_number: tryNumber, stream: "stdout" as const, line }))).execute();
+  f.db
+    .insertInto("task_log")
+    .values(lines.map((line) => ({ dag_id: "hello", run_id: "r", task_id: "say", try_number: tryNumber, stream: "stdout" as const, line })))
+    .execute();
 
 describe("engine API: task logs", () => {
   test("tokens round-trip and garbage tokens are a 400 naming the token", () => {
@@ -57,8 +60,11 @@ describe("engine API: task logs", () => {
   });
 
   test("without full_content a call returns one page and is not finished until the rest is read", async () => {
-    await f.db.insertInto("task_log").columns(["dag_id", "run_id", "task_id", "try_number", "stream", "line"])
-      .expression(sql`select 'hello', 'r', 'say', 3, 'stdout', 'line ' || g from generate_series(1, ${LOG_PAGE_LINES + 1}) g`).execute();
+    await f.db
+      .insertInto("task_log")
+      .columns(["dag_id", "run_id", "task_id", "try_number", "stream", "line"])
+      .expression(sql`select 'hello', 'r', 'say', 3, 'stdout', 'line ' || g from generate_series(1, ${LOG_PAGE_LINES + 1}) g`)
+      .execute();
     await setTi(f.db, "hello", "r", "say", { state: "failed", try_number: 3 });
     const first = await f.api.getTaskLog("hello", "r", "say", 3);
     expect(first.content.trim().split("\n")).toHaveLength(LOG_PAGE_LINES);

@@ -66,8 +66,13 @@ export function taskLogOps(ctx: ApiContext) {
     const run = await db.selectFrom("dag_run").select("state").where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
     const live = tryIsLive(ti, tryNumber, run?.state === "queued" || run?.state === "running");
 
-    const q = db.selectFrom("task_log").select(["id", "ts", "stream", "line"])
-      .where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "=", taskId).where("try_number", "=", tryNumber)
+    const q = db
+      .selectFrom("task_log")
+      .select(["id", "ts", "stream", "line"])
+      .where("dag_id", "=", dagId)
+      .where("run_id", "=", runId)
+      .where("task_id", "=", taskId)
+      .where("try_number", "=", tryNumber)
       .where("id", ">", String(after));
     const tail = !opts.token && opts.tail !== undefined ? Math.max(0, Math.floor(opts.tail)) : undefined;
     let rows;
@@ -77,7 +82,10 @@ export function taskLogOps(ctx: ApiContext) {
     } else if (opts.fullContent) {
       rows = await q.orderBy("id").execute();
     } else {
-      rows = await q.orderBy("id").limit(LOG_PAGE_LINES + 1).execute();
+      rows = await q
+        .orderBy("id")
+        .limit(LOG_PAGE_LINES + 1)
+        .execute();
       more = rows.length > LOG_PAGE_LINES;
       if (more) rows = rows.slice(0, LOG_PAGE_LINES);
     }
@@ -95,8 +103,13 @@ export function taskLogOps(ctx: ApiContext) {
 }
 
 async function newestId(ctx: ApiContext, dagId: string, runId: string, taskId: string, tryNumber: number, floor: number): Promise<number> {
-  const row = await ctx.db.selectFrom("task_log").select((eb) => eb.fn.max("id").as("max"))
-    .where("dag_id", "=", dagId).where("run_id", "=", runId).where("task_id", "=", taskId).where("try_number", "=", tryNumber)
+  const row = await ctx.db
+    .selectFrom("task_log")
+    .select((eb) => eb.fn.max("id").as("max"))
+    .where("dag_id", "=", dagId)
+    .where("run_id", "=", runId)
+    .where("task_id", "=", taskId)
+    .where("try_number", "=", tryNumber)
     .executeTakeFirst();
   return row?.max == null ? floor : Number(row.max);
 }

@@ -111,7 +111,12 @@ export function triggerOps(ctx: ApiContext) {
         throw e;
       });
     if (rows[0]) return rows[0];
-    const clash = await db.selectFrom("dag_run").select("run_id").where("dag_id", "=", dagId).where((eb) => eb.or([eb("run_id", "=", runId), eb("logical_date", "=", logical)])).execute();
+    const clash = await db
+      .selectFrom("dag_run")
+      .select("run_id")
+      .where("dag_id", "=", dagId)
+      .where((eb) => eb.or([eb("run_id", "=", runId), eb("logical_date", "=", logical)]))
+      .execute();
     if (clash.some((c) => c.run_id === runId)) throw runIdTaken(dagId, runId);
     if (clash.length) throw new AlreadyExistsError(`DAGRun with DAG ID: '${dagId}' and DAGRun logical date: '${isoDate(logical)}' already exists`);
     return undefined;

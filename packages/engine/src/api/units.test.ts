@@ -22,7 +22,11 @@ describe("engine API pure helpers", () => {
     const order = topoOrder([...tasks].reverse());
     expect(order.indexOf("a")).toBe(0);
     expect(order.indexOf("b")).toBeLessThan(order.indexOf("c"));
-    expect(dagEdges(tasks)).toEqual([["a", "b"], ["a", "d"], ["b", "c"]]);
+    expect(dagEdges(tasks)).toEqual([
+      ["a", "b"],
+      ["a", "d"],
+      ["b", "c"],
+    ]);
   });
 
   test("resolvePage applies Airflow's defaults and cap; resolveOrder maps fields and directions", () => {

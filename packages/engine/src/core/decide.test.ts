@@ -4,7 +4,21 @@ import { decideRun, type TiView } from "./decide";
 import { canRetry, retryDelayMs } from "./retry";
 
 function task(task_id: string, depends_on: string[] = [], trigger_rule: TriggerRule = "all_success", extra: Partial<TaskDefinition> = {}): TaskDefinition {
-  return { task_id, operator: "noop", args: {}, depends_on, trigger_rule, when: null, retries: 0, retry_delay_ms: 1000, retry_exponential_backoff: false, max_retry_delay_ms: 60000, execution_timeout_ms: null, doc: null, ...extra };
+  return {
+    task_id,
+    operator: "noop",
+    args: {},
+    depends_on,
+    trigger_rule,
+    when: null,
+    retries: 0,
+    retry_delay_ms: 1000,
+    retry_exponential_backoff: false,
+    max_retry_delay_ms: 60000,
+    execution_timeout_ms: null,
+    doc: null,
+    ...extra,
+  };
 }
 const ti = (task_id: string, state: TaskState | null, try_number = 0, next_retry_at: Date | null = null): TiView => ({ task_id, state, try_number, next_retry_at });
 const now = new Date("2026-01-01T00:00:00Z");
@@ -27,12 +41,23 @@ describe("decideRun", () => {
   });
 
   test("all tasks finished successfully gives a successful run", () => {
-    const d = decideRun(diamond, ["a", "b", "c", "d"].map((t) => ti(t, "success", 1)), now, always);
+    const d = decideRun(
+      diamond,
+      ["a", "b", "c", "d"].map((t) => ti(t, "success", 1)),
+      now,
+      always,
+    );
     expect(d.runState).toBe("success");
   });
 
   test("a when-false branch is skipped and the join runs under none_failed_min_one_success", () => {
-    const dag = { tasks: [task("create", [], "all_success", { when: "x" }), task("delete", [], "all_success", { when: "y" }), task("report", ["create", "delete"], "none_failed_min_one_success")] };
+    const dag = {
+      tasks: [
+        task("create", [], "all_success", { when: "x" }),
+        task("delete", [], "all_success", { when: "y" }),
+        task("report", ["create", "delete"], "none_failed_min_one_success"),
+      ],
+    };
     const cond = (t: TaskDefinition) => t.task_id !== "delete";
     const d = decideRun(dag, [ti("create", null), ti("delete", null), ti("report", null)], now, cond);
     expect(d.queue).toEqual([{ task_id: "create", try_number: 1 }]);

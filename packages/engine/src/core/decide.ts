@@ -34,7 +34,7 @@ export function decideRun(dag: Pick<DagDefinition, "tasks">, tis: TiView[], now:
   const tiById = new Map(tis.map((t) => [t.task_id, t]));
   const decision: RunDecision = { queue: [], skip: [], upstreamFailed: [], runState: "running", wakeAt: null };
 
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const task of dag.tasks) {
       const ti = tiById.get(task.task_id);

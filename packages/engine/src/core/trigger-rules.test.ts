@@ -2,7 +2,12 @@ import type { TriggerRule } from "@svc/dags";
 import type { TaskState } from "@svc/db";
 import { countUpstream, evaluateTriggerRule, type RuleVerdict } from "./trigger-rules";
 
-const S = "success", K = "skipped", F = "failed", U = "upstream_failed", R = "running", N = null;
+const S = "success",
+  K = "skipped",
+  F = "failed",
+  U = "upstream_failed",
+  R = "running",
+  N = null;
 type St = TaskState | null;
 
 // [rule, upstream states, expected verdict]

@@ -62,7 +62,10 @@ export async function syncDagFolder(deps: SyncDagFolderDeps): Promise<SyncReport
       }
       const values = dagColumns(dag, hash, fileloc, token, now);
       if (!row) {
-        await trx.insertInto("dag").values({ ...values, is_paused: true }).execute();
+        await trx
+          .insertInto("dag")
+          .values({ ...values, is_paused: true })
+          .execute();
         report.added.push(dag.dag_id);
         changed.push(dag.dag_id);
       } else {

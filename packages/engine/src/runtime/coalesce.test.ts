@@ -13,7 +13,11 @@ test("requests for a key during a run coalesce into one more run with the highes
   const other = run("b", 1);
   release();
   await Promise.all([first, ...more, other]);
-  expect(calls).toEqual([["a", 1], ["b", 1], ["a", 5]]);
+  expect(calls).toEqual([
+    ["a", 1],
+    ["b", 1],
+    ["a", 5],
+  ]);
 });
 
 test("a failing run rejects its waiters and frees the key", async () => {

@@ -67,7 +67,18 @@ export function taskFacts(dag: DagDefinition, taskId: string): TaskFacts | undef
   let index = facts.get(dag);
   if (!index) {
     const downstream = new Set(dag.tasks.flatMap((t) => t.depends_on));
-    index = new Map(dag.tasks.map((t) => [t.task_id, { task: t, hasDownstream: downstream.has(t.task_id), readsOutputs: readsOutputs(t.args), readsNote: /\brun_note\b/.test(JSON.stringify(t.args ?? null)), templated: JSON.stringify(t.args ?? null).includes("{{") }]));
+    index = new Map(
+      dag.tasks.map((t) => [
+        t.task_id,
+        {
+          task: t,
+          hasDownstream: downstream.has(t.task_id),
+          readsOutputs: readsOutputs(t.args),
+          readsNote: /\brun_note\b/.test(JSON.stringify(t.args ?? null)),
+          templated: JSON.stringify(t.args ?? null).includes("{{"),
+        },
+      ]),
+    );
     facts.set(dag, index);
   }
   return index.get(taskId);

@@ -64,7 +64,17 @@ async function decide(deps: EvalDeps, run: RunRead, tis: NonNullable<RunRead["ti
   if (!dag) return undefined;
   const needOutputs = dag.tasks.some((t) => t.when && readsOutputs(t.when));
   const outputs = needOutputs
-    ? Object.fromEntries((await deps.db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", run.dag_id).where("run_id", "=", run.run_id).where("state", "=", "success").execute()).map((t) => [t.task_id, t.output]))
+    ? Object.fromEntries(
+        (
+          await deps.db
+            .selectFrom("task_instance")
+            .select(["task_id", "output"])
+            .where("dag_id", "=", run.dag_id)
+            .where("run_id", "=", run.run_id)
+            .where("state", "=", "success")
+            .execute()
+        ).map((t) => [t.task_id, t.output]),
+      )
     : {};
   const ctx = templateContext(run, outputs);
   const when = (task: TaskDefinition) => {

@@ -73,9 +73,17 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     const op = deps.operators.get(task.operator);
     if (!op) throw new NonRetryableError(`unknown operator '${task.operator}'`);
     const upstream = facts.readsOutputs
-      ? await deps.db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).where("state", "=", "success").execute()
+      ? await deps.db
+          .selectFrom("task_instance")
+          .select(["task_id", "output"])
+          .where("dag_id", "=", job.dagId)
+          .where("run_id", "=", job.runId)
+          .where("state", "=", "success")
+          .execute()
       : [];
-    const note = facts.readsNote ? (await deps.db.selectFrom("dag_run").select("note").where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).executeTakeFirst())?.note : undefined;
+    const note = facts.readsNote
+      ? (await deps.db.selectFrom("dag_run").select("note").where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).executeTakeFirst())?.note
+      : undefined;
     let args: unknown;
     try {
       args = renderArgs(task.args, facts.templated ? templateContext(run, Object.fromEntries(upstream.map((u) => [u.task_id, u.output])), note) : NO_TEMPLATES);
@@ -84,7 +92,19 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     }
     const parsed = op.args.safeParse(args);
     if (!parsed.success) throw new NonRetryableError(`invalid args: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-    const result = await abortable(op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: (run.conf ?? {}) as Record<string, unknown>, config: deps.config, log: (l, s) => writer.write(l, s), signal }), signal);
+    const result = await abortable(
+      op.run(parsed.data, {
+        dagId: job.dagId,
+        runId: job.runId,
+        taskId: job.taskId,
+        tryNumber: job.tryNumber,
+        params: (run.conf ?? {}) as Record<string, unknown>,
+        config: deps.config,
+        log: (l, s) => writer.write(l, s),
+        signal,
+      }),
+      signal,
+    );
     outcome = { state: "success", output: result ?? {} };
     writer.write("task succeeded", "system");
   } catch (e) {

@@ -9,7 +9,16 @@ export type TryResult = "dropped" | "lost" | TryOutcome["state"];
  * Write a try's outcome with `write` (a guarded commit or an instant finish, retried while the
  * database is unreachable), then tell the scheduler if it matters.
  */
-export async function finishTry(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, state: TryOutcome["state"], write: () => Promise<boolean>, hasDownstream: boolean, log: () => Logger, instant = false): Promise<TryResult> {
+export async function finishTry(
+  deps: RuntimeDeps,
+  tries: TryBatcher,
+  job: TaskJob,
+  state: TryOutcome["state"],
+  write: () => Promise<boolean>,
+  hasDownstream: boolean,
+  log: () => Logger,
+  instant = false,
+): Promise<TryResult> {
   const landed = await writeWithRetry(write, log);
   if (!landed) {
     if (instant) {

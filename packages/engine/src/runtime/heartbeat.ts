@@ -14,7 +14,14 @@ export async function beat(db: Db, component: Component, instanceId: string, sta
 }
 
 /** Beat every `intervalMs` until stopped; failures are reported, never thrown. */
-export function startHeartbeat(db: Db, component: Component, instanceId: string, intervalMs: number, onError: (e: unknown) => void, info: () => Record<string, unknown> = () => ({})): { stop(): Promise<void> } {
+export function startHeartbeat(
+  db: Db,
+  component: Component,
+  instanceId: string,
+  intervalMs: number,
+  onError: (e: unknown) => void,
+  info: () => Record<string, unknown> = () => ({}),
+): { stop(): Promise<void> } {
   const startedAt = new Date();
   let stopped = false;
   let inFlight: Promise<void> = Promise.resolve();

@@ -35,13 +35,34 @@ export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: Task
   const lines: LogLine[] = [];
   let output: Record<string, unknown> | void;
   try {
-    output = await op.run(parsed.data, { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: NO_PARAMS, config: deps.config, log: (line, stream = "stdout") => void lines.push({ stream, line: cleanLogLine(line) }), signal: NEVER });
+    output = await op.run(parsed.data, {
+      dagId: job.dagId,
+      runId: job.runId,
+      taskId: job.taskId,
+      tryNumber: job.tryNumber,
+      params: NO_PARAMS,
+      config: deps.config,
+      log: (line, stream = "stdout") => void lines.push({ stream, line: cleanLogLine(line) }),
+      signal: NEVER,
+    });
   } catch {
     return undefined;
   }
   // It ran and succeeded in the same instant (a failure takes the claim path). A try that logged
   // nothing writes no log row: its system line is rebuilt from the task instance when read.
-  const logs: LogLine[] = lines.length ? [{ stream: "system", line: instantTryLine({ tryNumber: job.tryNumber, hostname: HOST, workerId: deps.instanceId, operator: op.name }) }, ...lines] : [];
-  return { finishing: finishTry(deps, tries, job, "success", () => tries.finish({ job, workerId: deps.instanceId, operator: facts.task.operator, started, output: output ?? {}, logs }), facts.hasDownstream, log, true) };
+  const logs: LogLine[] = lines.length
+    ? [{ stream: "system", line: instantTryLine({ tryNumber: job.tryNumber, hostname: HOST, workerId: deps.instanceId, operator: op.name }) }, ...lines]
+    : [];
+  return {
+    finishing: finishTry(
+      deps,
+      tries,
+      job,
+      "success",
+      () => tries.finish({ job, workerId: deps.instanceId, operator: facts.task.operator, started, output: output ?? {}, logs }),
+      facts.hasDownstream,
+      log,
+      true,
+    ),
+  };
 }
-

@@ -23,7 +23,12 @@ export const cleanLogLine = (line: string): string => line.replace(/\u0000/g, ""
  * Streams a try's log lines to Postgres in small batches (every `intervalMs` or `maxBatch` lines),
  * so a follower sees lines while the task runs. Order is kept: one insert at a time.
  */
-export function createLogWriter(db: Db, key: { dagId: string; runId: string; taskId: string; tryNumber: number }, onError: (e: unknown) => void, opts: { intervalMs?: number; maxBatch?: number } = {}): LogWriter {
+export function createLogWriter(
+  db: Db,
+  key: { dagId: string; runId: string; taskId: string; tryNumber: number },
+  onError: (e: unknown) => void,
+  opts: { intervalMs?: number; maxBatch?: number } = {},
+): LogWriter {
   const intervalMs = opts.intervalMs ?? 100;
   const maxBatch = opts.maxBatch ?? 500;
   let buf: LogLine[] = [];
@@ -35,7 +40,15 @@ export function createLogWriter(db: Db, key: { dagId: string; runId: string; tas
     if (!buf.length) return chain;
     const rows = buf.map((b) => ({ dag_id: key.dagId, run_id: key.runId, task_id: key.taskId, try_number: key.tryNumber, stream: b.stream, line: b.line }));
     buf = [];
-    chain = chain.then(() => db.insertInto("task_log").values(rows).execute().then(() => undefined)).catch(onError);
+    chain = chain
+      .then(() =>
+        db
+          .insertInto("task_log")
+          .values(rows)
+          .execute()
+          .then(() => undefined),
+      )
+      .catch(onError);
     return chain;
   };
 

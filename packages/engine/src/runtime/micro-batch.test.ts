@@ -27,11 +27,14 @@ test("while a batch is in flight, new calls wait and go out together in the next
   const batches: number[][] = [];
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  const f = microBatch(async (xs: number[]) => {
-    batches.push(xs);
-    if (batches.length === 1) await gate;
-    return xs;
-  }, { maxInFlight: 1 });
+  const f = microBatch(
+    async (xs: number[]) => {
+      batches.push(xs);
+      if (batches.length === 1) await gate;
+      return xs;
+    },
+    { maxInFlight: 1 },
+  );
   const first = f(1);
   await new Promise((r) => setImmediate(r));
   const later = [f(2), f(3), f(4)];
@@ -45,11 +48,14 @@ test("while a batch is in flight, new calls wait and go out together in the next
 test("with a batch in flight, a second one goes out only once eagerAt calls wait", async () => {
   const batches: number[][] = [];
   const gates: (() => void)[] = [];
-  const f = microBatch(async (xs: number[]) => {
-    batches.push(xs);
-    await new Promise<void>((r) => gates.push(r));
-    return xs;
-  }, { maxInFlight: 2, eagerAt: 3 });
+  const f = microBatch(
+    async (xs: number[]) => {
+      batches.push(xs);
+      await new Promise<void>((r) => gates.push(r));
+      return xs;
+    },
+    { maxInFlight: 2, eagerAt: 3 },
+  );
   const tick = () => new Promise((r) => setImmediate(r));
   const calls = [f(1)];
   await tick();

@@ -49,11 +49,13 @@ export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
   }
 
   const dagsWithQueued = await deps.db
-    .selectFrom("dag_run as r").innerJoin("dag as d", "d.dag_id", "r.dag_id")
-    .select("r.dag_id").distinct()
-    .where("r.state", "=", "queued").where("d.is_paused", "=", false)
+    .selectFrom("dag_run as r")
+    .innerJoin("dag as d", "d.dag_id", "r.dag_id")
+    .select("r.dag_id")
+    .distinct()
+    .where("r.state", "=", "queued")
+    .where("d.is_paused", "=", false)
     .execute();
   for (const d of dagsWithQueued) report.startedRuns += (await startQueuedRuns(deps, d.dag_id)).length;
   return report;
 }
-

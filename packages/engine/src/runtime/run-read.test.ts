@@ -22,7 +22,12 @@ async function seedRun(runId: string, states: (string | null)[]): Promise<void> 
 }
 const decision = (d: Partial<RunDecision>): RunDecision => ({ queue: [], skip: [], upstreamFailed: [], runState: "running", wakeAt: null, ...d });
 const states = async (runId: string) =>
-  Object.fromEntries((await tdb.db.selectFrom("task_instance").select(["task_id", "state", "try_number"]).where("run_id", "=", runId).execute()).map((t) => [t.task_id, `${t.state}@${t.try_number}`]));
+  Object.fromEntries(
+    (await tdb.db.selectFrom("task_instance").select(["task_id", "state", "try_number"]).where("run_id", "=", runId).execute()).map((t) => [
+      t.task_id,
+      `${t.state}@${t.try_number}`,
+    ]),
+  );
 const runRow = (runId: string) => tdb.db.selectFrom("dag_run").select(["state", "version", "evaluated_version", "end_date"]).where("run_id", "=", runId).executeTakeFirstOrThrow();
 
 test("a read carries the task instances only when a decision can change", async () => {
@@ -61,7 +66,12 @@ test("a decision lands in one statement: queued tries with their next try number
 test("the same decision applied twice (two schedulers) queues each try once; the second gets none back", async () => {
   await seedRun("twice", [null, null]);
   const run = (await readRun(tdb.db, "d", "twice", 0))!;
-  const d = decision({ queue: [{ task_id: "t0", try_number: 1 }, { task_id: "t1", try_number: 1 }] });
+  const d = decision({
+    queue: [
+      { task_id: "t0", try_number: 1 },
+      { task_id: "t1", try_number: 1 },
+    ],
+  });
   expect(await applyDecision(tdb.db, run, d, new Date())).toHaveLength(2);
   expect(await applyDecision(tdb.db, run, d, new Date())).toEqual([]);
   expect(await states("twice")).toEqual({ t0: "queued@1", t1: "queued@1" });
@@ -72,7 +82,17 @@ test("a task whose try moved on since the read is not queued again, and the othe
   const run = (await readRun(tdb.db, "d", "moved", 0))!;
   // Another scheduler queued t0 and it failed into a retry meanwhile: state up_for_retry at try 1.
   await sql`update task_instance set state = 'up_for_retry', try_number = 1 where run_id = 'moved' and task_id = 't0'`.execute(tdb.db);
-  const queued = await applyDecision(tdb.db, run, decision({ queue: [{ task_id: "t0", try_number: 1 }, { task_id: "t1", try_number: 1 }] }), new Date());
+  const queued = await applyDecision(
+    tdb.db,
+    run,
+    decision({
+      queue: [
+        { task_id: "t0", try_number: 1 },
+        { task_id: "t1", try_number: 1 },
+      ],
+    }),
+    new Date(),
+  );
   expect(queued).toEqual([{ task_id: "t1", try_number: 1 }]);
   expect(await states("moved")).toEqual({ t0: "up_for_retry@1", t1: "queued@1" });
 });
@@ -103,7 +123,10 @@ test("a final run state ends the run with its end date; a skip never overwrites 
 });
 
 test("queueing a thousand tasks of a new run (no table statistics yet) hash-joins them with the run's rows: no nested loop, no sequential scan", async () => {
-  await seedRun("wide", Array.from({ length: 1000 }, () => null));
+  await seedRun(
+    "wide",
+    Array.from({ length: 1000 }, () => null),
+  );
   const run = (await readRun(tdb.db, "d", "wide", 0))!;
   const pool = createPool(tdb.url, { max: 1 });
   const client = await pool.connect();
@@ -113,7 +136,12 @@ test("queueing a thousand tasks of a new run (no table statistics yet) hash-join
     await client.query("load 'auto_explain'");
     await client.query("set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set client_min_messages = log");
     const queue = run.tis!.map((t) => ({ task_id: t.task_id, try_number: 1 }));
-    const { rows } = await client.query("select * from svc_apply_decision($1, $2, now(), $3::text[], $4::int[], '{}'::text[], '{}'::text[], null)", [run.id, run.version, queue.map((q) => q.task_id), queue.map(() => 0)]);
+    const { rows } = await client.query("select * from svc_apply_decision($1, $2, now(), $3::text[], $4::int[], '{}'::text[], '{}'::text[], null)", [
+      run.id,
+      run.version,
+      queue.map((q) => q.task_id),
+      queue.map(() => 0),
+    ]);
     expect(rows[0]).toEqual({ applied: true, missed: null });
   } finally {
     client.release();

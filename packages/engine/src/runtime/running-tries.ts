@@ -10,11 +10,14 @@ export function triesOfRunningRuns(db: Db, state: "queued" | "running") {
   return db
     .selectFrom("dag_run as r")
     .innerJoinLateral(
-      (eb) => eb.selectFrom("task_instance as ti")
-        .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.worker_id", "ti.zombie_count", "ti.queued_at", "ti.start_date"])
-        .whereRef("ti.dag_id", "=", "r.dag_id").whereRef("ti.run_id", "=", "r.run_id")
-        .where("ti.state", "=", state)
-        .as("ti"),
+      (eb) =>
+        eb
+          .selectFrom("task_instance as ti")
+          .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.worker_id", "ti.zombie_count", "ti.queued_at", "ti.start_date"])
+          .whereRef("ti.dag_id", "=", "r.dag_id")
+          .whereRef("ti.run_id", "=", "r.run_id")
+          .where("ti.state", "=", state)
+          .as("ti"),
       (join) => join.onTrue(),
     )
     .where("r.state", "=", "running");

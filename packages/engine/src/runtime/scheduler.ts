@@ -113,8 +113,17 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
     const t = setInterval(() => void reconcileNow(), deps.config.reconcileIntervalMs);
     leaderTimers.push(() => clearInterval(t));
   };
-  const leadership = startLeadership(deps.config.databaseUrl, Math.min(2000, deps.config.reconcileIntervalMs), onLeader, (e) => log.warn({ err: String(e) }, "leadership connection error"));
-  const hb = startHeartbeat(deps.db, "scheduler", deps.instanceId, Math.max(1000, deps.config.worker.heartbeatMs), (e) => log.warn({ err: String(e) }, "heartbeat failed"), () => ({ leader: leadership.isLeader() }));
+  const leadership = startLeadership(deps.config.databaseUrl, Math.min(2000, deps.config.reconcileIntervalMs), onLeader, (e) =>
+    log.warn({ err: String(e) }, "leadership connection error"),
+  );
+  const hb = startHeartbeat(
+    deps.db,
+    "scheduler",
+    deps.instanceId,
+    Math.max(1000, deps.config.worker.heartbeatMs),
+    (e) => log.warn({ err: String(e) }, "heartbeat failed"),
+    () => ({ leader: leadership.isLeader() }),
+  );
   log.info({ instanceId: deps.instanceId }, "scheduler started");
 
   return {

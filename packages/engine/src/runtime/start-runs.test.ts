@@ -22,18 +22,34 @@ async function seedDag(dagId: string, opts: { paused: boolean; maxActiveRuns: nu
   }
 }
 const runs = async (dagId: string) =>
-  Object.fromEntries((await tdb.db.selectFrom("dag_run").select(["run_id", "state", "version"]).where("dag_id", "=", dagId).execute()).map((r) => [r.run_id, `${r.state}@${r.version}`]));
+  Object.fromEntries(
+    (await tdb.db.selectFrom("dag_run").select(["run_id", "state", "version"]).where("dag_id", "=", dagId).execute()).map((r) => [r.run_id, `${r.state}@${r.version}`]),
+  );
 
 function deps() {
   const evaluated: string[] = [];
   return {
     evaluated,
-    deps: { db: tdb.db, queues: {} as Queues, notifier: nullNotifier, logger: silentLogger(), evaluate: async (dagId: string, runId: string, minVersion: number) => void evaluated.push(`${dagId}/${runId}@${minVersion}`) },
+    deps: {
+      db: tdb.db,
+      queues: {} as Queues,
+      notifier: nullNotifier,
+      logger: silentLogger(),
+      evaluate: async (dagId: string, runId: string, minVersion: number) => void evaluated.push(`${dagId}/${runId}@${minVersion}`),
+    },
   };
 }
 
 test("queued runs start oldest logical date first while max_active_runs allows, each handed to the scheduler's evaluation", async () => {
-  await seedDag("two", { paused: false, maxActiveRuns: 2, runs: [["c", "03"], ["a", "01"], ["b", "02"]] });
+  await seedDag("two", {
+    paused: false,
+    maxActiveRuns: 2,
+    runs: [
+      ["c", "03"],
+      ["a", "01"],
+      ["b", "02"],
+    ],
+  });
   const d = deps();
   expect(await startQueuedRuns(d.deps, "two")).toEqual(["a", "b"]);
   expect(d.evaluated).toEqual(["two/a@0", "two/b@0"]);

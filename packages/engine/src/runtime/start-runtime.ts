@@ -65,13 +65,16 @@ export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
   const deps = (component: string): RuntimeDeps => ({ db: o.db, queues, notifier, logger: logger.child({ component }), config, operators, instanceId: newInstanceId(component) });
   const api = createEngineApi({ db: o.db, notifier, dagsDir: config.dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), logger });
 
-  const scheduler = o.scheduler === false ? undefined : startScheduler(deps("scheduler"), {
-    triggerScheduled: async (dagId, runId, logicalDate) => {
-      await api.triggerDagRun(dagId, { runId, logicalDate: logicalDate.toISOString(), runType: "scheduled" }).catch((e) => {
-        if (!(e instanceof AlreadyExistsError)) throw e;
-      });
-    },
-  });
+  const scheduler =
+    o.scheduler === false
+      ? undefined
+      : startScheduler(deps("scheduler"), {
+          triggerScheduled: async (dagId, runId, logicalDate) => {
+            await api.triggerDagRun(dagId, { runId, logicalDate: logicalDate.toISOString(), runType: "scheduled" }).catch((e) => {
+              if (!(e instanceof AlreadyExistsError)) throw e;
+            });
+          },
+        });
   const worker = o.worker === false ? undefined : startWorker(deps("worker"));
   let stopping: Promise<void> | undefined;
   return {

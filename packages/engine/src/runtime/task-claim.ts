@@ -25,11 +25,15 @@ export interface TryBatcher {
   runOpen(run: Pick<TaskJob, "dagId" | "runId">): Promise<boolean>;
 }
 
-type Op = { kind: "claim"; req: ClaimRequest } | { kind: "commit"; req: CommitRequest } | { kind: "finish"; req: FinishRequest } | { kind: "check"; run: Pick<TaskJob, "dagId" | "runId"> };
+type Op =
+  { kind: "claim"; req: ClaimRequest } | { kind: "commit"; req: CommitRequest } | { kind: "finish"; req: FinishRequest } | { kind: "check"; run: Pick<TaskJob, "dagId" | "runId"> };
 type OpResult = ClaimedTry | boolean | undefined;
 
 async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<OpResult[]> {
-  const claims: ClaimRequest[] = [], commits: CommitRequest[] = [], finishes: FinishRequest[] = [], openChecks: Pick<TaskJob, "dagId" | "runId">[] = [];
+  const claims: ClaimRequest[] = [],
+    commits: CommitRequest[] = [],
+    finishes: FinishRequest[] = [],
+    openChecks: Pick<TaskJob, "dagId" | "runId">[] = [];
   for (const op of ops) {
     if (op.kind === "claim") claims.push(op.req);
     else if (op.kind === "commit") commits.push(op.req);
@@ -37,7 +41,10 @@ async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<Op
     else openChecks.push(op.run);
   }
   const res = await runTryOps(db, { claims, commits, finishes, openChecks }, now);
-  let c = 0, k = 0, f = 0, o = 0;
+  let c = 0,
+    k = 0,
+    f = 0,
+    o = 0;
   return ops.map((op) => (op.kind === "claim" ? res.claimed[c++] : op.kind === "commit" ? res.committed[k++] : op.kind === "finish" ? res.finished[f++] : res.open[o++]));
 }
 

@@ -30,7 +30,19 @@ const logsOf = async (runId: string, taskId: string) =>
 
 test("a claim takes a queued try at its try number once, and returns the run's context", async () => {
   await seedRun("claim", 3);
-  const r = await runTryOps(exec, { claims: [{ job: job("claim", "t1"), workerId: "w1" }, { job: job("claim", "t1"), workerId: "w2" }, { job: job("claim", "t2", 2), workerId: "w1" }], commits: [], openChecks: [] }, new Date());
+  const r = await runTryOps(
+    exec,
+    {
+      claims: [
+        { job: job("claim", "t1"), workerId: "w1" },
+        { job: job("claim", "t1"), workerId: "w2" },
+        { job: job("claim", "t2", 2), workerId: "w1" },
+      ],
+      commits: [],
+      openChecks: [],
+    },
+    new Date(),
+  );
   expect(r.claimed[0]).toMatchObject({ dag_id: "d", run_id: "claim", dag_hash: "h1", conf: { x: 1 }, max_tries: 2 });
   expect(r.claimed[1]).toBeUndefined(); // the same job delivered twice in one round
   expect(r.claimed[2]).toBeUndefined(); // not queued at try 2
@@ -42,27 +54,65 @@ test("a claim takes a queued try at its try number once, and returns the run's c
 
 test("a commit lands only for the worker that runs that try, with its log lines in order; a refused commit changes nothing", async () => {
   await seedRun("commit", 2);
-  await runTryOps(exec, { claims: [{ job: job("commit", "t1"), workerId: "w1" }, { job: job("commit", "t2"), workerId: "w1" }], commits: [], openChecks: [] }, new Date());
-  const r = await runTryOps(exec, {
-    claims: [],
-    commits: [
-      { job: job("commit", "t1"), workerId: "w1", outcome: { state: "success", output: { ip: "10.0.0.5" } }, logs: [{ stream: "system", line: "first" }, { stream: "stdout", line: "second" }] },
-      { job: job("commit", "t2"), workerId: "w-other", outcome: { state: "failed", error: "boom" }, logs: [] },
-    ],
-    openChecks: [],
-  }, new Date());
+  await runTryOps(
+    exec,
+    {
+      claims: [
+        { job: job("commit", "t1"), workerId: "w1" },
+        { job: job("commit", "t2"), workerId: "w1" },
+      ],
+      commits: [],
+      openChecks: [],
+    },
+    new Date(),
+  );
+  const r = await runTryOps(
+    exec,
+    {
+      claims: [],
+      commits: [
+        {
+          job: job("commit", "t1"),
+          workerId: "w1",
+          outcome: { state: "success", output: { ip: "10.0.0.5" } },
+          logs: [
+            { stream: "system", line: "first" },
+            { stream: "stdout", line: "second" },
+          ],
+        },
+        { job: job("commit", "t2"), workerId: "w-other", outcome: { state: "failed", error: "boom" }, logs: [] },
+      ],
+      openChecks: [],
+    },
+    new Date(),
+  );
   expect(r.committed).toEqual([true, false]);
   expect(await tiOf("commit", "t1")).toMatchObject({ state: "success", output: { ip: "10.0.0.5" } });
   expect(await tiOf("commit", "t2")).toMatchObject({ state: "running", error: null });
   expect(await logsOf("commit", "t1")).toEqual(["first", "second"]);
-  const twice = await runTryOps(exec, { claims: [], commits: [{ job: job("commit", "t1"), workerId: "w1", outcome: { state: "failed", error: "late" }, logs: [] }], openChecks: [] }, new Date());
+  const twice = await runTryOps(
+    exec,
+    { claims: [], commits: [{ job: job("commit", "t1"), workerId: "w1", outcome: { state: "failed", error: "late" }, logs: [] }], openChecks: [] },
+    new Date(),
+  );
   expect(twice.committed).toEqual([false]);
   expect(await tiOf("commit", "t1")).toMatchObject({ state: "success" });
 });
 
 test("an open check reports whether the run still has unfinished tasks, seeing the commits of its own round (also through Kysely)", async () => {
   await seedRun("open", 2);
-  await runTryOps(tdb.db, { claims: [{ job: job("open", "t1"), workerId: "w" }, { job: job("open", "t2"), workerId: "w" }], commits: [], openChecks: [] }, new Date());
+  await runTryOps(
+    tdb.db,
+    {
+      claims: [
+        { job: job("open", "t1"), workerId: "w" },
+        { job: job("open", "t2"), workerId: "w" },
+      ],
+      commits: [],
+      openChecks: [],
+    },
+    new Date(),
+  );
   const ok = (t: string) => ({ job: job("open", t), workerId: "w", outcome: { state: "success" as const, output: {} }, logs: [] });
   const first = await runTryOps(exec, { claims: [], commits: [ok("t1")], openChecks: [job("open", "t1")] }, new Date());
   expect(first.open).toEqual([true]);
@@ -73,9 +123,23 @@ test("an open check reports whether the run still has unfinished tasks, seeing t
 test("a finish writes an instant try's success from queued in one step, once, with its log lines only when it lands", async () => {
   await seedRun("finish", 3);
   const started = new Date(Date.now() - 5);
-  const fin = (taskId: string, tryNumber = 1, line = "ran", operator = "noop") => ({ job: job("finish", taskId, tryNumber), workerId: "w1", operator, started, output: { ok: true }, logs: [{ stream: "system" as const, line }, { stream: "stdout" as const, line: `${line} 2` }] });
+  const fin = (taskId: string, tryNumber = 1, line = "ran", operator = "noop") => ({
+    job: job("finish", taskId, tryNumber),
+    workerId: "w1",
+    operator,
+    started,
+    output: { ok: true },
+    logs: [
+      { stream: "system" as const, line },
+      { stream: "stdout" as const, line: `${line} 2` },
+    ],
+  });
   await runTryOps(exec, { claims: [{ job: job("finish", "t3"), workerId: "w9" }], commits: [], openChecks: [] }, new Date());
-  const r = await runTryOps(exec, { claims: [], commits: [], finishes: [fin("t1"), fin("t1", 1, "twice"), fin("t2", 2), fin("t3"), fin("t2", 1, "other", "shell")], openChecks: [job("finish", "t1")] }, new Date());
+  const r = await runTryOps(
+    exec,
+    { claims: [], commits: [], finishes: [fin("t1"), fin("t1", 1, "twice"), fin("t2", 2), fin("t3"), fin("t2", 1, "other", "shell")], openChecks: [job("finish", "t1")] },
+    new Date(),
+  );
   // t1 lands once (the same job twice in a round); t2 is not queued at try 2, nor a shell task;
   // t3 was claimed by a worker.
   expect(r.finished).toEqual([true, false, false, false, false]);
@@ -94,10 +158,13 @@ test("a finish writes an instant try's success from queued in one step, once, wi
 
 test.each([
   ["no statistics", async () => undefined],
-  ["statistics from before the burst, when every task had finished", async () => {
-    await seedRun("before", 3000, "success");
-    await sql`analyze task_instance`.execute(tdb.db);
-  }],
+  [
+    "statistics from before the burst, when every task had finished",
+    async () => {
+      await seedRun("before", 3000, "success");
+      await sql`analyze task_instance`.execute(tdb.db);
+    },
+  ],
 ])("rounds on a burst of new tasks, with %s, claim, commit and finish in one statement each that reaches every row by key, never by scanning", async (_, setUp) => {
   await setUp();
   const runId = `burst-${Math.random().toString(36).slice(2, 8)}`;
@@ -115,7 +182,14 @@ test.each([
     const claimed = await runTryOps(viaClient, { claims: jobs.map((j) => ({ job: j, workerId: "w" })), commits: [], openChecks: [] }, new Date());
     expect(claimed.claimed.filter(Boolean)).toHaveLength(50);
     const commits = jobs.map((j) => ({ job: j, workerId: "w", outcome: { state: "success" as const, output: {} }, logs: [{ stream: "system" as const, line: "done" }] }));
-    const finishes = Array.from({ length: 50 }, (_, i) => ({ job: job(runId, `t${i + 51}`), workerId: "w", operator: "noop", started: new Date(), output: {}, logs: [{ stream: "system" as const, line: "instant" }] }));
+    const finishes = Array.from({ length: 50 }, (_, i) => ({
+      job: job(runId, `t${i + 51}`),
+      workerId: "w",
+      operator: "noop",
+      started: new Date(),
+      output: {},
+      logs: [{ stream: "system" as const, line: "instant" }],
+    }));
     const done = await runTryOps(viaClient, { claims: [], commits, finishes, openChecks: [jobs[0]!] }, new Date());
     expect(done.committed.every(Boolean)).toBe(true);
     expect(done.finished.every(Boolean)).toBe(true);
@@ -132,7 +206,10 @@ test.each([
   expect(updates).toHaveLength(3);
   expect(plans.filter((p) => /jsonb_to_recordset\(p_claims\)/.test(p))).toHaveLength(1);
   expect(plans.filter((p) => /jsonb_to_recordset\(p_finishes\)/.test(p))).toHaveLength(1);
-  for (const u of updates) expect(u).toMatch(/Nested Loop[^\n]*\n\s+->\s+CTE Scan on x(?: (x_\d))?[\s\S]*Index Scan using task_instance_\w+ on task_instance ti[^\n]*\n\s+Index Cond: \(\(dag_id = (x|\1)\.dag_id\) AND \(run_id = (x|\1)\.run_id\) AND \(task_id = (x|\1)\.task_id\)/);
+  for (const u of updates)
+    expect(u).toMatch(
+      /Nested Loop[^\n]*\n\s+->\s+CTE Scan on x(?: (x_\d))?[\s\S]*Index Scan using task_instance_\w+ on task_instance ti[^\n]*\n\s+Index Cond: \(\(dag_id = (x|\1)\.dag_id\) AND \(run_id = (x|\1)\.run_id\) AND \(task_id = (x|\1)\.task_id\)/,
+    );
   expect(plans.find((p) => /dag_run d/.test(p))).toMatch(/CTE Scan on c[\s\S]*Index Scan using dag_run_\w+ on dag_run d/);
   // The open check reads the run's task instances by the primary key (no index on state: migration 006).
   expect(plans.some((p) => /Index Scan using task_instance_pkey on task_instance t\b/.test(p) && !/Update on/.test(p))).toBe(true);
@@ -140,7 +217,12 @@ test.each([
     expect(p).toMatch(/Index (Only )?Scan/);
     expect(p).not.toMatch(/Seq Scan on task_instance|Hash Join|Bitmap Heap Scan on task_instance/);
   }
-  const finished = await tdb.db.selectFrom("task_instance").select((eb) => eb.fn.countAll<number>().as("n")).where("run_id", "=", runId).where("state", "=", "success").executeTakeFirstOrThrow();
+  const finished = await tdb.db
+    .selectFrom("task_instance")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("run_id", "=", runId)
+    .where("state", "=", "success")
+    .executeTakeFirstOrThrow();
   expect(Number(finished.n)).toBe(100);
 });
 
@@ -152,11 +234,14 @@ test("a try's state changes are heap-only updates: no index of task_instance rea
   const flushed = async (atLeast: number) => {
     await pool.query("select pg_stat_force_next_flush()");
     await pool.query("select 1");
-    return waitFor(async () => {
-      const s = await sql<{ upd: string; hot: string }>`select n_tup_upd as upd, n_tup_hot_upd as hot from pg_stat_user_tables where relname = 'task_instance'`.execute(tdb.db);
-      const row = s.rows[0]!;
-      return Number(row.upd) >= atLeast ? { upd: Number(row.upd), hot: Number(row.hot) } : undefined;
-    }, { timeoutMs: 20000, intervalMs: 200, what: "table statistics" });
+    return waitFor(
+      async () => {
+        const s = await sql<{ upd: string; hot: string }>`select n_tup_upd as upd, n_tup_hot_upd as hot from pg_stat_user_tables where relname = 'task_instance'`.execute(tdb.db);
+        const row = s.rows[0]!;
+        return Number(row.upd) >= atLeast ? { upd: Number(row.upd), hot: Number(row.hot) } : undefined;
+      },
+      { timeoutMs: 20000, intervalMs: 200, what: "table statistics" },
+    );
   };
   const before = await flushed(0);
   await seedRun("hot", 200);

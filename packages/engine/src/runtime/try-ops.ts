@@ -88,16 +88,26 @@ export const TRY_OPS_SQL = "select * from svc_try_ops($1, $2, $3, $4::jsonb, $5:
 export type TryOpsExecutor = (values: unknown[]) => Promise<TryOpsRow[]>;
 
 /** An executor over a Kysely database (one-off calls; the worker uses a prepared statement). */
-export const kyselyTryOps = (db: Db): TryOpsExecutor => async (values) => (await db.executeQuery<TryOpsRow>(CompiledQuery.raw(TRY_OPS_SQL, values))).rows;
+export const kyselyTryOps =
+  (db: Db): TryOpsExecutor =>
+  async (values) =>
+    (await db.executeQuery<TryOpsRow>(CompiledQuery.raw(TRY_OPS_SQL, values))).rows;
 
 type RowKey = { dag_id: string; run_id: string; task_id: string };
-const byRowKey = (a: RowKey, b: RowKey) => (a.dag_id < b.dag_id ? -1 : a.dag_id > b.dag_id ? 1 : a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : a.task_id < b.task_id ? -1 : a.task_id > b.task_id ? 1 : 0);
+const byRowKey = (a: RowKey, b: RowKey) =>
+  a.dag_id < b.dag_id ? -1 : a.dag_id > b.dag_id ? 1 : a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : a.task_id < b.task_id ? -1 : a.task_id > b.task_id ? 1 : 0;
 
 export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Date): Promise<TryOpsResult> {
   const claims = ops.claims.map((r) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId }));
   const commits = ops.commits.map((r) => ({
-    dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId,
-    state: r.outcome.state, output: r.outcome.output === undefined ? null : r.outcome.output, error: r.outcome.error ?? null,
+    dag_id: r.job.dagId,
+    run_id: r.job.runId,
+    task_id: r.job.taskId,
+    try_number: r.job.tryNumber,
+    worker_id: r.workerId,
+    state: r.outcome.state,
+    output: r.outcome.output === undefined ? null : r.outcome.output,
+    error: r.outcome.error ?? null,
     next_retry_at: r.outcome.nextRetryAt?.toISOString() ?? null,
   }));
   // A job delivered twice in one round: only the first request is sent (and may land). Sorted by
@@ -105,11 +115,23 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
   const fins = (ops.finishes ?? []).map((r) => ({ r, key: tryKey(r.job) }));
   const finishKeys = new Set<string>();
   const sentFinish = fins.map((f) => !finishKeys.has(f.key) && !!finishKeys.add(f.key));
-  const finishes = fins.filter((_, i) => sentFinish[i]).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ r }) => ({
-    dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, worker_id: r.workerId,
-    operator: r.operator, started: r.started.toISOString(), output: r.output === undefined ? null : r.output, lines: r.logs.length ? r.logs : undefined,
-  }));
-  const logs = ops.commits.flatMap((r) => r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })));
+  const finishes = fins
+    .filter((_, i) => sentFinish[i])
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ r }) => ({
+      dag_id: r.job.dagId,
+      run_id: r.job.runId,
+      task_id: r.job.taskId,
+      try_number: r.job.tryNumber,
+      worker_id: r.workerId,
+      operator: r.operator,
+      started: r.started.toISOString(),
+      output: r.output === undefined ? null : r.output,
+      lines: r.logs.length ? r.logs : undefined,
+    }));
+  const logs = ops.commits.flatMap((r) =>
+    r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })),
+  );
   const checks = [...new Map(ops.openChecks.map((j) => [runKey(j), { dag_id: j.dagId, run_id: j.runId }])).values()];
   // One lock order for every round: two rounds touching the same rows cannot deadlock.
   claims.sort(byRowKey);
@@ -123,7 +145,16 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
   const openRuns = new Set<string>();
   for (const r of rows) {
     const key = { dagId: r.dag_id, runId: r.run_id, taskId: r.task_id, tryNumber: r.try_number };
-    if (r.k === "c") claimedBy.set(tryKey(key), { max_tries: r.max_tries!, hostname: r.hostname!, dag_id: r.dag_id, run_id: r.run_id, dag_hash: r.dag_hash!, conf: r.conf!, logical_date: r.logical_date! });
+    if (r.k === "c")
+      claimedBy.set(tryKey(key), {
+        max_tries: r.max_tries!,
+        hostname: r.hostname!,
+        dag_id: r.dag_id,
+        run_id: r.run_id,
+        dag_hash: r.dag_hash!,
+        conf: r.conf!,
+        logical_date: r.logical_date!,
+      });
     else if (r.k === "k") committedKeys.add(tryKey(key));
     else if (r.k === "F") unfinishedKeys.add(tryKey(key));
     else openRuns.add(runKey(key));

@@ -32,7 +32,9 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const maxFinishing = deps.config.worker.concurrency * 4;
   const detach = (p: Promise<unknown>) => {
     const tracked: Promise<unknown> = p
-      .catch((e) => deps.logger.error({ err: String(e) }, "try outcome could not be committed; the try stays running until this worker stops, then it is reaped as a zombie and retried"))
+      .catch((e) =>
+        deps.logger.error({ err: String(e) }, "try outcome could not be committed; the try stays running until this worker stops, then it is reaped as a zombie and retried"),
+      )
       .finally(() => finishing.delete(tracked));
     finishing.add(tracked);
   };
@@ -65,7 +67,14 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     { connection: connection as ConnectionOptions, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 },
   );
   worker.on("error", (e) => deps.logger.warn({ err: String(e) }, "worker queue error"));
-  const hb = startHeartbeat(deps.db, "worker", deps.instanceId, deps.config.worker.heartbeatMs, (e) => deps.logger.warn({ err: String(e) }, "heartbeat failed"), () => ({ running, concurrency: deps.config.worker.concurrency }));
+  const hb = startHeartbeat(
+    deps.db,
+    "worker",
+    deps.instanceId,
+    deps.config.worker.heartbeatMs,
+    (e) => deps.logger.warn({ err: String(e) }, "heartbeat failed"),
+    () => ({ running, concurrency: deps.config.worker.concurrency }),
+  );
   deps.logger.info({ instanceId: deps.instanceId, concurrency: deps.config.worker.concurrency }, "worker started");
   return {
     async close(graceMs = 10000) {

@@ -18,8 +18,12 @@ export async function reapZombies(deps: Pick<RuntimeDeps, "db" | "notifier" | "l
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb.selectFrom("component_heartbeat as hb").select("hb.instance_id")
-            .where("hb.component", "=", "worker").whereRef("hb.instance_id", "=", "ti.worker_id").where("hb.last_seen", ">", cutoff),
+          eb
+            .selectFrom("component_heartbeat as hb")
+            .select("hb.instance_id")
+            .where("hb.component", "=", "worker")
+            .whereRef("hb.instance_id", "=", "ti.worker_id")
+            .where("hb.last_seen", ">", cutoff),
         ),
       ),
     )
@@ -41,16 +45,32 @@ export async function reapZombies(deps: Pick<RuntimeDeps, "db" | "notifier" | "l
           error: `worker ${z.worker_id ?? "?"} stopped heartbeating`,
           updated_at: now,
         })
-        .where("dag_id", "=", z.dag_id).where("run_id", "=", z.run_id).where("task_id", "=", z.task_id)
-        .where("state", "=", "running").where("try_number", "=", z.try_number)
+        .where("dag_id", "=", z.dag_id)
+        .where("run_id", "=", z.run_id)
+        .where("task_id", "=", z.task_id)
+        .where("state", "=", "running")
+        .where("try_number", "=", z.try_number)
         .returning("task_id")
         .executeTakeFirst();
       if (!row) return undefined;
-      await tx.insertInto("task_log").values({
-        dag_id: z.dag_id, run_id: z.run_id, task_id: z.task_id, try_number: z.try_number, stream: "system",
-        line: `worker ${z.worker_id ?? "?"} stopped heartbeating; ${retry ? "the task will be retried on another worker" : "too many lost workers, task failed"}`,
-      }).execute();
-      const r = await tx.updateTable("dag_run").set({ version: sql`version + 1` }).where("dag_id", "=", z.dag_id).where("run_id", "=", z.run_id).returning("version").executeTakeFirst();
+      await tx
+        .insertInto("task_log")
+        .values({
+          dag_id: z.dag_id,
+          run_id: z.run_id,
+          task_id: z.task_id,
+          try_number: z.try_number,
+          stream: "system",
+          line: `worker ${z.worker_id ?? "?"} stopped heartbeating; ${retry ? "the task will be retried on another worker" : "too many lost workers, task failed"}`,
+        })
+        .execute();
+      const r = await tx
+        .updateTable("dag_run")
+        .set({ version: sql`version + 1` })
+        .where("dag_id", "=", z.dag_id)
+        .where("run_id", "=", z.run_id)
+        .returning("version")
+        .executeTakeFirst();
       return r?.version;
     });
     if (version !== undefined) {

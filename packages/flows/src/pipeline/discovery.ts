@@ -51,46 +51,64 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
   if (!result.dag_id) {
     const refusal = result.refused?.message ?? result.reason;
     const summary = refusal.includes("I can:") ? refusal : `${refusal} ${describeCatalogue(entries)}`;
-    const rejected = await patchFlow(deps.store, flow, {
-      status: "rejected",
-      router,
-      summary,
-      error_message: refusal,
-      phases_skipped: ["dag_validation", "dag_execution"],
-      next_steps: [...suggestions(entries), ...fallbackNote],
-    }, ["planning"]);
+    const rejected = await patchFlow(
+      deps.store,
+      flow,
+      {
+        status: "rejected",
+        router,
+        summary,
+        error_message: refusal,
+        phases_skipped: ["dag_validation", "dag_execution"],
+        next_steps: [...suggestions(entries), ...fallbackNote],
+      },
+      ["planning"],
+    );
     return { flow: rejected, catalogue };
   }
   // Params the client typed answer a question before it is asked; validation judges them.
   const explicit = (flow.requested_params as Record<string, unknown>) ?? {};
-  const input = (result.status === "needs_input" ? result.input ?? [] : []).filter((i) => explicit[i.field] === undefined);
+  const input = (result.status === "needs_input" ? (result.input ?? []) : []).filter((i) => explicit[i.field] === undefined);
   // Explicit params answered every question: the route is ready as far as routing goes.
   if (router.status === "needs_input" && input.length === 0) router.status = "ready";
   if (input.length) {
     // The DAG is clear but a value is missing or broke a rule: ask, run nothing, never substitute a default.
     const rules = input.map((i) => (i.given !== undefined ? `${i.rule} (given: ${JSON.stringify(i.given)})` : i.rule)).join("; ");
-    const asking = await patchFlow(deps.store, flow, {
-      status: "needs_input",
-      dag_id: result.dag_id,
-      params: result.params,
-      router,
-      missing_params: [...new Set(input.map((i) => i.field))],
-      phases_completed: ["dag_discovery"],
-      warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
-      summary: `${result.dag_id} needs input for ${[...new Set(input.map((i) => i.field))].join(", ")}: ${rules}. ${input[0]!.question}`,
-      next_steps: [`POST /orchestrator/flows/${flow.flow_id}/answer with {"answer": "..."} or {"params": {${input.map((i) => `"${i.field}": "..."`).join(", ")}}}, or /cancel to drop it.`, ...fallbackNote],
-    }, ["planning"]);
+    const asking = await patchFlow(
+      deps.store,
+      flow,
+      {
+        status: "needs_input",
+        dag_id: result.dag_id,
+        params: result.params,
+        router,
+        missing_params: [...new Set(input.map((i) => i.field))],
+        phases_completed: ["dag_discovery"],
+        warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
+        summary: `${result.dag_id} needs input for ${[...new Set(input.map((i) => i.field))].join(", ")}: ${rules}. ${input[0]!.question}`,
+        next_steps: [
+          `POST /orchestrator/flows/${flow.flow_id}/answer with {"answer": "..."} or {"params": {${input.map((i) => `"${i.field}": "..."`).join(", ")}}}, or /cancel to drop it.`,
+          ...fallbackNote,
+        ],
+      },
+      ["planning"],
+    );
     return { flow: asking, catalogue };
   }
-  const routed = await patchFlow(deps.store, flow, {
-    dag_id: result.dag_id,
-    // The extracted params; validation merges the explicit ones over them.
-    params: result.params,
-    router,
-    phases_completed: ["dag_discovery"],
-    warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
-    next_steps: fallbackNote,
-    summary: `Matched ${result.dag_id}: ${result.reason}`,
-  }, ["planning"]);
+  const routed = await patchFlow(
+    deps.store,
+    flow,
+    {
+      dag_id: result.dag_id,
+      // The extracted params; validation merges the explicit ones over them.
+      params: result.params,
+      router,
+      phases_completed: ["dag_discovery"],
+      warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
+      next_steps: fallbackNote,
+      summary: `Matched ${result.dag_id}: ${result.reason}`,
+    },
+    ["planning"],
+  );
   return { flow: routed, catalogue };
 }

@@ -36,23 +36,37 @@ export async function execute(deps: PipelineDeps, flow: FlowRow, workflowUiUrl: 
   } catch (e) {
     if (!isSvcError(e) || !PERMANENT.includes(e.code)) throw e;
     deps.logger.warn({ flowId: flow.flow_id, dagId, code: e.code }, "dag run not created");
-    return patchFlow(deps.store, flow, {
-      status: "failed", warnings, error_message: e.message, summary: `Could not start ${dagId}: ${e.message}`, phases_skipped: ["dag_execution"],
-      next_steps: ["Check the DAG in the workflow UI, then send the intent again.", ...routerNotes(flow.router)],
-    }, expect);
+    return patchFlow(
+      deps.store,
+      flow,
+      {
+        status: "failed",
+        warnings,
+        error_message: e.message,
+        summary: `Could not start ${dagId}: ${e.message}`,
+        phases_skipped: ["dag_execution"],
+        next_steps: ["Check the DAG in the workflow UI, then send the intent again.", ...routerNotes(flow.router)],
+      },
+      expect,
+    );
   }
   const phases = phasesOf(flow);
   deps.logger.info({ flowId: flow.flow_id, dagId, runId }, "flow executing");
-  return patchFlow(deps.store, flow, {
-    status: "in_progress",
-    run_id: runId,
-    warnings,
-    phases_completed: phases.includes("dag_execution") ? phases : [...phases, "dag_execution"],
-    summary: `Running ${dagId} (run ${runId}) with ${JSON.stringify(flow.params)}.`,
-    next_steps: [
-      `Follow it: GET /orchestrator/flows/${flow.flow_id}/events (live) or POST /orchestrator/observe?dag_id=${dagId}&run_id=${runId}.`,
-      `Grid view: ${workflowUiUrlOf(workflowUiUrl, dagId)}`,
-      ...routerNotes(flow.router),
-    ],
-  }, expect);
+  return patchFlow(
+    deps.store,
+    flow,
+    {
+      status: "in_progress",
+      run_id: runId,
+      warnings,
+      phases_completed: phases.includes("dag_execution") ? phases : [...phases, "dag_execution"],
+      summary: `Running ${dagId} (run ${runId}) with ${JSON.stringify(flow.params)}.`,
+      next_steps: [
+        `Follow it: GET /orchestrator/flows/${flow.flow_id}/events (live) or POST /orchestrator/observe?dag_id=${dagId}&run_id=${runId}.`,
+        `Grid view: ${workflowUiUrlOf(workflowUiUrl, dagId)}`,
+        ...routerNotes(flow.router),
+      ],
+    },
+    expect,
+  );
 }

@@ -22,9 +22,14 @@ export async function validate(deps: PipelineDeps, flow: FlowRow, known?: Catalo
   const reject = (message: string, next: string[]) =>
     patchFlow(deps.store, flow, { status: "rejected", error_message: message, summary: message, phases_skipped: ["dag_execution"], next_steps: [...next, ...notes] }, ["planning"]);
 
-  if (!dag || !dag.is_active) return { flow: await reject(`DAG ${dagId} does not exist or is no longer in the DAG folder.`, ["GET /orchestrator/dags lists the workflows that exist."]) };
+  if (!dag || !dag.is_active)
+    return { flow: await reject(`DAG ${dagId} does not exist or is no longer in the DAG folder.`, ["GET /orchestrator/dags lists the workflows that exist."]) };
   if (dag.has_import_errors) {
-    return { flow: await reject(`The file of DAG ${dagId} has import errors; it cannot run until they are fixed.`, ["List them with `svc-engine dags list-import-errors`, fix the file, then `dags reserialize`."]) };
+    return {
+      flow: await reject(`The file of DAG ${dagId} has import errors; it cannot run until they are fixed.`, [
+        "List them with `svc-engine dags list-import-errors`, fix the file, then `dags reserialize`.",
+      ]),
+    };
   }
 
   const extracted = (flow.params as Record<string, unknown>) ?? {};
@@ -33,21 +38,38 @@ export async function validate(deps: PipelineDeps, flow: FlowRow, known?: Catalo
   const warnings = [...((flow.warnings as string[]) ?? []), ...resolved.warnings];
   if (resolved.invalid.length) {
     const list = resolved.invalid.map((e) => `${e.field}: ${e.message}`).join("; ");
-    const rejected = await patchFlow(deps.store, flow, {
-      status: "rejected", warnings, error_message: `Invalid params for ${dagId}: ${list}`, summary: `Invalid params for ${dagId}: ${list}`,
-      phases_skipped: ["dag_execution"], next_steps: ["Correct the params named above and send the intent again.", ...notes],
-    }, ["planning"]);
+    const rejected = await patchFlow(
+      deps.store,
+      flow,
+      {
+        status: "rejected",
+        warnings,
+        error_message: `Invalid params for ${dagId}: ${list}`,
+        summary: `Invalid params for ${dagId}: ${list}`,
+        phases_skipped: ["dag_execution"],
+        next_steps: ["Correct the params named above and send the intent again.", ...notes],
+      },
+      ["planning"],
+    );
     return { flow: rejected, paramErrors: resolved.invalid };
   }
   if (resolved.missing.length) {
     const names = resolved.missing.map((n) => describeParam(dag, n)).join(", ");
     const example = Object.fromEntries(resolved.missing.map((n) => [n, "..."]));
     return {
-      flow: await patchFlow(deps.store, flow, {
-        status: "needs_input", params: resolved.params, missing_params: resolved.missing, warnings,
-        summary: `${dagId} needs more input: ${names}.`,
-        next_steps: [`Send the intent again with "params": ${JSON.stringify(example)}.`, ...notes],
-      }, ["planning"]),
+      flow: await patchFlow(
+        deps.store,
+        flow,
+        {
+          status: "needs_input",
+          params: resolved.params,
+          missing_params: resolved.missing,
+          warnings,
+          summary: `${dagId} needs more input: ${names}.`,
+          next_steps: [`Send the intent again with "params": ${JSON.stringify(example)}.`, ...notes],
+        },
+        ["planning"],
+      ),
     };
   }
   if (dag.is_paused) warnings.push(`DAG ${dagId} is paused; it will be unpaused when the flow executes.`);
@@ -55,19 +77,29 @@ export async function validate(deps: PipelineDeps, flow: FlowRow, known?: Catalo
   const reasons = [...(!flow.auto_execute ? ["auto_execute is false"] : []), ...(dag.approval_reason && !flow.auto_approve ? [dag.approval_reason] : [])];
   const base = { params: resolved.params, warnings, missing_params: [], phases_completed: [...phases, "dag_validation" as const] };
   if (reasons.length) {
-    const waiting = await patchFlow(deps.store, flow, {
-      ...base,
-      status: "awaiting_approval",
-      approval: { required: true, reasons, requested_at: new Date().toISOString() },
-      summary: `Ready to run ${dagId} with ${JSON.stringify(resolved.params)}. Waiting for approval: ${reasons.join("; ")}.`,
-      next_steps: [`POST /orchestrator/flows/${flow.flow_id}/approve to run it, or /cancel to drop it.`, ...notes],
-    }, ["planning"]);
+    const waiting = await patchFlow(
+      deps.store,
+      flow,
+      {
+        ...base,
+        status: "awaiting_approval",
+        approval: { required: true, reasons, requested_at: new Date().toISOString() },
+        summary: `Ready to run ${dagId} with ${JSON.stringify(resolved.params)}. Waiting for approval: ${reasons.join("; ")}.`,
+        next_steps: [`POST /orchestrator/flows/${flow.flow_id}/approve to run it, or /cancel to drop it.`, ...notes],
+      },
+      ["planning"],
+    );
     return { flow: waiting };
   }
   const approval = { required: Boolean(dag.approval_reason), reasons: dag.approval_reason ? [dag.approval_reason] : [], approved_by: dag.approval_reason ? "auto_approve" : null };
-  const ready = await patchFlow(deps.store, flow, {
-    ...base,
-    approval,
-  }, ["planning"]);
+  const ready = await patchFlow(
+    deps.store,
+    flow,
+    {
+      ...base,
+      approval,
+    },
+    ["planning"],
+  );
   return { flow: ready };
 }

@@ -63,23 +63,38 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       }
       const dir = await makeTempDir(ex, ctx.config.inventoryDir, ctx);
       try {
-        const inventory = a.on_host ? { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } } : await vmInventory(ex, dir, hosts, key, ctx);
+        const inventory = a.on_host
+          ? { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } }
+          : await vmInventory(ex, dir, hosts, key, ctx);
         await writeHostFile(ex, `${dir}/inventory.json`, JSON.stringify(inventory, null, 2), ctx);
         const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
         await writeHostFile(ex, `${dir}/extra-vars.yml`, unsafeExtraVarsYaml(a.extra_vars, trusted), ctx);
         const vault = ctx.config.vaultPasswordFile && (!a.on_host || a.settings.includes("secrets_file"));
         const argv = [
-          "ansible-playbook", "-i", `${dir}/inventory.json`, "-e", `@${dir}/extra-vars.yml`,
+          "ansible-playbook",
+          "-i",
+          `${dir}/inventory.json`,
+          "-e",
+          `@${dir}/extra-vars.yml`,
           ...(vault ? ["--vault-password-file", ctx.config.vaultPasswordFile!] : []),
           ...(a.check ? ["--check", "--diff"] : []),
           // `--` so a playbook path that looks like an option is still a path.
-          "--", playbook,
+          "--",
+          playbook,
         ];
         const where = a.on_host ? `the host (${ex.target})` : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
         ctx.log(`ansible-playbook ${playbook} on ${where}${a.check ? " [check mode]" : ""}`, "system");
         const w = new AnsibleOutputWatcher();
         const r = await ex.run(argv, {
-          env: { ANSIBLE_NOCOLOR: "1", ANSIBLE_TIMEOUT: "60", ANSIBLE_FORCE_COLOR: "0", ANSIBLE_RETRY_FILES_ENABLED: "0", ANSIBLE_HOST_KEY_CHECKING: "True", ANSIBLE_LOCAL_TEMP: `${dir}/tmp`, PYTHONUNBUFFERED: "1" },
+          env: {
+            ANSIBLE_NOCOLOR: "1",
+            ANSIBLE_TIMEOUT: "60",
+            ANSIBLE_FORCE_COLOR: "0",
+            ANSIBLE_RETRY_FILES_ENABLED: "0",
+            ANSIBLE_HOST_KEY_CHECKING: "True",
+            ANSIBLE_LOCAL_TEMP: `${dir}/tmp`,
+            PYTHONUNBUFFERED: "1",
+          },
           // Relative paths a playbook or its ansible.cfg names resolve under the playbooks directory.
           cwd: posix.isAbsolute(a.playbook) ? posix.dirname(playbook) : ctx.config.playbooksDir,
           timeoutMs: a.timeout_s * 1000,
@@ -90,14 +105,23 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         const totals = w.totals();
         if (r.code !== 0) {
           const f = w.failures[w.failures.length - 1];
-          const where = f ? `task '${f.task}' failed on ${f.host}: ${f.detail}` : w.tail.filter((l) => /ERROR!|error/i.test(l)).pop() ?? `exit ${r.code}`;
+          const where = f ? `task '${f.task}' failed on ${f.host}: ${f.detail}` : (w.tail.filter((l) => /ERROR!|error/i.test(l)).pop() ?? `exit ${r.code}`);
           ctx.log(`ansible-playbook failed: ${where}`, "system");
           const msg = `ansible-playbook ${a.playbook} failed (exit ${r.code}): ${where}`;
           // Exit 1 with ERROR! and no task: a missing or broken playbook, which a retry cannot fix.
           if (!f && /ERROR!/.test(w.tail.join("\n"))) throw new NonRetryableError(msg);
           throw new Error(msg);
         }
-        return { playbook: a.playbook, hosts: a.on_host ? ["localhost"] : hosts.map((h) => h.name), check: a.check, ok: totals.ok ?? 0, changed: totals.changed ?? 0, failed: totals.failed ?? 0, unreachable: totals.unreachable ?? 0, skipped: totals.skipped ?? 0 };
+        return {
+          playbook: a.playbook,
+          hosts: a.on_host ? ["localhost"] : hosts.map((h) => h.name),
+          check: a.check,
+          ok: totals.ok ?? 0,
+          changed: totals.changed ?? 0,
+          failed: totals.failed ?? 0,
+          unreachable: totals.unreachable ?? 0,
+          skipped: totals.skipped ?? 0,
+        };
       } finally {
         // The directory holds the extra vars, which may be secrets.
         await removeDir(ex, dir);
@@ -116,7 +140,17 @@ async function vmInventory(ex: HostExecutor, dir: string, hosts: z.infer<typeof 
   return {
     all: {
       hosts: Object.fromEntries(
-        hosts.map((h) => [h.name, { ansible_host: h.host, ansible_port: h.port, ansible_user: h.user, ansible_ssh_common_args: sshArgs, ansible_python_interpreter: "auto_silent", ...(key ? { ansible_ssh_private_key_file: key } : {}) }]),
+        hosts.map((h) => [
+          h.name,
+          {
+            ansible_host: h.host,
+            ansible_port: h.port,
+            ansible_user: h.user,
+            ansible_ssh_common_args: sshArgs,
+            ansible_python_interpreter: "auto_silent",
+            ...(key ? { ansible_ssh_private_key_file: key } : {}),
+          },
+        ]),
       ),
     },
   };

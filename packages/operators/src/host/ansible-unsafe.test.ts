@@ -29,8 +29,14 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-unsafe-"));
   writeFileSync(join(dir, "write.yml"), PLAYBOOK);
   cfg = loadConfig({
-    SVC_SSH_HOST: "127.0.0.1", SVC_SSH_PORT: String(sshd.port), SVC_SSH_USER: sshd.user, SVC_SSH_KEY_PATH: sshd.keyPath, SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
-    SVC_PLAYBOOKS_DIR: dir, SVC_INVENTORY_DIR: join(dir, "inventory"), SVC_SECRETS_FILE: "/etc/svc/{{ not-templated }}/secrets.yml",
+    SVC_SSH_HOST: "127.0.0.1",
+    SVC_SSH_PORT: String(sshd.port),
+    SVC_SSH_USER: sshd.user,
+    SVC_SSH_KEY_PATH: sshd.keyPath,
+    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
+    SVC_PLAYBOOKS_DIR: dir,
+    SVC_INVENTORY_DIR: join(dir, "inventory"),
+    SVC_SECRETS_FILE: "/etc/svc/{{ not-templated }}/secrets.yml",
   });
   op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
@@ -59,7 +65,9 @@ test("a playbook run on the host itself gets the caller's values as literal text
 }, 120_000);
 
 test("a caller's extra var cannot stand in for an operator setting", async () => {
-  await expect(runPlaybook({ on_host: true, settings: ["secrets_file"] }, join(dir, "refused.json"), { secrets_file: "/tmp/mine.yml" })).rejects.toThrow(/secrets_file.*configuration only/);
+  await expect(runPlaybook({ on_host: true, settings: ["secrets_file"] }, join(dir, "refused.json"), { secrets_file: "/tmp/mine.yml" })).rejects.toThrow(
+    /secrets_file.*configuration only/,
+  );
 }, 60_000);
 
 test("settings outside the known list are refused by the args schema", () => {

@@ -35,18 +35,37 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
       const ex = exFor(ctx);
       const s = hostOperatorSettings(deps.env);
       const findings: Finding[] = [];
-      const add = (check: string, severity: Finding["severity"], message: string) => (findings.push({ check, severity, message }), ctx.log(`${severity}: ${check}: ${message}`, "system"));
+      const add = (check: string, severity: Finding["severity"], message: string) => (
+        findings.push({ check, severity, message }),
+        ctx.log(`${severity}: ${check}: ${message}`, "system")
+      );
       const run = (argv: string[], root = false) => ex.run(argv, { root, timeoutMs: 60_000, signal: ctx.signal });
 
       const flags = await run(["grep", "-c", "-E", "-w", "vmx|svm", "/proc/cpuinfo"]);
       const hwVirt = flags.code === 0 && Number(flags.stdout.trim()) > 0;
-      add("virtualization", hwVirt ? "ok" : "warning", hwVirt ? "CPU has VT-x/AMD-V" : "no hardware virtualization (VT-x/AMD-V): VMs run under TCG emulation, several times slower");
+      add(
+        "virtualization",
+        hwVirt ? "ok" : "warning",
+        hwVirt ? "CPU has VT-x/AMD-V" : "no hardware virtualization (VT-x/AMD-V): VMs run under TCG emulation, several times slower",
+      );
       const kvm = await run(["test", "-r", "/dev/kvm", "-a", "-w", "/dev/kvm"], true);
-      add("kvm", kvm.code === 0 && hwVirt ? "ok" : "warning", kvm.code !== 0 ? "/dev/kvm is missing or not usable: domains use type qemu (TCG)" : hwVirt ? "/dev/kvm usable" : "/dev/kvm exists but the CPU shows no virtualization flags: TCG will be used");
+      add(
+        "kvm",
+        kvm.code === 0 && hwVirt ? "ok" : "warning",
+        kvm.code !== 0
+          ? "/dev/kvm is missing or not usable: domains use type qemu (TCG)"
+          : hwVirt
+            ? "/dev/kvm usable"
+            : "/dev/kvm exists but the CPU shows no virtualization flags: TCG will be used",
+      );
       const uri = s.libvirtUri ?? "qemu:///system";
       const virsh = await run(["virsh", "--connect", uri, "version"], true);
       const libvirt = virsh.code === 0;
-      add("libvirt", libvirt ? "ok" : "error", libvirt ? `libvirt answers at ${uri}` : `libvirt not reachable at ${uri}: ${lastLine(virsh.stderr)}; start it (systemctl start libvirtd, or virtlogd -d && libvirtd -d)`);
+      add(
+        "libvirt",
+        libvirt ? "ok" : "error",
+        libvirt ? `libvirt answers at ${uri}` : `libvirt not reachable at ${uri}: ${lastLine(virsh.stderr)}; start it (systemctl start libvirtd, or virtlogd -d && libvirtd -d)`,
+      );
       for (const tool of ["qemu-img", "ansible-playbook", "ssh-keyscan", s.vmCli[0]!]) {
         const t = await run(["sh", "-c", HAS_TOOL, "sh", tool], true);
         add(`tool:${tool}`, t.code === 0 ? "ok" : "error", t.code === 0 ? `${tool} found` : `${tool} not found on PATH`);
@@ -80,5 +99,11 @@ async function freeDiskGb(ex: HostExecutor, path: string, ctx: OperatorContext):
 }
 
 function lastLine(s: string): string {
-  return s.trim().split("\n").pop()?.replace(/^error:\s*/i, "") || "no output";
+  return (
+    s
+      .trim()
+      .split("\n")
+      .pop()
+      ?.replace(/^error:\s*/i, "") || "no output"
+  );
 }

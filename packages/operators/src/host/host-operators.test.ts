@@ -16,7 +16,15 @@ let base: string;
 const ops = new Map<string, Operator>();
 
 function config(over: Record<string, string> = {}): SvcConfig {
-  return loadConfig({ SVC_SSH_HOST: "127.0.0.1", SVC_SSH_PORT: String(sshd.port), SVC_SSH_USER: sshd.user, SVC_SSH_KEY_PATH: sshd.keyPath, SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath, SVC_VM_IMAGES_DIR: sshd.dir, ...over });
+  return loadConfig({
+    SVC_SSH_HOST: "127.0.0.1",
+    SVC_SSH_PORT: String(sshd.port),
+    SVC_SSH_USER: sshd.user,
+    SVC_SSH_KEY_PATH: sshd.keyPath,
+    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
+    SVC_VM_IMAGES_DIR: sshd.dir,
+    ...over,
+  });
 }
 async function run(name: string, args: Record<string, unknown>, cfg = config()) {
   const op = ops.get(name)!;
@@ -31,7 +39,7 @@ beforeAll(async () => {
   let hits = 0;
   server = http.createServer((req, res) => {
     if (req.url === "/ok") return res.end("service is healthy");
-    if (req.url === "/flaky") return (hits++ < 2 ? ((res.statusCode = 503), res.end("starting")) : res.end("up"));
+    if (req.url === "/flaky") return hits++ < 2 ? ((res.statusCode = 503), res.end("starting")) : res.end("up");
     res.statusCode = 500;
     res.end("broken");
   });

@@ -3,7 +3,10 @@ import type { Operator } from "../types";
 import { sleep } from "./abortable-sleep";
 
 const args = z.object({
-  url: z.string().url().refine((u) => /^https?:\/\//i.test(u), "url must be http:// or https://"),
+  url: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), "url must be http:// or https://"),
   method: z.enum(["GET", "HEAD"]).default("GET"),
   expected_status: z.union([z.coerce.number().int().min(100).max(599), z.array(z.coerce.number().int().min(100).max(599)).min(1)]).default(200),
   /** The body must contain this text (GET only). */
@@ -41,7 +44,8 @@ export function createHttpCheckOperator(): Operator<Args> {
           });
           const body = typeof r.data === "string" ? r.data : "";
           if (!want.includes(r.status)) problem = `${a.method} ${a.url} returned ${r.status}, expected ${want.join(" or ")}`;
-          else if (a.contains !== undefined && !body.includes(a.contains)) problem = `${a.method} ${a.url} returned ${r.status} but the body does not contain ${JSON.stringify(a.contains)}`;
+          else if (a.contains !== undefined && !body.includes(a.contains))
+            problem = `${a.method} ${a.url} returned ${r.status} but the body does not contain ${JSON.stringify(a.contains)}`;
           else {
             ctx.log(`${a.method} ${a.url} -> ${r.status}`, "system");
             return { url: a.url, status: r.status, attempts: attempt };
@@ -49,7 +53,7 @@ export function createHttpCheckOperator(): Operator<Args> {
         } catch (e) {
           if (ctx.signal.aborted) throw ctx.signal.reason ?? e;
           const code = (e as { code?: string }).code;
-          problem = `${a.method} ${a.url} failed: ${code === "ECONNABORTED" ? `no answer within ${a.timeout_s} s` : code ?? (e as Error).message}`;
+          problem = `${a.method} ${a.url} failed: ${code === "ECONNABORTED" ? `no answer within ${a.timeout_s} s` : (code ?? (e as Error).message)}`;
         }
         ctx.log(`attempt ${attempt}: ${problem}`, "system");
       }

@@ -29,7 +29,16 @@ beforeAll(async () => {
   expect(existsSync(SENTINEL)).toBe(false);
   sshd = await startSshd();
   dir = mkdtempSync(join(tmpdir(), "svc-op-quote-"));
-  cfg = loadConfig({ SVC_SSH_HOST: "127.0.0.1", SVC_SSH_PORT: String(sshd.port), SVC_SSH_USER: "root", SVC_SSH_KEY_PATH: sshd.keyPath, SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath, SVC_INVENTORY_DIR: join(dir, "inventory"), SVC_PLAYBOOKS_DIR: dir, SVC_VM_IMAGES_DIR: join(dir, "images") });
+  cfg = loadConfig({
+    SVC_SSH_HOST: "127.0.0.1",
+    SVC_SSH_PORT: String(sshd.port),
+    SVC_SSH_USER: "root",
+    SVC_SSH_KEY_PATH: sshd.keyPath,
+    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
+    SVC_INVENTORY_DIR: join(dir, "inventory"),
+    SVC_PLAYBOOKS_DIR: dir,
+    SVC_VM_IMAGES_DIR: join(dir, "images"),
+  });
   for (const op of createHostOperators({ env: { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: join(dir, "disks") } })) ops.set(op.name, op);
 });
 afterAll(async () => {
@@ -85,7 +94,7 @@ describe("hostile strings through every operator argument that reaches a command
     for (const s of [...hostileWords, ...NUL_STRINGS]) {
       expect(checkLiteralArgs(ops.get("vm_create")!.args, { name: "ok", iso: "/srv/a.iso", macs: [s] }).join()).toMatch(/argument 'macs': MAC address/);
     }
-    const isos = [...hostileWords, "/tmp/$(touch /tmp/svc-pwned).iso", "/tmp/a b; touch /tmp/svc-pwned #.iso", "/tmp/`id`.iso", "/tmp/it's \"q\".iso", "/tmp/a,b]=c.iso"];
+    const isos = [...hostileWords, "/tmp/$(touch /tmp/svc-pwned).iso", "/tmp/a b; touch /tmp/svc-pwned #.iso", "/tmp/`id`.iso", '/tmp/it\'s "q".iso', "/tmp/a,b]=c.iso"];
     const accepted = isos.filter((w) => ops.get("vm_create")!.args.safeParse({ name: "q2", iso: w }).success);
     expect(accepted.length).toBeGreaterThanOrEqual(5);
     for (const s of accepted) {
@@ -100,7 +109,7 @@ describe("hostile strings through every operator argument that reaches a command
   });
 
   it("ansible_playbook: hostile extra_vars arrive in the play byte-for-byte (passed as a file, not argv)", async () => {
-    writeFileSync(join(dir, "echo-vars.yml"), "- hosts: all\n  gather_facts: false\n  tasks:\n    - copy: { content: \"{{ payload | to_json }}\", dest: \"{{ out }}\" }\n");
+    writeFileSync(join(dir, "echo-vars.yml"), '- hosts: all\n  gather_facts: false\n  tasks:\n    - copy: { content: "{{ payload | to_json }}", dest: "{{ out }}" }\n');
     const out = join(dir, "vars-out.json");
     const hosts = [{ name: "target", host: "127.0.0.1", port: sshd.port, user: "root" }];
     await run("ansible_playbook", { playbook: "echo-vars.yml", hosts, private_key: sshd.keyPath, extra_vars: { payload: hostileWords, out } });
@@ -121,7 +130,7 @@ describe("hostile strings through every operator argument that reaches a command
 
   it("ansible_playbook: hostile file names that exist reach ansible-playbook as one path after --", async () => {
     const hosts = [{ name: "target", host: "127.0.0.1", port: sshd.port, user: "root" }];
-    const names = ["$(touch x).yml", "a b; touch x #.yml", "`id`.yml", "it's \"q\".yml", "*.yml", "x -e @y.yml"];
+    const names = ["$(touch x).yml", "a b; touch x #.yml", "`id`.yml", 'it\'s "q".yml', "*.yml", "x -e @y.yml"];
     expect(ops.get("ansible_playbook")!.args.safeParse({ playbook: "-e @x", hosts }).success).toBe(false);
     for (const n of names) {
       writeFileSync(join(dir, n), "- hosts: all\n  gather_facts: false\n  tasks:\n    - ping:\n");

@@ -6,8 +6,7 @@ import { sleep } from "./abortable-sleep";
 const WRITE = 'umask 077 && cat > "$1"';
 // One ed25519 exchange first (a slow guest answers one far sooner than three); every key type only
 // where the server has no ed25519 key (FIPS mode).
-const KEYSCAN_TO =
-  'ssh-keyscan -T 15 -t ed25519 -p "$2" -- "$3" > "$1" 2>/dev/null; test -s "$1" || ssh-keyscan -T 15 -p "$2" -- "$3" > "$1" 2>/dev/null; test -s "$1"';
+const KEYSCAN_TO = 'ssh-keyscan -T 15 -t ed25519 -p "$2" -- "$3" > "$1" 2>/dev/null; test -s "$1" || ssh-keyscan -T 15 -p "$2" -- "$3" > "$1" 2>/dev/null; test -s "$1"';
 
 /** Create a private temp directory under `parent` on the host; returns its path. */
 export async function makeTempDir(ex: HostExecutor, parent: string, ctx: OperatorContext): Promise<string> {

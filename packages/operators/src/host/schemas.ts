@@ -2,12 +2,20 @@ import { z } from "zod";
 
 /** Field schemas shared by the host operators; every string that reaches a command is constrained. */
 export const vmName = z.string().regex(/^[a-z][a-z0-9-]{0,62}$/, "VM name must match ^[a-z][a-z0-9-]{0,62}$ (lowercase letters, digits, '-', starting with a letter)");
-export const imageName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "image name must be letters, digits, '.', '_' or '-'").refine((s) => !s.includes(".."), "image name must not contain '..'");
+export const imageName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "image name must be letters, digits, '.', '_' or '-'")
+  .refine((s) => !s.includes(".."), "image name must not contain '..'");
 export const netName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "network name must be letters, digits, '.', '_' or '-'");
 export const hostName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.:-]{0,252}$/, "host must be a host name or IP address");
 export const userName = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "user must be a POSIX user name");
 /** A file path on the host: absolute or relative, no NUL, not an option look-alike. */
-export const hostPath = z.string().min(1).max(4096).refine((s) => !s.includes("\0"), "path must not contain NUL").refine((s) => !s.startsWith("-"), "path must not start with '-'");
+export const hostPath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => !s.includes("\0"), "path must not contain NUL")
+  .refine((s) => !s.startsWith("-"), "path must not start with '-'");
 /** An absolute file path on the host: no '..' segment, no control characters (a boot ISO). */
 export const absoluteHostPath = z
   .string()

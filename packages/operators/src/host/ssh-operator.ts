@@ -8,7 +8,12 @@ const args = z.object({
   argv: z.array(z.string().refine((s) => !s.includes("\0"), "argument must not contain NUL")).min(1),
   /** Needs root: sudo -n in non-root mode. */
   root: z.boolean().default(false),
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().refine((s) => !s.includes("\0"))).optional(),
+  env: z
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+      z.string().refine((s) => !s.includes("\0")),
+    )
+    .optional(),
   cwd: hostPath.optional(),
   stdin: z.string().optional(),
   timeout_s: z.coerce.number().min(1).max(86_400).default(3600),

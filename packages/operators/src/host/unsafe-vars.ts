@@ -46,7 +46,9 @@ function flow(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(flow).join(", ")}]`;
   if (typeof v === "object") {
     // Keys are written as tagged scalars too: a key can come from a caller's object param.
-    return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `!unsafe ${quoted(k)}: ${flow(x)}`).join(", ")}}`;
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `!unsafe ${quoted(k)}: ${flow(x)}`)
+      .join(", ")}}`;
   }
   return `!unsafe ${quoted(String(v))}`;
 }

@@ -24,9 +24,12 @@ export interface VmCliInfo {
 /** Run `svc-vm <args> -o json` on the host as root (sudo -n in non-root mode); parse its JSON. */
 export async function runVmCli<T>(ex: HostExecutor, s: HostOperatorSettings, ctx: OperatorContext, args: string[], timeoutMs = 600_000): Promise<T> {
   const global = [
-    "--images-dir", ctx.config.vm.imagesDir,
-    "--driver", ctx.config.vm.driver,
-    "--disks-dir", s.disksDir ?? ctx.config.vm.disksDir,
+    "--images-dir",
+    ctx.config.vm.imagesDir,
+    "--driver",
+    ctx.config.vm.driver,
+    "--disks-dir",
+    s.disksDir ?? ctx.config.vm.disksDir,
     ...(s.libvirtUri ? ["--uri", s.libvirtUri] : []),
   ];
   const argv = [...s.vmCli, ...args, ...global, "-o", "json"];

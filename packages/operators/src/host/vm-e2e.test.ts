@@ -42,29 +42,41 @@ beforeAll(async () => {
   scratch = createVmScratch("op");
   const base = resolve(scratch.disksDir, "..");
   mkdirSync(join(base, "playbooks"));
-  writeFileSync(join(base, "playbooks", "configure.yml"), [
-    "- hosts: all",
-    "  gather_facts: true",
-    "  tasks:",
-    "    - name: write the marker file",
-    "      ansible.builtin.copy: { content: \"{{ message }}\\n\", dest: /etc/svc-demo, mode: '0644' }",
-    "    - name: add the demo user",
-    "      ansible.builtin.user: { name: svcdemo, shell: /bin/sh }",
-    "",
-  ].join("\n"));
-  writeFileSync(join(base, "playbooks", "broken.yml"), [
-    "- hosts: all",
-    "  gather_facts: false",
-    "  tasks:",
-    "    - name: this step works",
-    "      ansible.builtin.command: /bin/true",
-    "    - name: this task fails on purpose",
-    "      ansible.builtin.fail: { msg: \"disk layout is not what we expect\" }",
-    "",
-  ].join("\n"));
+  writeFileSync(
+    join(base, "playbooks", "configure.yml"),
+    [
+      "- hosts: all",
+      "  gather_facts: true",
+      "  tasks:",
+      "    - name: write the marker file",
+      "      ansible.builtin.copy: { content: \"{{ message }}\\n\", dest: /etc/svc-demo, mode: '0644' }",
+      "    - name: add the demo user",
+      "      ansible.builtin.user: { name: svcdemo, shell: /bin/sh }",
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(
+    join(base, "playbooks", "broken.yml"),
+    [
+      "- hosts: all",
+      "  gather_facts: false",
+      "  tasks:",
+      "    - name: this step works",
+      "      ansible.builtin.command: /bin/true",
+      "    - name: this task fails on purpose",
+      '      ansible.builtin.fail: { msg: "disk layout is not what we expect" }',
+      "",
+    ].join("\n"),
+  );
   cfg = loadConfig({
-    SVC_SSH_HOST: "127.0.0.1", SVC_SSH_PORT: String(sshd.port), SVC_SSH_USER: "root", SVC_SSH_KEY_PATH: sshd.keyPath, SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
-    SVC_VM_IMAGES_DIR: img.imagesDir, SVC_INVENTORY_DIR: join(base, "inventory"), SVC_PLAYBOOKS_DIR: join(base, "playbooks"),
+    SVC_SSH_HOST: "127.0.0.1",
+    SVC_SSH_PORT: String(sshd.port),
+    SVC_SSH_USER: "root",
+    SVC_SSH_KEY_PATH: sshd.keyPath,
+    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
+    SVC_VM_IMAGES_DIR: img.imagesDir,
+    SVC_INVENTORY_DIR: join(base, "inventory"),
+    SVC_PLAYBOOKS_DIR: join(base, "playbooks"),
   });
   env = { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: scratch.disksDir, SVC_VM_SSH_PUBKEY: scratch.pubKeyPath, SVC_VM_SSH_PRIVKEY: scratch.keyPath };
   ops = new Map(createHostOperators({ env }).map((o) => [o.name, o]));
@@ -84,7 +96,19 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
 
   it("vm_create makes the VM with its pinned MAC and outputs its SSH endpoint", async () => {
     const { out } = await run("vm_create", { name: vm, image: "debian-test", memory_mb: 512, cpus: 1, nets: ["user"], macs: [MAC] });
-    expect(out).toMatchObject({ name: vm, state: "running", image: "debian-test", iso: null, macs: [MAC], memory_mb: 512, cpus: 1, ssh_host: "127.0.0.1", ssh_user: "root", ip: null, created: true });
+    expect(out).toMatchObject({
+      name: vm,
+      state: "running",
+      image: "debian-test",
+      iso: null,
+      macs: [MAC],
+      memory_mb: 512,
+      cpus: 1,
+      ssh_host: "127.0.0.1",
+      ssh_user: "root",
+      ip: null,
+      created: true,
+    });
     sshPort = out.ssh_port;
     expect(sshPort).toBeGreaterThan(1024);
   });
@@ -110,7 +134,19 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
 
   it("vm_info outputs the info JSON", async () => {
     const { out } = await run("vm_info", { name: vm });
-    expect(out).toEqual({ name: vm, state: "running", ssh_host: "127.0.0.1", ssh_port: sshPort, ssh_user: "root", ip: null, image: "debian-test", iso: null, macs: [MAC], memory_mb: 512, cpus: 1 });
+    expect(out).toEqual({
+      name: vm,
+      state: "running",
+      ssh_host: "127.0.0.1",
+      ssh_port: sshPort,
+      ssh_user: "root",
+      ip: null,
+      image: "debian-test",
+      iso: null,
+      macs: [MAC],
+      memory_mb: 512,
+      cpus: 1,
+    });
   });
 
   it("ansible_playbook changes the VM, which reads back over SSH with the pinned host key", async () => {
@@ -130,7 +166,9 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
 
   it("a failing playbook fails the task and names the failing task in the log", async () => {
     const err = await run("ansible_playbook", { playbook: "broken.yml", vm }).catch((e) => e);
-    expect(err.message).toMatch(new RegExp(`ansible-playbook broken.yml failed \\(exit 2\\): task 'this task fails on purpose' failed on ${vm}: disk layout is not what we expect`));
+    expect(err.message).toMatch(
+      new RegExp(`ansible-playbook broken.yml failed \\(exit 2\\): task 'this task fails on purpose' failed on ${vm}: disk layout is not what we expect`),
+    );
     expect(err.log).toMatch(/ansible-playbook failed: task 'this task fails on purpose' failed on/);
     expect(err.log).toMatch(/TASK \[this step works\]/);
   });

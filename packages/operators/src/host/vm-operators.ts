@@ -4,24 +4,25 @@ import { hostOperatorSettings, defaultHostExecutor, type HostOperatorDeps } from
 import { absoluteHostPath, imageName, macAddress, netName, vmName, hostPath } from "./schemas";
 import { runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
 
-const createArgs = z.object({
-  name: vmName,
-  /** Base image; null or absent when the VM boots `iso` on empty disks. */
-  image: imageName.nullish(),
-  /** Absolute path on the host of a bootable ISO, attached as a CD-ROM (null or absent: none). */
-  iso: absoluteHostPath.nullish(),
-  memory_mb: z.coerce.number().int().min(64).max(1_048_576).default(512),
-  cpus: z.coerce.number().int().min(1).max(256).default(1),
-  disks_gb: z.array(z.coerce.number().int().min(1).max(65_536)).max(16).default([]),
-  nets: z.array(netName).min(1).max(8).default(["user"]),
-  /** One MAC per entry of nets (lower-case, unicast); null or absent: the hypervisor picks them. */
-  macs: z.array(macAddress).max(8).nullish(),
-  /** Public key file on the host to inject (default SVC_VM_SSH_PUBKEY, else the host user's ~/.ssh/id_*.pub). */
-  ssh_pubkey_path: hostPath.optional(),
-  /** Wait in the CLI until SSH answers (vm_wait_ssh does the same as its own task). */
-  wait: z.boolean().default(false),
-  wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
-})
+const createArgs = z
+  .object({
+    name: vmName,
+    /** Base image; null or absent when the VM boots `iso` on empty disks. */
+    image: imageName.nullish(),
+    /** Absolute path on the host of a bootable ISO, attached as a CD-ROM (null or absent: none). */
+    iso: absoluteHostPath.nullish(),
+    memory_mb: z.coerce.number().int().min(64).max(1_048_576).default(512),
+    cpus: z.coerce.number().int().min(1).max(256).default(1),
+    disks_gb: z.array(z.coerce.number().int().min(1).max(65_536)).max(16).default([]),
+    nets: z.array(netName).min(1).max(8).default(["user"]),
+    /** One MAC per entry of nets (lower-case, unicast); null or absent: the hypervisor picks them. */
+    macs: z.array(macAddress).max(8).nullish(),
+    /** Public key file on the host to inject (default SVC_VM_SSH_PUBKEY, else the host user's ~/.ssh/id_*.pub). */
+    ssh_pubkey_path: hostPath.optional(),
+    /** Wait in the CLI until SSH answers (vm_wait_ssh does the same as its own task). */
+    wait: z.boolean().default(false),
+    wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
+  })
   .refine((a) => !!a.image || !!a.iso, { message: "give an image, or an iso to boot", path: ["image"] })
   .refine((a) => !a.macs || a.macs.length === a.nets.length, { message: "give one MAC per entry of nets", path: ["macs"] });
 type CreateArgs = z.infer<typeof createArgs>;
@@ -34,18 +35,25 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
 
   const vmCreate: Operator<CreateArgs> = {
     name: "vm_create",
-    description: "Create a VM on the host with the VM CLI from an image or a bootable ISO, MACs optionally pinned (idempotent: the same spec again succeeds); output name, state, ssh_host, ssh_port, ip, image, iso, macs, memory_mb, cpus",
+    description:
+      "Create a VM on the host with the VM CLI from an image or a bootable ISO, MACs optionally pinned (idempotent: the same spec again succeeds); output name, state, ssh_host, ssh_port, ip, image, iso, macs, memory_mb, cpus",
     args: createArgs,
     async run(a, ctx) {
       const s = settings();
       const key = a.ssh_pubkey_path ?? s.sshPubkey;
       const args = [
-        "create", "vm", a.name,
+        "create",
+        "vm",
+        a.name,
         ...(a.image ? ["-i", a.image] : []),
         ...(a.iso ? ["-P", `iso=${a.iso}`] : []),
-        "-P", `memory=${a.memory_mb}`, "-P", `numcpus=${a.cpus}`,
+        "-P",
+        `memory=${a.memory_mb}`,
+        "-P",
+        `numcpus=${a.cpus}`,
         ...(a.disks_gb.length ? ["-P", `disks=[${a.disks_gb.join(",")}]`] : []),
-        "-P", `nets=[${a.nets.join(",")}]`,
+        "-P",
+        `nets=[${a.nets.join(",")}]`,
         ...(a.macs ? ["-P", `macs=[${a.macs.join(",")}]`] : []),
         ...(key ? ["--ssh-key", key] : []),
         ...(a.wait ? ["--wait", "--wait-timeout", String(a.wait_timeout_s)] : []),
@@ -63,7 +71,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: nameArgs,
     async run(a, ctx) {
       const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(exFor(ctx), settings(), ctx, ["delete", "vm", a.name, "-y"]);
-      ctx.log(r.deleted ? `deleted VM ${a.name}` : r.note ?? `VM ${a.name} did not exist`, "system");
+      ctx.log(r.deleted ? `deleted VM ${a.name}` : (r.note ?? `VM ${a.name} did not exist`), "system");
       return { name: r.name, deleted: r.deleted, ...(r.note ? { note: r.note } : {}) };
     },
   };

@@ -20,7 +20,10 @@ type Args = z.infer<typeof args>;
  */
 export async function scanHostKeys(ex: HostExecutor, host: string, port: number, ctx: OperatorContext): Promise<string[]> {
   const r = await ex.run(["ssh-keyscan", "-T", "5", "-p", String(port), "--", host], { timeoutMs: 20_000, signal: ctx.signal });
-  return r.stdout.split("\n").map((l) => l.trim()).filter((l) => /^\S+ (ssh-|ecdsa-)\S+ \S+$/.test(l));
+  return r.stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^\S+ (ssh-|ecdsa-)\S+ \S+$/.test(l));
 }
 
 /**

@@ -4,7 +4,11 @@ import type { ApplyHooks, Change, OsPlugin, PluginSettings } from "../types";
 /** Left-aligned columns with a header rule. */
 export function table(columns: string[], rows: string[][]): string {
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n") + "\n";
 }
 
@@ -38,7 +42,10 @@ export function infoText(doc: ReturnType<typeof infoDocument>): string {
     `${doc.name} (${doc.kind} plugin, version ${doc.version}, ${doc.family} family)\n${doc.description}\n`,
     section("Checks", doc.checks),
     section("Changes (only what differs from the desired state)", doc.changes),
-    section("Settings (current values)", Object.entries(doc.settings).map(([k, v]) => `${k} = ${v}`)),
+    section(
+      "Settings (current values)",
+      Object.entries(doc.settings).map(([k, v]) => `${k} = ${v}`),
+    ),
     section("Dependencies", doc.dependencies),
   ].join("\n");
 }
@@ -47,16 +54,18 @@ const argvText = (argv: string[]) => argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a)
 
 /** The deploy report as JSON: {"plugin", "changes", "applied", "failed", ...}. */
 export function deployJson(r: DeployReport): string {
-  return JSON.stringify({
-    plugin: r.plugin,
-    target: r.target,
-    dry_run: r.dryRun,
-    changes: r.changes.map((c) => ({ id: c.id, kind: c.kind, description: c.description, steps: c.steps.map((s) => argvText(s.argv)) })),
-    applied: r.applied,
-    failed: r.failed,
-    not_tried: r.notTried,
-    notes: r.notes,
-  }) + "\n";
+  return (
+    JSON.stringify({
+      plugin: r.plugin,
+      target: r.target,
+      dry_run: r.dryRun,
+      changes: r.changes.map((c) => ({ id: c.id, kind: c.kind, description: c.description, steps: c.steps.map((s) => argvText(s.argv)) })),
+      applied: r.applied,
+      failed: r.failed,
+      not_tried: r.notTried,
+      notes: r.notes,
+    }) + "\n"
+  );
 }
 
 /** The plan, step by step, for a dry run or a confirmation prompt. */

@@ -46,7 +46,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const here = parseOsRelease(readText(io.osReleasePath ?? "/etc/os-release"));
     const rows = listRows(PLUGINS, here);
     if (args.output === "json") io.stdout(JSON.stringify({ plugins: rows }) + "\n");
-    else io.stdout(table(["NAME", "KIND", "VERSION", "HOST", "DESCRIPTION"], rows.map((r) => [r.name, r.kind, r.version, r.matches_host ? "yes" : "-", r.description])));
+    else
+      io.stdout(
+        table(
+          ["NAME", "KIND", "VERSION", "HOST", "DESCRIPTION"],
+          rows.map((r) => [r.name, r.kind, r.version, r.matches_host ? "yes" : "-", r.description]),
+        ),
+      );
     return 0;
   }
   const plugin = findPlugin(args.plugin!);

@@ -76,10 +76,13 @@ export async function startSshd(opts: StartSshdOptions = {}): Promise<TestSshd> 
     let stderr = "";
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
     const proc = child;
-    await waitFor(() => {
-      if (proc.exitCode !== null) throw new Error(`sshd exited: ${stderr}`);
-      return canConnect(port);
-    }, { timeoutMs: 10_000, what: "test sshd" });
+    await waitFor(
+      () => {
+        if (proc.exitCode !== null) throw new Error(`sshd exited: ${stderr}`);
+        return canConnect(port);
+      },
+      { timeoutMs: 10_000, what: "test sshd" },
+    );
     return {
       port,
       host: "127.0.0.1",

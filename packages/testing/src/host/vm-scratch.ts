@@ -26,7 +26,10 @@ export function createVmScratch(label: string): VmScratch {
     pubKey: readFileSync(`${keyPath}.pub`, "utf8").trim(),
     cleanup(prefix, uri = "qemu:///system") {
       const names = spawnSync("virsh", ["--connect", uri, "list", "--all", "--name"], { encoding: "utf8" }).stdout ?? "";
-      for (const n of names.split("\n").map((s) => s.trim()).filter((s) => s.startsWith(prefix))) {
+      for (const n of names
+        .split("\n")
+        .map((s) => s.trim())
+        .filter((s) => s.startsWith(prefix))) {
         spawnSync("virsh", ["--connect", uri, "destroy", n], { stdio: "ignore" });
         spawnSync("virsh", ["--connect", uri, "undefine", n], { stdio: "ignore" });
       }

@@ -2,7 +2,11 @@ import type { ImageInfo, VmInfo } from "../types";
 
 function table(head: string[], rows: string[][]): string {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(w[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(head), ...rows.map(line)].join("\n");
 }
 
@@ -11,7 +15,10 @@ const endpoint = (v: VmInfo) => (v.ssh_host && v.ssh_port ? `${v.ssh_user ?? "ro
 /** `list vm` as a table. */
 export function vmTable(vms: VmInfo[]): string {
   if (vms.length === 0) return "no VMs";
-  return table(["NAME", "STATE", "IMAGE", "CPUS", "MEMORY", "SSH"], vms.map((v) => [v.name, v.state, v.image ?? "-", String(v.cpus ?? "-"), v.memory_mb ? `${v.memory_mb} MiB` : "-", endpoint(v)]));
+  return table(
+    ["NAME", "STATE", "IMAGE", "CPUS", "MEMORY", "SSH"],
+    vms.map((v) => [v.name, v.state, v.image ?? "-", String(v.cpus ?? "-"), v.memory_mb ? `${v.memory_mb} MiB` : "-", endpoint(v)]),
+  );
 }
 
 /** `info vm` as aligned key: value lines. */
@@ -36,5 +43,8 @@ export function vmDetails(v: VmInfo): string {
 /** `list image` as a table. */
 export function imageTable(images: ImageInfo[], dir: string): string {
   if (images.length === 0) return `no images in ${dir}`;
-  return table(["NAME", "BOOT", "PATH"], images.map((i) => [i.name, i.boot, i.path]));
+  return table(
+    ["NAME", "BOOT", "PATH"],
+    images.map((i) => [i.name, i.boot, i.path]),
+  );
 }

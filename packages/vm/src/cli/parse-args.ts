@@ -2,9 +2,12 @@ import { VmInputError } from "../errors";
 
 /** Options that take a value, with their long name. */
 const VALUE_OPTS: Record<string, string> = {
-  "-o": "output", "--output": "output",
-  "-i": "image", "--image": "image",
-  "-P": "param", "--param": "param",
+  "-o": "output",
+  "--output": "output",
+  "-i": "image",
+  "--image": "image",
+  "-P": "param",
+  "--param": "param",
   "--ssh-key": "ssh-key",
   "--images-dir": "images-dir",
   "--disks-dir": "disks-dir",
@@ -17,9 +20,11 @@ const VALUE_OPTS: Record<string, string> = {
   "--timeout": "timeout",
 };
 const FLAGS: Record<string, string> = {
-  "-y": "yes", "--yes": "yes",
+  "-y": "yes",
+  "--yes": "yes",
   "--wait": "wait",
-  "-h": "help", "--help": "help",
+  "-h": "help",
+  "--help": "help",
   "--trust-on-first-use": "trust-on-first-use",
 };
 

@@ -3,7 +3,16 @@ import { runCli, type CliIo } from "./run";
 function io(over: Partial<CliIo> = {}): CliIo & { outText: string[]; errText: string[] } {
   const outText: string[] = [];
   const errText: string[] = [];
-  return { outText, errText, out: (t) => outText.push(t), err: (t) => errText.push(t), isTTY: false, ask: async () => "n", env: { SVC_VM_DRIVER: "libvirt", SVC_VM_IMAGES_DIR: "/nonexistent" }, ...over };
+  return {
+    outText,
+    errText,
+    out: (t) => outText.push(t),
+    err: (t) => errText.push(t),
+    isTTY: false,
+    ask: async () => "n",
+    env: { SVC_VM_DRIVER: "libvirt", SVC_VM_IMAGES_DIR: "/nonexistent" },
+    ...over,
+  };
 }
 
 describe("svc-vm command line", () => {

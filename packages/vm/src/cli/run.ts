@@ -52,10 +52,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           print(images, imageTable(images, settings.imagesDir));
         });
       case "info vm":
-        return await done(args, async () => {
-          const v = await driver.info(one(args, "info vm <name>"));
-          print(v, vmDetails(v));
-        }, 1);
+        return await done(
+          args,
+          async () => {
+            const v = await driver.info(one(args, "info vm <name>"));
+            print(v, vmDetails(v));
+          },
+          1,
+        );
       case "create vm":
         return await create(driver, p, args, settings, io, print);
       case "delete vm":
@@ -118,7 +122,10 @@ async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings:
     } catch (e) {
       throw new VmInputError(`--ssh-key ${f}: not a readable file (${(e as NodeJS.ErrnoException).code ?? "error"})`);
     }
-    return text.split("\n").map((l) => l.trim()).filter((l) => /^(ssh|ecdsa)-/.test(l));
+    return text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => /^(ssh|ecdsa)-/.test(l));
   });
   const waitS = opt(p, "wait-timeout");
   if (waitS !== undefined && !/^\d+$/.test(waitS)) throw new VmInputError("--wait-timeout takes whole seconds");
@@ -143,6 +150,6 @@ async function remove(driver: VmDriver, p: ParsedArgs, args: string[], io: CliIo
     }
   }
   const r = await driver.delete(name);
-  print(r, r.deleted ? `deleted VM ${name}${r.note ? ` (${r.note})` : ""}` : r.note ?? `VM ${name} does not exist`);
+  print(r, r.deleted ? `deleted VM ${name}${r.note ? ` (${r.note})` : ""}` : (r.note ?? `VM ${name} does not exist`));
   return EXIT.ok;
 }

@@ -11,7 +11,10 @@ type KcliVm = Record<string, unknown>;
 export class KcliDriver implements VmDriver {
   readonly name = "kcli" as const;
 
-  constructor(private readonly ex: HostExecutor, private readonly bin = "kcli") {}
+  constructor(
+    private readonly ex: HostExecutor,
+    private readonly bin = "kcli",
+  ) {}
 
   async list(): Promise<VmInfo[]> {
     const out = await this.kcli(["list", "vm", "-o", "json"]);
@@ -47,13 +50,18 @@ export class KcliDriver implements VmDriver {
     // nets=[{"name":"default","mac":"52:54:00:.."}].
     const nets = spec.macs ? spec.nets.map((n, i) => JSON.stringify({ name: n, mac: spec.macs![i] })) : spec.nets;
     const argv = [
-      "create", "vm", spec.name,
+      "create",
+      "vm",
+      spec.name,
       ...(spec.image ? ["-i", spec.image] : []),
       ...(spec.iso ? ["-P", `iso=${spec.iso}`] : []),
-      "-P", `memory=${spec.memoryMb}`,
-      "-P", `numcpus=${spec.cpus}`,
+      "-P",
+      `memory=${spec.memoryMb}`,
+      "-P",
+      `numcpus=${spec.cpus}`,
       ...(spec.disksGb.length ? ["-P", `disks=[${spec.disksGb.join(",")}]`] : []),
-      "-P", `nets=[${nets.join(",")}]`,
+      "-P",
+      `nets=[${nets.join(",")}]`,
       ...(opts.wait ? ["--wait"] : []),
     ];
     try {
@@ -61,7 +69,11 @@ export class KcliDriver implements VmDriver {
     } catch (e) {
       if (spec.image && /image .*not found|not found.*image/i.test((e as Error).message)) {
         const images = await this.listImages().catch(() => []);
-        throw new ImageNotFoundError(spec.image, images.map((i) => i.name), "kcli's pools");
+        throw new ImageNotFoundError(
+          spec.image,
+          images.map((i) => i.name),
+          "kcli's pools",
+        );
       }
       throw e;
     }
@@ -70,7 +82,10 @@ export class KcliDriver implements VmDriver {
 
   async delete(name: string): Promise<DeleteResult> {
     assertVmName(name);
-    const exists = await this.info(name).then(() => true, (e) => (e instanceof VmNotFoundError ? false : Promise.reject(e)));
+    const exists = await this.info(name).then(
+      () => true,
+      (e) => (e instanceof VmNotFoundError ? false : Promise.reject(e)),
+    );
     if (!exists) return { name, deleted: false, note: `VM '${name}' does not exist; nothing to delete` };
     await this.kcli(["delete", "vm", name, "-y"]);
     return { name, deleted: true };
@@ -97,7 +112,9 @@ export class KcliDriver implements VmDriver {
     const num = (k: string) => (v[k] === undefined || v[k] === null || v[k] === "" ? null : Number(v[k]));
     const status = (str("status") ?? "unknown").toLowerCase();
     const ip = str("ip");
-    const disks = Array.isArray(v.disks) ? (v.disks as Record<string, unknown>[]).map((d) => ({ path: String(d.path ?? ""), size_gb: d.size === undefined ? null : Number(d.size) })) : [];
+    const disks = Array.isArray(v.disks)
+      ? (v.disks as Record<string, unknown>[]).map((d) => ({ path: String(d.path ?? ""), size_gb: d.size === undefined ? null : Number(d.size) }))
+      : [];
     const rawNets = Array.isArray(v.nets) ? (v.nets as Record<string, unknown>[]) : [];
     const nets = rawNets.map((n) => String(n.net ?? n.name ?? ""));
     const macs = rawNets.map((n) => (typeof n.mac === "string" ? n.mac.toLowerCase() : "")).filter(Boolean);

@@ -5,7 +5,10 @@ const base: DomainXmlOptions = {
   virtType: "qemu",
   memoryMb: 768,
   cpus: 2,
-  disks: [{ path: "/var/lib/svc/vms/vm1/root.qcow2", format: "qcow2" }, { path: "/var/lib/svc/vms/vm1/data1.qcow2", format: "qcow2" }],
+  disks: [
+    { path: "/var/lib/svc/vms/vm1/root.qcow2", format: "qcow2" },
+    { path: "/var/lib/svc/vms/vm1/data1.qcow2", format: "qcow2" },
+  ],
   seedIso: null,
   iso: null,
   kernel: { kernel: "/img/vmlinuz", initrd: "/img/initrd.img", cmdline: "root=/dev/vda rw svc_ssh_key=abc" },
@@ -22,7 +25,10 @@ describe("libvirt domain XML", () => {
     expect(p).toEqual({
       memoryMb: 768,
       cpus: 2,
-      disks: [{ path: base.disks[0]!.path, device: "disk" }, { path: base.disks[1]!.path, device: "disk" }],
+      disks: [
+        { path: base.disks[0]!.path, device: "disk" },
+        { path: base.disks[1]!.path, device: "disk" },
+      ],
       networks: ["default"],
       macs: [],
       meta: base.meta,
@@ -50,7 +56,8 @@ describe("libvirt domain XML", () => {
   });
 
   it("reads domains svc-vm did not create (no metadata, KiB memory)", () => {
-    const foreign = "<domain type='kvm'><name>x</name><memory unit='KiB'>2097152</memory><vcpu placement='static'>4</vcpu><devices><disk type='file' device='disk'><source file='/v/x.qcow2'/></disk></devices></domain>";
+    const foreign =
+      "<domain type='kvm'><name>x</name><memory unit='KiB'>2097152</memory><vcpu placement='static'>4</vcpu><devices><disk type='file' device='disk'><source file='/v/x.qcow2'/></disk></devices></domain>";
     expect(parseDomainXml(foreign)).toEqual({ memoryMb: 2048, cpus: 4, disks: [{ path: "/v/x.qcow2", device: "disk" }], networks: [], macs: [], meta: null });
   });
 
@@ -60,7 +67,10 @@ describe("libvirt domain XML", () => {
       disks: [{ path: "/var/lib/svc/vms/vm1/root.qcow2", format: "qcow2" }],
       iso: "/var/lib/svc/clusters/ocp/agent.x86_64.iso",
       kernel: null,
-      networks: [{ name: "default", mac: "52:54:00:0a:1b:2c" }, { name: "lab", mac: null }],
+      networks: [
+        { name: "default", mac: "52:54:00:0a:1b:2c" },
+        { name: "lab", mac: null },
+      ],
       userNetMac: "52:54:00:aa:bb:cc",
     };
 
@@ -93,7 +103,10 @@ describe("libvirt domain XML", () => {
 
     it("reads back the ISO as a cdrom and the MACs in interface order", () => {
       const p = parseDomainXml(buildDomainXml(isoVm));
-      expect(p.disks).toEqual([{ path: "/var/lib/svc/vms/vm1/root.qcow2", device: "disk" }, { path: isoVm.iso, device: "cdrom" }]);
+      expect(p.disks).toEqual([
+        { path: "/var/lib/svc/vms/vm1/root.qcow2", device: "disk" },
+        { path: isoVm.iso, device: "cdrom" },
+      ]);
       expect(p.networks).toEqual(["default", "lab"]);
       expect(p.macs).toEqual(["52:54:00:0a:1b:2c"]);
     });

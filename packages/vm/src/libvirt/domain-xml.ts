@@ -47,34 +47,45 @@ export function xmlEscape(s: string): string {
 }
 
 function xmlUnescape(s: string): string {
-  return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  return s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 /** The libvirt domain XML for a VM. Every value is escaped; names were validated before. */
 export function buildDomainXml(o: DomainXmlOptions): string {
   const e = xmlEscape;
   const disks = o.disks
-    .map((d, i) => `    <disk type='file' device='disk'>
+    .map(
+      (d, i) => `    <disk type='file' device='disk'>
       <driver name='qemu' type='${d.format}' discard='unmap'/>
       <source file='${e(d.path)}'/>
       <target dev='vd${String.fromCharCode(97 + i)}' bus='virtio'/>
-    </disk>`)
+    </disk>`,
+    )
     .join("\n");
   // IDE slots hdc, hdd: the boot ISO first, then the cloud-init seed.
   const cdroms = [o.iso, o.seedIso]
     .filter((p): p is string => !!p)
-    .map((p, i) => `    <disk type='file' device='cdrom'>
+    .map(
+      (p, i) => `    <disk type='file' device='cdrom'>
       <driver name='qemu' type='raw'/>
       <source file='${e(p)}'/>
       <target dev='hd${String.fromCharCode(99 + i)}' bus='ide'/>
       <readonly/>
-    </disk>\n`)
+    </disk>\n`,
+    )
     .join("");
   const nets = o.networks
-    .map((n) => `    <interface type='network'>
+    .map(
+      (n) => `    <interface type='network'>
 ${n.mac ? `      <mac address='${e(n.mac)}'/>\n` : ""}      <source network='${e(n.name)}'/>
       <model type='virtio'/>
-    </interface>\n`)
+    </interface>\n`,
+    )
     .join("");
   const boot = o.kernel
     ? `    <kernel>${e(o.kernel.kernel)}</kernel>

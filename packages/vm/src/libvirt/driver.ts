@@ -41,7 +41,10 @@ export class LibvirtDriver implements VmDriver {
   }
 
   async list(): Promise<VmInfo[]> {
-    const names = (await this.virsh.run(["list", "--all", "--name"])).split("\n").map((s) => s.trim()).filter(Boolean);
+    const names = (await this.virsh.run(["list", "--all", "--name"]))
+      .split("\n")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const out: VmInfo[] = [];
     for (const n of names.sort()) {
       try {
@@ -67,7 +70,9 @@ export class LibvirtDriver implements VmDriver {
     // Keys go into images only; an ISO decides itself who may log in.
     if (image && spec.sshKeys.length === 0) {
       const tried = this.deps.settings.sshPubkeyPaths.join(", ");
-      throw new VmInputError(`no SSH public key to inject: none of ${tried || "the default key files"} exists; pass --ssh-key FILE, set SVC_VM_SSH_PUBKEY, or create one with ssh-keygen -t ed25519`);
+      throw new VmInputError(
+        `no SSH public key to inject: none of ${tried || "the default key files"} exists; pass --ssh-key FILE, set SVC_VM_SSH_PUBKEY, or create one with ssh-keygen -t ed25519`,
+      );
     }
     if (spec.iso && !existsSync(spec.iso)) throw new VmInputError(`iso ${spec.iso}: no such file on this host`);
     const userNets = spec.nets.filter((n) => n === "user");
@@ -83,7 +88,9 @@ export class LibvirtDriver implements VmDriver {
         await writeSeedIso(this.deps.ex, seedIso, spec.name, image.sshUser, spec.sshKeys);
       }
       const virtType = this.deps.settings.virtType === "auto" ? detectVirtType() : this.deps.settings.virtType;
-      progress(`defining ${spec.name} (${virtType}, ${spec.memoryMb} MiB, ${spec.cpus} cpu, ${[image ? `image ${image.name}` : "", spec.iso ? `ISO ${spec.iso}` : ""].filter(Boolean).join(", ")})`);
+      progress(
+        `defining ${spec.name} (${virtType}, ${spec.memoryMb} MiB, ${spec.cpus} cpu, ${[image ? `image ${image.name}` : "", spec.iso ? `ISO ${spec.iso}` : ""].filter(Boolean).join(", ")})`,
+      );
       await this.defineAndStart(spec, image, vmDir, disks, seedIso, virtType, userNets.length > 0);
     } catch (e) {
       await this.removeDomain(spec.name).catch(() => undefined);
@@ -198,14 +205,30 @@ export class LibvirtDriver implements VmDriver {
     }
   }
 
-  private async defineAndStart(spec: VmSpec, image: ResolvedImage | null, vmDir: string, disks: VmDisk[], seedIso: string | null, virtType: "kvm" | "qemu", userNet: boolean): Promise<void> {
+  private async defineAndStart(
+    spec: VmSpec,
+    image: ResolvedImage | null,
+    vmDir: string,
+    disks: VmDisk[],
+    seedIso: string | null,
+    virtType: "kvm" | "qemu",
+    userNet: boolean,
+  ): Promise<void> {
     const keyArg = image?.keyInjection === "cmdline" ? ` svc_ssh_key=${Buffer.from(spec.sshKeys.join("\n") + "\n").toString("base64")} svc_hostname=${spec.name}` : "";
     // A free port can be taken between picking and qemu binding it: retry with another.
     for (let attempt = 0; ; attempt++) {
       const port = userNet ? await pickForwardPort(await this.takenPorts()) : null;
       const meta: SvcVmMeta = {
-        image: image?.name ?? null, iso: spec.iso ?? null, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets,
-        macs: spec.macs ?? [], ssh_port: port, ssh_user: image?.sshUser ?? null, vm_dir: vmDir,
+        image: image?.name ?? null,
+        iso: spec.iso ?? null,
+        memory_mb: spec.memoryMb,
+        cpus: spec.cpus,
+        disks_gb: spec.disksGb,
+        nets: spec.nets,
+        macs: spec.macs ?? [],
+        ssh_port: port,
+        ssh_user: image?.sshUser ?? null,
+        vm_dir: vmDir,
       };
       const macOf = (i: number) => spec.macs?.[i] ?? null;
       const xml = buildDomainXml({
@@ -242,7 +265,10 @@ export class LibvirtDriver implements VmDriver {
 
   private async takenPorts(): Promise<Set<number>> {
     const taken = new Set<number>();
-    const names = (await this.virsh.run(["list", "--all", "--name"])).split("\n").map((s) => s.trim()).filter(Boolean);
+    const names = (await this.virsh.run(["list", "--all", "--name"]))
+      .split("\n")
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const n of names) {
       const d = await this.domain(n).catch(() => null);
       if (d?.meta?.ssh_port) taken.add(d.meta.ssh_port);
@@ -273,6 +299,9 @@ export class LibvirtDriver implements VmDriver {
     }
     progress(`waiting for SSH on ${info.ssh_host}:${info.ssh_port}`);
     const ok = await waitForSsh(info.ssh_host, info.ssh_port, opts.waitTimeoutMs ?? DEFAULT_WAIT_MS, opts.signal);
-    if (!ok) throw new Error(`VM '${info.name}' did not answer SSH on ${info.ssh_host}:${info.ssh_port} within ${opts.waitTimeoutMs ?? DEFAULT_WAIT_MS} ms; see ${join(this.vmDir(info.name), "console.log")}`);
+    if (!ok)
+      throw new Error(
+        `VM '${info.name}' did not answer SSH on ${info.ssh_host}:${info.ssh_port} within ${opts.waitTimeoutMs ?? DEFAULT_WAIT_MS} ms; see ${join(this.vmDir(info.name), "console.log")}`,
+      );
   }
 }

@@ -2,7 +2,18 @@ import type { VmSpec } from "../types";
 import type { SvcVmMeta } from "./domain-xml";
 import { specDiff } from "./spec-diff";
 
-const meta: SvcVmMeta = { image: null, iso: "/srv/agent.iso", memory_mb: 1024, cpus: 2, disks_gb: [20], nets: ["default"], macs: ["52:54:00:0a:1b:2c"], ssh_port: null, ssh_user: null, vm_dir: "/var/lib/svc/vms/n0" };
+const meta: SvcVmMeta = {
+  image: null,
+  iso: "/srv/agent.iso",
+  memory_mb: 1024,
+  cpus: 2,
+  disks_gb: [20],
+  nets: ["default"],
+  macs: ["52:54:00:0a:1b:2c"],
+  ssh_port: null,
+  ssh_user: null,
+  vm_dir: "/var/lib/svc/vms/n0",
+};
 const spec: VmSpec = { name: "n0", iso: "/srv/agent.iso", memoryMb: 1024, cpus: 2, disksGb: [20], nets: ["default"], macs: ["52:54:00:0a:1b:2c"], sshKeys: [] };
 
 describe("is an existing VM the one asked for", () => {

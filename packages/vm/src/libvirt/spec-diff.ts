@@ -9,7 +9,15 @@ import type { SvcVmMeta } from "./domain-xml";
 export function specDiff(spec: VmSpec, meta: SvcVmMeta | null): string {
   if (!meta) return "not created by svc-vm";
   const want = { image: spec.image ?? null, iso: spec.iso ?? null, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets, macs: spec.macs ?? [] };
-  const have: typeof want = { image: meta.image, iso: meta.iso ?? null, memory_mb: meta.memory_mb, cpus: meta.cpus, disks_gb: meta.disks_gb, nets: meta.nets, macs: meta.macs ?? [] };
+  const have: typeof want = {
+    image: meta.image,
+    iso: meta.iso ?? null,
+    memory_mb: meta.memory_mb,
+    cpus: meta.cpus,
+    disks_gb: meta.disks_gb,
+    nets: meta.nets,
+    macs: meta.macs ?? [],
+  };
   return (Object.keys(want) as (keyof typeof want)[])
     .filter((k) => JSON.stringify(want[k]) !== JSON.stringify(have[k]))
     .map((k) => `${k}: has ${JSON.stringify(have[k])}, asked ${JSON.stringify(want[k])}`)

@@ -9,7 +9,11 @@ const NOT_FOUND = /domain not found|failed to get domain|no domain with matching
 /** Runs virsh (and friends) by argv through a HostExecutor and turns their errors into typed ones. */
 export class Virsh {
   /** `dataDirs`: the images and disks directories, named when qemu is denied access to them. */
-  constructor(private readonly ex: HostExecutor, readonly uri: string, private readonly dataDirs: string[] = []) {}
+  constructor(
+    private readonly ex: HostExecutor,
+    readonly uri: string,
+    private readonly dataDirs: string[] = [],
+  ) {}
 
   /** `virsh --connect URI <args>`; returns stdout, throws a typed error on failure. */
   async run(args: string[], opts: { domain?: string; signal?: AbortSignal } = {}): Promise<string> {
@@ -33,9 +37,7 @@ export class Virsh {
       return new VmPermissionError(libvirtDeniedAdvice(this.uri, msg, this.dataDirs));
     }
     if (DOWN.test(msg)) {
-      return new LibvirtUnavailableError(
-        `libvirt is not reachable at ${this.uri} (${msg}); start it: systemctl start libvirtd, or without systemd: virtlogd -d && libvirtd -d`,
-      );
+      return new LibvirtUnavailableError(`libvirt is not reachable at ${this.uri} (${msg}); start it: systemctl start libvirtd, or without systemd: virtlogd -d && libvirtd -d`);
     }
     if (domain && NOT_FOUND.test(msg)) return new VmNotFoundError(domain);
     return new Error(`virsh ${verb} failed: ${msg}`);
@@ -44,8 +46,11 @@ export class Virsh {
 
 /** The most useful line of a tool's error output, on one line. */
 export function lastError(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const err = lines.filter((l) => /^error:/i.test(l));
-  const pick = err.length ? err.map((l) => l.replace(/^error:\s*/i, "")).join(": ") : lines[lines.length - 1] ?? "no output";
+  const pick = err.length ? err.map((l) => l.replace(/^error:\s*/i, "")).join(": ") : (lines[lines.length - 1] ?? "no output");
   return pick.length > 400 ? `${pick.slice(0, 400)}...` : pick;
 }

@@ -16,7 +16,9 @@ export function docsTools(d: AssistantToolDeps): ToolDef[] {
       output: z.object({ hits: z.array(Source.extend({ excerpt: z.string() })) }),
       async run(a) {
         const index = await d.docs();
-        const hits = index.search(a.query, a.limit).map((h) => ({ title: h.title, path: h.path, score: Math.round(h.score * 100) / 100, excerpt: h.text.length > 500 ? `${h.text.slice(0, 500)}…` : h.text }));
+        const hits = index
+          .search(a.query, a.limit)
+          .map((h) => ({ title: h.title, path: h.path, score: Math.round(h.score * 100) / 100, excerpt: h.text.length > 500 ? `${h.text.slice(0, 500)}…` : h.text }));
         return { data: { hits }, text: hits.length ? hits.map((h) => `${h.title} (${h.path})`).join("\n") : "no documentation matches" };
       },
     }),
@@ -29,7 +31,9 @@ export function docsTools(d: AssistantToolDeps): ToolDef[] {
       output: z.object({ answer: z.string(), sources: z.array(Source), mode: z.string() }),
       async run(a) {
         const r = (await d.api.post("/chat", { message: a.question })) as { answer?: unknown; sources?: unknown; mode?: unknown };
-        const sources = Array.isArray(r.sources) ? (r.sources as z.infer<typeof Source>[]).map((s) => ({ title: String(s.title), path: String(s.path), score: Number(s.score) || 0 })) : [];
+        const sources = Array.isArray(r.sources)
+          ? (r.sources as z.infer<typeof Source>[]).map((s) => ({ title: String(s.title), path: String(s.path), score: Number(s.score) || 0 }))
+          : [];
         const answer = typeof r.answer === "string" ? r.answer : "";
         const cites = sources.map((s, i) => `[${i + 1}] ${s.path}`).join("\n");
         return { data: { answer, sources, mode: typeof r.mode === "string" ? r.mode : "extractive" }, text: cites ? `${answer}\n\nSources:\n${cites}` : answer };

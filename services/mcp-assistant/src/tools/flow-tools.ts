@@ -5,10 +5,17 @@ import type { AssistantToolDeps } from "../deps";
 import { flowLine, FlowSummary, flowSummary } from "../flow-shape";
 import { flowPath as path, intentRound, needsInput } from "../intent-rounds";
 
-const flowId = z.string().regex(/^flow-[A-Za-z0-9_-]{1,100}$/, "expected a flow id like flow-…").describe("flow id returned by submit_intent");
+const flowId = z
+  .string()
+  .regex(/^flow-[A-Za-z0-9_-]{1,100}$/, "expected a flow id like flow-…")
+  .describe("flow id returned by submit_intent");
 const FlowResult = z.object({ flow: FlowSummary, elicited: z.boolean().describe("the missing values were asked of the user through the client") });
 function render(flow: FlowSummary): string {
-  const hint = needsInput(flow) ? "\nAsk the user, then call answer_flow with the value(s)." : flow.status === "awaiting_approval" ? "\nCall approve_flow once the user agrees." : "";
+  const hint = needsInput(flow)
+    ? "\nAsk the user, then call answer_flow with the value(s)."
+    : flow.status === "awaiting_approval"
+      ? "\nCall approve_flow once the user agrees."
+      : "";
   return `${flowLine(flow)}${hint}`;
 }
 
@@ -19,7 +26,8 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
     defineTool({
       name: "submit_intent",
       title: "Submit an intent",
-      description: "Turn a sentence into a workflow flow (picks and validates a DAG, runs it when allowed). When a value is missing the user is asked through the client if it supports elicitation; otherwise the question is returned.",
+      description:
+        "Turn a sentence into a workflow flow (picks and validates a DAG, runs it when allowed). When a value is missing the user is asked through the client if it supports elicitation; otherwise the question is returned.",
       tier: "write",
       openWorld: true,
       input: z.object({
@@ -31,7 +39,8 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
       output: FlowResult,
       async run(a, ctx) {
         const out = await intentRound(api, d.stateCodec, ctx, () =>
-          api.post("/orchestrator/intent", { intent: a.intent, params: a.params, auto_approve: a.auto_approve, auto_execute: a.auto_execute }));
+          api.post("/orchestrator/intent", { intent: a.intent, params: a.params, auto_approve: a.auto_approve, auto_execute: a.auto_execute }),
+        );
         if (isInputRequiredResult(out)) return out;
         return { data: out, text: render(out.flow) };
       },
@@ -82,16 +91,23 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
       tier: "read",
       input: z.object({ dag_id: z.string().min(1).max(250), run_id: z.string().min(1).max(250).optional() }),
       output: z.object({
-        overall_status: z.string(), summary: z.string(), progress_percent: z.number(),
-        task_counts: z.record(z.string(), z.number()), concerns: z.array(z.unknown()), recommendations: z.array(z.unknown()),
+        overall_status: z.string(),
+        summary: z.string(),
+        progress_percent: z.number(),
+        task_counts: z.record(z.string(), z.number()),
+        concerns: z.array(z.unknown()),
+        recommendations: z.array(z.unknown()),
       }),
       async run(a) {
         const q = new URLSearchParams({ dag_id: a.dag_id, ...(a.run_id ? { run_id: a.run_id } : {}) });
         const o = (await api.post(`/orchestrator/observe?${q.toString()}`)) as Record<string, unknown>;
         const data = {
-          overall_status: String(o.overall_status ?? "unknown"), summary: String(o.summary ?? ""), progress_percent: Number(o.progress_percent) || 0,
+          overall_status: String(o.overall_status ?? "unknown"),
+          summary: String(o.summary ?? ""),
+          progress_percent: Number(o.progress_percent) || 0,
           task_counts: (o.task_counts ?? {}) as Record<string, number>,
-          concerns: Array.isArray(o.concerns) ? o.concerns.slice(0, 10) : [], recommendations: Array.isArray(o.recommendations) ? o.recommendations.slice(0, 10) : [],
+          concerns: Array.isArray(o.concerns) ? o.concerns.slice(0, 10) : [],
+          recommendations: Array.isArray(o.recommendations) ? o.recommendations.slice(0, 10) : [],
         };
         return { data, text: `${a.dag_id}: ${data.overall_status} (${data.progress_percent}%) ${data.summary}` };
       },

@@ -60,7 +60,9 @@ export function dagTools(d: WorkflowToolDeps): ToolDef[] {
           examples: def.examples.slice(0, 5),
           tasks: def.tasks.map((t) => ({ task_id: t.task_id, operator: t.operator, depends_on: t.depends_on, retries: t.retries })),
         };
-        const params = Object.keys(def.params).map((k) => (def.required_params.includes(k) ? `${k}*` : k)).join(", ");
+        const params = Object.keys(def.params)
+          .map((k) => (def.required_params.includes(k) ? `${k}*` : k))
+          .join(", ");
         return { data, text: `${def.dag_id}: ${def.tasks.length} task(s); params: ${params || "none"}${data.is_paused ? "; paused" : ""}` };
       },
     }),

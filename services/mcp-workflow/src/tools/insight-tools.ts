@@ -27,8 +27,10 @@ export function insightTools(d: WorkflowToolDeps): ToolDef[] {
       }),
       async run(a) {
         const [dag, entry, runs, errors] = await Promise.all([
-          api.getDag(a.dag_id), api.getDagDefinition(a.dag_id),
-          api.listDagRuns({ dag_id: a.dag_id, order_by: "-logical_date", limit: a.recent_runs }), api.listImportErrors({ limit: 100 }),
+          api.getDag(a.dag_id),
+          api.getDagDefinition(a.dag_id),
+          api.listDagRuns({ dag_id: a.dag_id, order_by: "-logical_date", limit: a.recent_runs }),
+          api.listImportErrors({ limit: 100 }),
         ]);
         const def = entry.definition;
         const importError = errors.import_errors.find((e) => e.filename === dag.fileloc);
@@ -36,7 +38,7 @@ export function insightTools(d: WorkflowToolDeps): ToolDef[] {
         const finished = recent.filter((r) => r.state === "success" || r.state === "failed");
         const rate = finished.length ? finished.filter((r) => r.state === "success").length / finished.length : null;
         const summary = dagSummary(dag);
-        const found = dagConcerns(summary, recent, importError ? String(importError.stack_trace ?? "").split("\n")[0] ?? "" : null);
+        const found = dagConcerns(summary, recent, importError ? (String(importError.stack_trace ?? "").split("\n")[0] ?? "") : null);
         const data = {
           dag: summary,
           params: Object.entries(def.params).map(([name, p]) => ({ name, required: def.required_params.includes(name), type: typeof p.type === "string" ? p.type : null })),
@@ -84,8 +86,18 @@ export function insightTools(d: WorkflowToolDeps): ToolDef[] {
         );
         const summary = runSummary(run);
         const found = runConcerns(summary, tasks, Boolean(dag.is_paused));
-        const data = { run: summary, task_counts, failed_tasks, unfinished_tasks: tasks.filter((t) => !t.state || !["success", "failed", "skipped", "upstream_failed"].includes(t.state)).map((t) => t.task_id), ...found };
-        const text = [`${summary.dag_id} ${summary.run_id}: ${summary.state}`, ...failed_tasks.map((t) => `failed ${t.task_id} (try ${t.try_number}): ${t.log_tail.split("\n").slice(-1)[0] ?? ""}`), ...found.concerns.map((c) => `concern: ${c}`)].join("\n");
+        const data = {
+          run: summary,
+          task_counts,
+          failed_tasks,
+          unfinished_tasks: tasks.filter((t) => !t.state || !["success", "failed", "skipped", "upstream_failed"].includes(t.state)).map((t) => t.task_id),
+          ...found,
+        };
+        const text = [
+          `${summary.dag_id} ${summary.run_id}: ${summary.state}`,
+          ...failed_tasks.map((t) => `failed ${t.task_id} (try ${t.try_number}): ${t.log_tail.split("\n").slice(-1)[0] ?? ""}`),
+          ...found.concerns.map((c) => `concern: ${c}`),
+        ].join("\n");
         return { data, text };
       },
     }),
@@ -96,26 +108,47 @@ export function insightTools(d: WorkflowToolDeps): ToolDef[] {
       tier: "read",
       input: z.object({}),
       output: Finding.extend({
-        metadatabase: z.string(), scheduler: z.string(), latest_scheduler_heartbeat: z.string().nullable(),
-        dags: z.object({ total: z.number(), paused: z.number() }), import_errors: z.number(),
+        metadatabase: z.string(),
+        scheduler: z.string(),
+        latest_scheduler_heartbeat: z.string().nullable(),
+        dags: z.object({ total: z.number(), paused: z.number() }),
+        import_errors: z.number(),
         runs: z.object({ queued: z.number(), running: z.number(), failed: z.number(), success: z.number() }),
       }),
       async run() {
         const [h, all, paused, errs, ...counts] = await Promise.all([
-          api.health(), api.listDags({ limit: 1 }), api.listDags({ limit: 1, paused: true }), api.listImportErrors({ limit: 1 }),
+          api.health(),
+          api.listDags({ limit: 1 }),
+          api.listDags({ limit: 1, paused: true }),
+          api.listImportErrors({ limit: 1 }),
           ...(["queued", "running", "failed", "success"] as const).map((s) => api.listDagRuns({ state: [s], limit: 1 })),
         ]);
         const runs = { queued: counts[0]!.total_entries, running: counts[1]!.total_entries, failed: counts[2]!.total_entries, success: counts[3]!.total_entries };
         const concerns: string[] = [];
         const recommendations: string[] = [];
-        if (h.scheduler.status !== "healthy") { concerns.push("no scheduler heartbeat in the last 30 s: runs will not start"); recommendations.push("start the scheduler service and check its logs"); }
-        if (errs.total_entries > 0) { concerns.push(`${errs.total_entries} DAG file(s) fail to import`); recommendations.push("call list_import_errors and fix the files"); }
+        if (h.scheduler.status !== "healthy") {
+          concerns.push("no scheduler heartbeat in the last 30 s: runs will not start");
+          recommendations.push("start the scheduler service and check its logs");
+        }
+        if (errs.total_entries > 0) {
+          concerns.push(`${errs.total_entries} DAG file(s) fail to import`);
+          recommendations.push("call list_import_errors and fix the files");
+        }
         if (runs.failed > 0) recommendations.push("call list_dag_runs with state failed, then diagnose_dag_run");
         const data = {
-          metadatabase: h.metadatabase.status ?? "unknown", scheduler: h.scheduler.status ?? "unknown", latest_scheduler_heartbeat: h.scheduler.latest_scheduler_heartbeat ?? null,
-          dags: { total: all.total_entries, paused: paused.total_entries }, import_errors: errs.total_entries, runs, concerns, recommendations,
+          metadatabase: h.metadatabase.status ?? "unknown",
+          scheduler: h.scheduler.status ?? "unknown",
+          latest_scheduler_heartbeat: h.scheduler.latest_scheduler_heartbeat ?? null,
+          dags: { total: all.total_entries, paused: paused.total_entries },
+          import_errors: errs.total_entries,
+          runs,
+          concerns,
+          recommendations,
         };
-        return { data, text: `db ${data.metadatabase}, scheduler ${data.scheduler}; ${all.total_entries} DAGs; runs queued ${runs.queued} running ${runs.running} failed ${runs.failed}` };
+        return {
+          data,
+          text: `db ${data.metadatabase}, scheduler ${data.scheduler}; ${all.total_entries} DAGs; runs queued ${runs.queued} running ${runs.running} failed ${runs.failed}`,
+        };
       },
     }),
   ];

@@ -75,7 +75,12 @@ export function runTools(d: WorkflowToolDeps): ToolDef[] {
         const task_counts: Record<string, number> = {};
         for (const t of tis.task_instances) task_counts[t.state ?? "none"] = (task_counts[t.state ?? "none"] ?? 0) + 1;
         const s = runSummary(run);
-        return { data: { run: s, task_counts }, text: `${s.run_id}: ${s.state}; tasks ${Object.entries(task_counts).map(([k, v]) => `${k}=${v}`).join(" ")}` };
+        return {
+          data: { run: s, task_counts },
+          text: `${s.run_id}: ${s.state}; tasks ${Object.entries(task_counts)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(" ")}`,
+        };
       },
     }),
   ];

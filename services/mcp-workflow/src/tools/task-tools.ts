@@ -38,7 +38,12 @@ export function taskTools(d: WorkflowToolDeps): ToolDef[] {
         max_bytes: z.number().int().min(256).max(65_536).default(8192),
       }),
       output: z.object({
-        try_number: z.number(), content: z.string(), lines_returned: z.number(), lines_matched: z.number(), truncated: z.boolean(), finished: z.boolean(),
+        try_number: z.number(),
+        content: z.string(),
+        lines_returned: z.number(),
+        lines_matched: z.number(),
+        truncated: z.boolean(),
+        finished: z.boolean(),
       }),
       async run(a) {
         const v = await readLog(api, a.dag_id, a.run_id, a.task_id, { tailLines: a.tail_lines, grep: a.grep, maxBytes: a.max_bytes, tryNumber: a.try_number });
@@ -63,7 +68,11 @@ export function taskTools(d: WorkflowToolDeps): ToolDef[] {
       output: z.object({ cleared: z.array(z.object({ run_id: z.string(), task_id: z.string() })), dry_run: z.boolean() }),
       async run(a) {
         const res = await api.clearTaskInstances(a.dag_id, {
-          dag_run_id: a.run_id ?? null, task_ids: a.task_ids, only_failed: a.only_failed, include_downstream: a.include_downstream, dry_run: a.dry_run,
+          dag_run_id: a.run_id ?? null,
+          task_ids: a.task_ids,
+          only_failed: a.only_failed,
+          include_downstream: a.include_downstream,
+          dry_run: a.dry_run,
         });
         const cleared = res.task_instances.map((t) => ({ run_id: t.dag_run_id ?? "", task_id: t.task_id ?? "" }));
         return { data: { cleared, dry_run: a.dry_run }, text: `${a.dry_run ? "would clear" : "cleared"} ${cleared.length}: ${cleared.map((c) => c.task_id).join(", ")}` };

@@ -7,10 +7,32 @@ import { triggerRun } from "../trigger";
 import type { VmCliInfo, VmTools } from "../vm-access";
 import { waitForRun } from "../wait-run";
 
-const vmName = z.string().regex(/^[a-z][a-z0-9-]{0,62}$/, "lowercase letters, digits and '-', starting with a letter, at most 63").describe("VM name");
-const Vm = z.object({ name: z.string(), state: z.string(), image: z.string().nullable(), cpus: z.number().nullable(), memory_mb: z.number().nullable(), ip: z.string().nullable() });
-const vmOf = (v: VmCliInfo): z.infer<typeof Vm> => ({ name: v.name, state: v.state, image: v.image ?? null, cpus: v.cpus ?? null, memory_mb: v.memory_mb ?? null, ip: v.ip ?? null });
-const size = { image: z.string().max(63).optional(), cpus: z.number().int().min(1).max(64).optional(), memory_mb: z.number().int().min(256).max(262_144).optional(), disk_gb: z.number().int().min(1).max(4096).optional() };
+const vmName = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,62}$/, "lowercase letters, digits and '-', starting with a letter, at most 63")
+  .describe("VM name");
+const Vm = z.object({
+  name: z.string(),
+  state: z.string(),
+  image: z.string().nullable(),
+  cpus: z.number().nullable(),
+  memory_mb: z.number().nullable(),
+  ip: z.string().nullable(),
+});
+const vmOf = (v: VmCliInfo): z.infer<typeof Vm> => ({
+  name: v.name,
+  state: v.state,
+  image: v.image ?? null,
+  cpus: v.cpus ?? null,
+  memory_mb: v.memory_mb ?? null,
+  ip: v.ip ?? null,
+});
+const size = {
+  image: z.string().max(63).optional(),
+  cpus: z.number().int().min(1).max(64).optional(),
+  memory_mb: z.number().int().min(256).max(262_144).optional(),
+  disk_gb: z.number().int().min(1).max(4096).optional(),
+};
 const RunOutcome = z.object({ run: RunSummary, deduplicated: z.boolean(), tasks: z.array(TaskSummary), waited: z.boolean() });
 
 function requireVms(d: WorkflowToolDeps): VmTools {
@@ -36,20 +58,27 @@ const common = {
 export function vmTools(d: WorkflowToolDeps): ToolDef[] {
   return [
     defineTool({
-      name: "list_vms", title: "List VMs", description: "VMs on the host with state, image, size and IP; filter by name text or state.",
-      tier: "read", openWorld: true,
+      name: "list_vms",
+      title: "List VMs",
+      description: "VMs on the host with state, image, size and IP; filter by name text or state.",
+      tier: "read",
+      openWorld: true,
       input: z.object({ name_contains: z.string().max(63).optional(), state: z.string().max(20).optional(), limit: z.number().int().min(1).max(200).default(50) }),
       output: z.object({ vms: z.array(Vm), total: z.number() }),
       async run(a) {
-        const all = (await requireVms(d).vmCli<VmCliInfo[]>(["list", "vm"])).map(vmOf)
+        const all = (await requireVms(d).vmCli<VmCliInfo[]>(["list", "vm"]))
+          .map(vmOf)
           .filter((v) => (!a.name_contains || v.name.includes(a.name_contains)) && (!a.state || v.state === a.state));
         const vms = all.slice(0, a.limit);
         return { data: { vms, total: all.length }, text: vms.map((v) => `${v.name}: ${v.state}${v.ip ? ` ${v.ip}` : ""}`).join("\n") || "no VMs" };
       },
     }),
     defineTool({
-      name: "get_vm_info", title: "VM details", description: "One VM: state, image, size, IP and SSH endpoint.",
-      tier: "read", openWorld: true,
+      name: "get_vm_info",
+      title: "VM details",
+      description: "One VM: state, image, size, IP and SSH endpoint.",
+      tier: "read",
+      openWorld: true,
       input: z.object({ vm_name: vmName }),
       output: Vm.extend({ ssh_host: z.string().nullable(), ssh_port: z.number().nullable() }),
       async run(a) {
@@ -59,11 +88,18 @@ export function vmTools(d: WorkflowToolDeps): ToolDef[] {
       },
     }),
     defineTool({
-      name: "preflight_vm_creation", title: "Preflight a VM creation",
-      description: "Dry run of create_vm: are the params valid, is the host reachable, the hypervisor up, the image present, the name free, enough memory and disk? Changes nothing.",
-      tier: "read", openWorld: true,
+      name: "preflight_vm_creation",
+      title: "Preflight a VM creation",
+      description:
+        "Dry run of create_vm: are the params valid, is the host reachable, the hypervisor up, the image present, the name free, enough memory and disk? Changes nothing.",
+      tier: "read",
+      openWorld: true,
       input: z.object({ vm_name: z.string().max(300).describe("the name to check (any text: the answer says what is wrong with it)"), ...size }),
-      output: z.object({ would_succeed: z.boolean(), checks: z.array(z.object({ check: z.string(), ok: z.boolean(), detail: z.string() })), conf: z.record(z.string(), z.unknown()) }),
+      output: z.object({
+        would_succeed: z.boolean(),
+        checks: z.array(z.object({ check: z.string(), ok: z.boolean(), detail: z.string() })),
+        conf: z.record(z.string(), z.unknown()),
+      }),
       async run(a) {
         const { vm_name, ...rest } = a;
         const r = await preflightVm(d.api, requireVms(d), d.vmDagId ?? "vm_deployment", { vm_name, ...rest }, d.dagSettings ?? {});
@@ -73,8 +109,11 @@ export function vmTools(d: WorkflowToolDeps): ToolDef[] {
       },
     }),
     defineTool({
-      name: "create_vm", title: "Create a VM", description: "Create a VM through the VM workflow (params validated first; call preflight_vm_creation to check the host beforehand).",
-      tier: "write", openWorld: true,
+      name: "create_vm",
+      title: "Create a VM",
+      description: "Create a VM through the VM workflow (params validated first; call preflight_vm_creation to check the host beforehand).",
+      tier: "write",
+      openWorld: true,
       input: z.object({ vm_name: vmName, ...size, ...common }),
       output: RunOutcome,
       async run(a, ctx) {
@@ -84,8 +123,12 @@ export function vmTools(d: WorkflowToolDeps): ToolDef[] {
       },
     }),
     defineTool({
-      name: "delete_vm", title: "Delete a VM", description: "Delete a VM and its disks through the VM workflow. Destructive: the disks are gone.",
-      tier: "destructive", idempotent: true, openWorld: true,
+      name: "delete_vm",
+      title: "Delete a VM",
+      description: "Delete a VM and its disks through the VM workflow. Destructive: the disks are gone.",
+      tier: "destructive",
+      idempotent: true,
+      openWorld: true,
       input: z.object({ vm_name: vmName, ...common }),
       output: RunOutcome,
       async run(a, ctx) {

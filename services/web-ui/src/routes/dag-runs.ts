@@ -30,7 +30,11 @@ const listForm = z.strictObject({
 /** /dags/{dag_id}/dagRuns and below (runs, notes, state, clear), plus the batch list. */
 export const dagRunRoutes = [
   defineRoute({
-    method: "get", path: "/dags/{dag_id}/dagRuns", operationId: "get_dag_runs", summary: "List DAG runs (dag_id ~ for all DAGs)", tag: "DAGRun",
+    method: "get",
+    path: "/dags/{dag_id}/dagRuns",
+    operationId: "get_dag_runs",
+    summary: "List DAG runs (dag_id ~ for all DAGs)",
+    tag: "DAGRun",
     params: dagIdParams,
     query: z.object({ ...pageQuery, ...dateRangeQuery, state: qArray().optional(), order_by: z.string().optional(), fields: qArray().optional() }),
     responses: { 200: { description: "List of DAG runs.", schema: DagRunCollectionSchema }, 400: errors[400], 401: errors[401], 404: errors[404] },
@@ -41,8 +45,13 @@ export const dagRunRoutes = [
     },
   }),
   defineRoute({
-    method: "post", path: "/dags/{dag_id}/dagRuns", operationId: "post_dag_run", summary: "Trigger a new DAG run", tag: "DAGRun",
-    params: dagIdParams, body: triggerBody,
+    method: "post",
+    path: "/dags/{dag_id}/dagRuns",
+    operationId: "post_dag_run",
+    summary: "Trigger a new DAG run",
+    tag: "DAGRun",
+    params: dagIdParams,
+    body: triggerBody,
     responses: { 200: { description: "Success.", schema: DagRunSchema }, 400: errors[400], 401: errors[401], 404: errors[404], 409: errors[409] },
     async handler({ api, params, body }) {
       if (body.logical_date && body.execution_date && new Date(body.logical_date).getTime() !== new Date(body.execution_date).getTime()) {
@@ -57,7 +66,11 @@ export const dagRunRoutes = [
     },
   }),
   defineRoute({
-    method: "post", path: "/dags/~/dagRuns/list", operationId: "get_dag_runs_batch", summary: "List DAG runs (batch)", tag: "DAGRun",
+    method: "post",
+    path: "/dags/~/dagRuns/list",
+    operationId: "get_dag_runs_batch",
+    summary: "List DAG runs (batch)",
+    tag: "DAGRun",
     body: listForm,
     responses: { 200: { description: "Success.", schema: DagRunCollectionSchema }, 400: errors[400], 401: errors[401] },
     async handler({ api, body }) {
@@ -66,24 +79,39 @@ export const dagRunRoutes = [
     },
   }),
   defineRoute({
-    method: "get", path: "/dags/{dag_id}/dagRuns/{dag_run_id}", operationId: "get_dag_run", summary: "Get a DAG run", tag: "DAGRun",
-    params: runParams, query: z.object({ fields: qArray().optional() }),
+    method: "get",
+    path: "/dags/{dag_id}/dagRuns/{dag_run_id}",
+    operationId: "get_dag_run",
+    summary: "Get a DAG run",
+    tag: "DAGRun",
+    params: runParams,
+    query: z.object({ fields: qArray().optional() }),
     responses: { 200: { description: "Success.", schema: DagRunSchema }, 401: errors[401], 404: errors[404] },
     async handler({ api, params, query }) {
       return pickFields(await api.getDagRun(params.dag_id, params.dag_run_id), query.fields);
     },
   }),
   defineRoute({
-    method: "patch", path: "/dags/{dag_id}/dagRuns/{dag_run_id}", operationId: "update_dag_run_state", summary: "Modify a DAG run (mark success, failed or queued)", tag: "DAGRun",
-    params: runParams, body: z.object({ state: z.enum(["success", "failed", "queued"]) }),
+    method: "patch",
+    path: "/dags/{dag_id}/dagRuns/{dag_run_id}",
+    operationId: "update_dag_run_state",
+    summary: "Modify a DAG run (mark success, failed or queued)",
+    tag: "DAGRun",
+    params: runParams,
+    body: z.object({ state: z.enum(["success", "failed", "queued"]) }),
     responses: { 200: { description: "Success.", schema: DagRunSchema }, 400: errors[400], 401: errors[401], 404: errors[404] },
     async handler({ api, params, body }) {
       return api.markRun(params.dag_id, params.dag_run_id, body.state);
     },
   }),
   defineRoute({
-    method: "delete", path: "/dags/{dag_id}/dagRuns/{dag_run_id}", operationId: "delete_dag_run", summary: "Delete a DAG run", tag: "DAGRun",
-    params: runParams, status: 204,
+    method: "delete",
+    path: "/dags/{dag_id}/dagRuns/{dag_run_id}",
+    operationId: "delete_dag_run",
+    summary: "Delete a DAG run",
+    tag: "DAGRun",
+    params: runParams,
+    status: 204,
     responses: { 204: { description: "Success." }, 400: errors[400], 401: errors[401], 404: errors[404] },
     async handler({ api, params, res }) {
       await api.deleteDagRun(params.dag_id, params.dag_run_id);
@@ -92,19 +120,31 @@ export const dagRunRoutes = [
     },
   }),
   defineRoute({
-    method: "patch", path: "/dags/{dag_id}/dagRuns/{dag_run_id}/setNote", operationId: "set_dag_run_note", summary: "Update the DagRun note", tag: "DAGRun",
-    params: runParams, body: z.object({ note: z.string() }),
+    method: "patch",
+    path: "/dags/{dag_id}/dagRuns/{dag_run_id}/setNote",
+    operationId: "set_dag_run_note",
+    summary: "Update the DagRun note",
+    tag: "DAGRun",
+    params: runParams,
+    body: z.object({ note: z.string() }),
     responses: { 200: { description: "Success.", schema: DagRunSchema }, 400: errors[400], 401: errors[401], 404: errors[404] },
     async handler({ api, params, body }) {
       return api.setRunNote(params.dag_id, params.dag_run_id, body.note);
     },
   }),
   defineRoute({
-    method: "post", path: "/dags/{dag_id}/dagRuns/{dag_run_id}/clear", operationId: "clear_dag_run", summary: "Clear a DAG run (dry_run defaults to true)", tag: "DAGRun",
-    params: runParams, body: z.strictObject({ dry_run: z.boolean().optional() }),
+    method: "post",
+    path: "/dags/{dag_id}/dagRuns/{dag_run_id}/clear",
+    operationId: "clear_dag_run",
+    summary: "Clear a DAG run (dry_run defaults to true)",
+    tag: "DAGRun",
+    params: runParams,
+    body: z.strictObject({ dry_run: z.boolean().optional() }),
     responses: {
       200: { description: "The run after clearing, or (dry_run) the task instances that would be cleared.", schema: z.union([DagRunSchema, TaskInstanceCollectionSchema]) },
-      400: errors[400], 401: errors[401], 404: errors[404],
+      400: errors[400],
+      401: errors[401],
+      404: errors[404],
     },
     async handler({ api, params, body }) {
       return api.clearDagRun(params.dag_id, params.dag_run_id, { dryRun: body.dry_run ?? true });

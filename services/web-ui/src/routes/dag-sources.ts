@@ -4,18 +4,32 @@ import { defineRoute, errors } from "./route";
 /** Content negotiation as Airflow: text/plain first, JSON on request, 406 otherwise. */
 export const dagSourceRoutes = [
   defineRoute({
-    method: "get", path: "/dagSources/{file_token}", operationId: "get_dag_source", summary: "Get a source code", tag: "DAG",
+    method: "get",
+    path: "/dagSources/{file_token}",
+    operationId: "get_dag_source",
+    summary: "Get a source code",
+    tag: "DAG",
     params: z.object({ file_token: z.string().min(1) }),
     responses: {
       200: { description: "Success.", schema: z.object({ content: z.string() }), text: true },
-      401: errors[401], 404: errors[404], 406: { description: "A specified Accept header is not allowed." },
+      401: errors[401],
+      404: errors[404],
+      406: { description: "A specified Accept header is not allowed." },
     },
     async handler({ api, params, req, res }) {
       const type = req.accepts(["text/plain", "application/json"]);
       if (!type) {
-        res.status(406).type("application/problem+json").send(JSON.stringify({
-          type: "https://svc.dev/docs/errors#not_acceptable", title: "Not Acceptable", status: 406, detail: "Accept text/plain or application/json",
-        }));
+        res
+          .status(406)
+          .type("application/problem+json")
+          .send(
+            JSON.stringify({
+              type: "https://svc.dev/docs/errors#not_acceptable",
+              title: "Not Acceptable",
+              status: 406,
+              detail: "Accept text/plain or application/json",
+            }),
+          );
         return undefined;
       }
       const { content } = await api.getDagSource(params.file_token);

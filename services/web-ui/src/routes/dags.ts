@@ -18,10 +18,19 @@ function checkMask(mask: string[] | undefined): void {
 /** /dags, /dags/{dag_id}, /dags/{dag_id}/details, /dags/{dag_id}/tasks */
 export const dagRoutes = [
   defineRoute({
-    method: "get", path: "/dags", operationId: "get_dags", summary: "List DAGs", tag: "DAG",
+    method: "get",
+    path: "/dags",
+    operationId: "get_dags",
+    summary: "List DAGs",
+    tag: "DAG",
     query: z.object({
-      ...pageQuery, order_by: z.string().optional(), tags: qArray().optional(), only_active: qBool().optional(),
-      paused: qBool().optional(), dag_id_pattern: z.string().optional(), ...fields,
+      ...pageQuery,
+      order_by: z.string().optional(),
+      tags: qArray().optional(),
+      only_active: qBool().optional(),
+      paused: qBool().optional(),
+      dag_id_pattern: z.string().optional(),
+      ...fields,
     }),
     responses: { 200: { description: "Success.", schema: DagCollectionSchema }, 400: errors[400], 401: errors[401] },
     async handler({ api, query }) {
@@ -30,7 +39,11 @@ export const dagRoutes = [
     },
   }),
   defineRoute({
-    method: "patch", path: "/dags", operationId: "patch_dags", summary: "Update DAGs (pause/unpause by dag_id_pattern; ~ for all)", tag: "DAG",
+    method: "patch",
+    path: "/dags",
+    operationId: "patch_dags",
+    summary: "Update DAGs (pause/unpause by dag_id_pattern; ~ for all)",
+    tag: "DAG",
     query: z.object({ ...pageQuery, tags: qArray().optional(), update_mask: qCsv().optional(), only_active: qBool().optional(), dag_id_pattern: z.string().min(1) }),
     body: pauseBody,
     responses: { 200: { description: "Success.", schema: DagCollectionSchema }, 400: errors[400], 401: errors[401], 404: errors[404] },
@@ -40,16 +53,27 @@ export const dagRoutes = [
     },
   }),
   defineRoute({
-    method: "get", path: "/dags/{dag_id}", operationId: "get_dag", summary: "Get basic information about a DAG", tag: "DAG",
-    params: dagIdParams, query: z.object(fields),
+    method: "get",
+    path: "/dags/{dag_id}",
+    operationId: "get_dag",
+    summary: "Get basic information about a DAG",
+    tag: "DAG",
+    params: dagIdParams,
+    query: z.object(fields),
     responses: { 200: { description: "Success.", schema: DagSchema }, 401: errors[401], 404: errors[404] },
     async handler({ api, params, query }) {
       return pickFields(await api.getDag(params.dag_id), query.fields);
     },
   }),
   defineRoute({
-    method: "patch", path: "/dags/{dag_id}", operationId: "patch_dag", summary: "Update a DAG (is_paused)", tag: "DAG",
-    params: dagIdParams, query: z.object({ update_mask: qCsv().optional() }), body: pauseBody,
+    method: "patch",
+    path: "/dags/{dag_id}",
+    operationId: "patch_dag",
+    summary: "Update a DAG (is_paused)",
+    tag: "DAG",
+    params: dagIdParams,
+    query: z.object({ update_mask: qCsv().optional() }),
+    body: pauseBody,
     responses: { 200: { description: "Success.", schema: DagSchema }, 400: errors[400], 401: errors[401], 404: errors[404] },
     async handler({ api, params, query, body }) {
       checkMask(query.update_mask);
@@ -57,16 +81,26 @@ export const dagRoutes = [
     },
   }),
   defineRoute({
-    method: "get", path: "/dags/{dag_id}/details", operationId: "get_dag_details", summary: "Get a simplified representation of DAG", tag: "DAG",
-    params: dagIdParams, query: z.object(fields),
+    method: "get",
+    path: "/dags/{dag_id}/details",
+    operationId: "get_dag_details",
+    summary: "Get a simplified representation of DAG",
+    tag: "DAG",
+    params: dagIdParams,
+    query: z.object(fields),
     responses: { 200: { description: "Success.", schema: DagDetailSchema }, 401: errors[401], 404: errors[404] },
     async handler({ api, params, query }) {
       return pickFields(await api.getDagDetails(params.dag_id), query.fields);
     },
   }),
   defineRoute({
-    method: "get", path: "/dags/{dag_id}/tasks", operationId: "get_tasks", summary: "Get tasks for DAG", tag: "DAG",
-    params: dagIdParams, query: z.object({ order_by: z.string().optional() }),
+    method: "get",
+    path: "/dags/{dag_id}/tasks",
+    operationId: "get_tasks",
+    summary: "Get tasks for DAG",
+    tag: "DAG",
+    params: dagIdParams,
+    query: z.object({ order_by: z.string().optional() }),
     responses: { 200: { description: "Success.", schema: TaskCollectionSchema }, 400: errors[400], 401: errors[401], 404: errors[404] },
     async handler({ api, params, query }) {
       return api.listTasks(params.dag_id, query.order_by);

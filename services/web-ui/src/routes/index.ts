@@ -11,9 +11,7 @@ import { taskInstanceRoutes } from "./task-instances";
 import { taskLogRoutes } from "./task-logs";
 
 /** Every operation of /api/v1, in registration order (static paths before parameterised ones). */
-export const API_ROUTES: RouteDef[] = [
-  ...monitoringRoutes, ...dagRoutes, ...dagSourceRoutes, ...dagRunRoutes, ...taskInstanceRoutes, ...taskLogRoutes, ...importErrorRoutes,
-];
+export const API_ROUTES: RouteDef[] = [...monitoringRoutes, ...dagRoutes, ...dagSourceRoutes, ...dagRunRoutes, ...taskInstanceRoutes, ...taskLogRoutes, ...importErrorRoutes];
 
 /** An Express router for the route table: validate path, query and body, call the handler, answer JSON. */
 export function apiRouter(api: EngineApi, auth: RequestHandler, routes: RouteDef[] = API_ROUTES): Router {

@@ -23,11 +23,21 @@ const clearBody = z.strictObject({
 /** Task instances of a run, one task instance, and Airflow's clearTaskInstances action. */
 export const taskInstanceRoutes = [
   defineRoute({
-    method: "get", path: "/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances", operationId: "get_task_instances", summary: "List task instances (~ for all DAGs / runs)", tag: "TaskInstance",
+    method: "get",
+    path: "/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances",
+    operationId: "get_task_instances",
+    summary: "List task instances (~ for all DAGs / runs)",
+    tag: "TaskInstance",
     params: runParams,
     query: z.object({
-      ...pageQuery, ...dateRangeQuery, state: qArray().optional(), duration_gte: z.coerce.number().optional(), duration_lte: z.coerce.number().optional(),
-      pool: qArray().optional(), queue: qArray().optional(), executor: qArray().optional(),
+      ...pageQuery,
+      ...dateRangeQuery,
+      state: qArray().optional(),
+      duration_gte: z.coerce.number().optional(),
+      duration_lte: z.coerce.number().optional(),
+      pool: qArray().optional(),
+      queue: qArray().optional(),
+      executor: qArray().optional(),
     }),
     responses: { 200: { description: "Success.", schema: TaskInstanceCollectionSchema }, 400: errors[400], 401: errors[401], 404: errors[404] },
     async handler({ api, params, query }) {
@@ -35,7 +45,11 @@ export const taskInstanceRoutes = [
     },
   }),
   defineRoute({
-    method: "get", path: "/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}", operationId: "get_task_instance", summary: "Get a task instance", tag: "TaskInstance",
+    method: "get",
+    path: "/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}",
+    operationId: "get_task_instance",
+    summary: "Get a task instance",
+    tag: "TaskInstance",
     params: taskParams,
     responses: { 200: { description: "Success.", schema: TaskInstanceSchema }, 401: errors[401], 404: errors[404] },
     async handler({ api, params }) {
@@ -43,8 +57,13 @@ export const taskInstanceRoutes = [
     },
   }),
   defineRoute({
-    method: "post", path: "/dags/{dag_id}/clearTaskInstances", operationId: "post_clear_task_instances", summary: "Clear a set of task instances (dry_run and only_failed default to true)", tag: "DAG",
-    params: dagIdParams, body: clearBody,
+    method: "post",
+    path: "/dags/{dag_id}/clearTaskInstances",
+    operationId: "post_clear_task_instances",
+    summary: "Clear a set of task instances (dry_run and only_failed default to true)",
+    tag: "DAG",
+    params: dagIdParams,
+    body: clearBody,
     responses: { 200: { description: "Success.", schema: TaskInstanceReferenceCollectionSchema }, 400: errors[400], 401: errors[401], 404: errors[404] },
     async handler({ api, params, body }) {
       return api.clearTaskInstances(params.dag_id, body);

@@ -9,13 +9,19 @@ import { defineRoute, errors, taskParams } from "./route";
  */
 export const taskLogRoutes = [
   defineRoute({
-    method: "get", path: "/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/logs/{task_try_number}", operationId: "get_log", summary: "Get logs", tag: "TaskInstance",
+    method: "get",
+    path: "/dags/{dag_id}/dagRuns/{dag_run_id}/taskInstances/{task_id}/logs/{task_try_number}",
+    operationId: "get_log",
+    summary: "Get logs",
+    tag: "TaskInstance",
     params: taskParams.extend({ task_try_number: qInt() }),
     query: z.object({ full_content: qBool().optional(), token: z.string().optional(), map_index: qInt().optional(), tail: qInt().min(0).optional() }),
     responses: { 200: { description: "Success.", schema: TaskLogSchema, text: true }, 400: errors[400], 401: errors[401], 404: errors[404] },
     async handler({ api, params, query, req, res }) {
       const chunk = await api.getTaskLog(params.dag_id, params.dag_run_id, params.task_id, params.task_try_number, {
-        token: query.token, fullContent: query.full_content, tail: query.tail,
+        token: query.token,
+        fullContent: query.full_content,
+        tail: query.tail,
       });
       // Not in the JSON body (Airflow's shape); headers tell followers when to stop.
       res.setHeader("X-Log-Finished", String(chunk.finished));

@@ -24,7 +24,11 @@ export function askRouter(assistantUrl: string | undefined, auth: RequestHandler
     try {
       answer = await fetch(`${assistantUrl.replace(/\/+$/, "")}${path}`, {
         method,
-        headers: { Accept: "application/json", ...(body ? { "Content-Type": "application/json" } : {}), ...(req.headers.authorization ? { Authorization: req.headers.authorization } : {}) },
+        headers: {
+          Accept: "application/json",
+          ...(body ? { "Content-Type": "application/json" } : {}),
+          ...(req.headers.authorization ? { Authorization: req.headers.authorization } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(ASSISTANT_TIMEOUT_MS),
       });
@@ -32,7 +36,10 @@ export function askRouter(assistantUrl: string | undefined, auth: RequestHandler
       logger.warn({ err: String(e) }, "assistant unreachable");
       throw new UnavailableError("the assistant is not reachable; try again shortly");
     }
-    res.status(answer.status).type(answer.headers.get("content-type") ?? "application/json").send(await answer.text());
+    res
+      .status(answer.status)
+      .type(answer.headers.get("content-type") ?? "application/json")
+      .send(await answer.text());
   };
   r.post("/ui/ask", auth, express.json({ limit: "16kb" }), async (req, res) => {
     const { intent } = parseInput(askBody, req.body, "body");

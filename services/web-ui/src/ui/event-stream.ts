@@ -16,7 +16,14 @@ export type SendEvent = (event: string, data: unknown) => void;
  * until the client goes away, with heartbeats in between. `poll` sends only what changed. A failed
  * poll is logged with `context` and announced as a `problem` event; the next one tries again.
  */
-export async function serveEventStream(req: Request, res: Response, logger: Logger, opts: EventStreamOptions, context: Record<string, unknown>, poll: (send: SendEvent) => Promise<void>): Promise<void> {
+export async function serveEventStream(
+  req: Request,
+  res: Response,
+  logger: Logger,
+  opts: EventStreamOptions,
+  context: Record<string, unknown>,
+  poll: (send: SendEvent) => Promise<void>,
+): Promise<void> {
   res.status(200).set({ "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
   res.flushHeaders();
   res.write("retry: 1000\n\n");

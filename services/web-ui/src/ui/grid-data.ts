@@ -31,8 +31,13 @@ export interface GridCell {
 }
 
 export const toCell = (t: ApiTaskInstance): GridCell => ({
-  run_id: t.dag_run_id, task_id: t.task_id, state: t.state ?? "none", try_number: t.try_number,
-  start_date: t.start_date, end_date: t.end_date, duration: t.duration,
+  run_id: t.dag_run_id,
+  task_id: t.task_id,
+  state: t.state ?? "none",
+  try_number: t.try_number,
+  start_date: t.start_date,
+  end_date: t.end_date,
+  duration: t.duration,
 });
 
 /** Hover text of a square: task, state, try and times (UTC). */
@@ -48,5 +53,7 @@ export function cellTitle(c: GridCell): string {
 export type CellLoader = (dagId: string, runIds: string[]) => Promise<GridCell[]>;
 
 /** Squares through the engine API (paged per run); used when the UI has no direct database handle. */
-export const apiCellLoader = (api: EngineApi): CellLoader => async (dagId, runIds) =>
-  (await Promise.all(runIds.map((r) => runTaskInstances(api, dagId, r)))).flat().map(toCell);
+export const apiCellLoader =
+  (api: EngineApi): CellLoader =>
+  async (dagId, runIds) =>
+    (await Promise.all(runIds.map((r) => runTaskInstances(api, dagId, r)))).flat().map(toCell);

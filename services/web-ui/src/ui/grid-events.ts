@@ -10,8 +10,15 @@ export type GridEventsOptions = EventStreamOptions;
 const ACTIVE = new Set(["queued", "running"]);
 
 const runView = (r: ApiDagRun) => ({
-  dag_run_id: r.dag_run_id, state: r.state, run_type: r.run_type, logical_date: r.logical_date, start_date: r.start_date,
-  end_date: r.end_date, conf: r.conf, note: r.note, external_trigger: r.external_trigger,
+  dag_run_id: r.dag_run_id,
+  state: r.state,
+  run_type: r.run_type,
+  logical_date: r.logical_date,
+  start_date: r.start_date,
+  end_date: r.end_date,
+  conf: r.conf,
+  note: r.note,
+  external_trigger: r.external_trigger,
 });
 
 /**
@@ -42,7 +49,10 @@ export async function streamGridEvents(api: EngineApi, cells: CellLoader, logger
       if (runStates.get(r.dag_run_id) !== r.state) send("run", { ...runView(r), initial: first });
       runStates.set(r.dag_run_id, r.state);
     }
-    for (const cell of await cells(dagId, toRead.map((r) => r.dag_run_id))) {
+    for (const cell of await cells(
+      dagId,
+      toRead.map((r) => r.dag_run_id),
+    )) {
       const sig = `${cell.state}|${cell.try_number}|${cell.start_date}|${cell.end_date}`;
       const key = `${cell.run_id}\n${cell.task_id}`;
       // The first poll sends every square of the active runs: the page may be a moment older than the stream.

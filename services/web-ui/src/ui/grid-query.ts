@@ -8,12 +8,19 @@ import type { GridCell } from "./grid-data";
  */
 export async function gridCellsFromDb(db: Db, dagId: string, runIds: string[]): Promise<GridCell[]> {
   if (!runIds.length) return [];
-  const rows = await db.selectFrom("task_instance")
+  const rows = await db
+    .selectFrom("task_instance")
     .select(["run_id", "task_id", "state", "try_number", "start_date", "end_date", "duration"])
-    .where("dag_id", "=", dagId).where("run_id", "in", runIds)
+    .where("dag_id", "=", dagId)
+    .where("run_id", "in", runIds)
     .execute();
   return rows.map((r) => ({
-    run_id: r.run_id, task_id: r.task_id, state: r.state ?? "none", try_number: r.try_number,
-    start_date: isoOrNull(r.start_date), end_date: isoOrNull(r.end_date), duration: r.duration,
+    run_id: r.run_id,
+    task_id: r.task_id,
+    state: r.state ?? "none",
+    try_number: r.try_number,
+    start_date: isoOrNull(r.start_date),
+    end_date: isoOrNull(r.end_date),
+    duration: r.duration,
   }));
 }

@@ -8,12 +8,18 @@ import { dagLiveStatesFromDb, DOT_RUNS, nextRunOf, type DagLiveState } from "./h
 /** Every active DAG's live state through the engine API (used when the UI has no database handle). */
 async function dagLiveStatesFromApi(api: EngineApi, now: Date): Promise<DagLiveState[]> {
   const { dags } = await api.listDags({ limit: 1000, only_active: true });
-  return Promise.all(dags.map(async (d) => ({
-    dag_id: d.dag_id,
-    is_paused: d.is_paused,
-    next_run: nextRunOf(d.schedule_interval?.value, d.is_paused, now),
-    runs: (await api.listDagRuns({ dag_id: d.dag_id, order_by: "-execution_date", limit: DOT_RUNS })).dag_runs.map((r) => ({ dag_id: d.dag_id, dag_run_id: r.dag_run_id, state: r.state })),
-  })));
+  return Promise.all(
+    dags.map(async (d) => ({
+      dag_id: d.dag_id,
+      is_paused: d.is_paused,
+      next_run: nextRunOf(d.schedule_interval?.value, d.is_paused, now),
+      runs: (await api.listDagRuns({ dag_id: d.dag_id, order_by: "-execution_date", limit: DOT_RUNS })).dag_runs.map((r) => ({
+        dag_id: d.dag_id,
+        dag_run_id: r.dag_run_id,
+        state: r.state,
+      })),
+    })),
+  );
 }
 
 /**

@@ -34,15 +34,17 @@ function sendPage(res: Response, status: number, body: string): void {
 }
 
 /** Wrap a page renderer: typed errors become an HTML error page with the matching status. */
-const view = (render: (req: Parameters<RequestHandler>[0]) => Promise<string>): RequestHandler => async (req, res, next) => {
-  try {
-    sendPage(res, 200, await render(req));
-  } catch (e) {
-    if (!isSvcError(e)) return next(e);
-    const p = toProblem(e);
-    sendPage(res, p.status, page(p.title, html`<p>${p.detail}</p>`));
-  }
-};
+const view =
+  (render: (req: Parameters<RequestHandler>[0]) => Promise<string>): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      sendPage(res, 200, await render(req));
+    } catch (e) {
+      if (!isSvcError(e)) return next(e);
+      const p = toProblem(e);
+      sendPage(res, p.status, page(p.title, html`<p>${p.detail}</p>`));
+    }
+  };
 
 /** Server-rendered pages (DAG list, trigger form, grid, graph, code, log), the live streams of the DAG list and the grid, and the ask box. */
 export function uiRouter(api: EngineApi, auth: RequestHandler, opts: UiOptions = {}): Router {
@@ -54,21 +56,45 @@ export function uiRouter(api: EngineApi, auth: RequestHandler, opts: UiOptions =
   const r = Router();
   r.use("/static", express.static(ASSETS_DIR, { maxAge: "10m", index: false }), notFoundHandler);
   r.get("/", (_req, res) => res.redirect(302, "/home"));
-  r.get("/home", auth, view(() => renderHome(api, db)));
+  r.get(
+    "/home",
+    auth,
+    view(() => renderHome(api, db)),
+  );
   r.get("/home/events", auth, (req, res) => streamHomeEvents(api, db, logger, events, req, res));
-  r.get("/dags/:dag_id/grid", auth, view((req) => renderGrid(api, cells, dagId(req))));
+  r.get(
+    "/dags/:dag_id/grid",
+    auth,
+    view((req) => renderGrid(api, cells, dagId(req))),
+  );
   r.get("/dags/:dag_id/grid/table", auth, async (req, res) => {
     const { table, runs } = await renderGridTable(api, cells, dagId(req));
     res.json({ html: table.value, runs });
   });
   r.get("/dags/:dag_id/grid/events", auth, (req, res) => streamGridEvents(api, cells, logger, events, req, res));
-  r.get("/dags/:dag_id/trigger", auth, view((req) => renderTriggerPage(api, dagId(req))));
-  r.get("/dags/:dag_id/graph", auth, view((req) => renderGraph(api, dagId(req))));
-  r.get("/dags/:dag_id/code", auth, view((req) => renderCode(api, dagId(req))));
-  r.get("/dags/:dag_id/runs/:run_id/tasks/:task_id/logs/:try", auth, view((req) => {
-    const tryNumber = Number(req.params.try);
-    return renderLogPage(api, dagId(req), String(req.params.run_id), String(req.params.task_id), tryNumber);
-  }));
+  r.get(
+    "/dags/:dag_id/trigger",
+    auth,
+    view((req) => renderTriggerPage(api, dagId(req))),
+  );
+  r.get(
+    "/dags/:dag_id/graph",
+    auth,
+    view((req) => renderGraph(api, dagId(req))),
+  );
+  r.get(
+    "/dags/:dag_id/code",
+    auth,
+    view((req) => renderCode(api, dagId(req))),
+  );
+  r.get(
+    "/dags/:dag_id/runs/:run_id/tasks/:task_id/logs/:try",
+    auth,
+    view((req) => {
+      const tryNumber = Number(req.params.try);
+      return renderLogPage(api, dagId(req), String(req.params.run_id), String(req.params.task_id), tryNumber);
+    }),
+  );
   r.use(askRouter(opts.assistantUrl, auth, logger));
   return r;
 }

@@ -11,10 +11,7 @@ let page: Page;
 let formRunId = "";
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([
-    startUiStack("uibrowser", { dags: { "demo.yaml": DEMO_DAG, "failing.yaml": FAILING_DAG, "chatty.yaml": CHATTY_DAG } }),
-    launchChromium(),
-  ]);
+  [stack, browser] = await Promise.all([startUiStack("uibrowser", { dags: { "demo.yaml": DEMO_DAG, "failing.yaml": FAILING_DAG, "chatty.yaml": CHATTY_DAG } }), launchChromium()]);
   context = await signedInContext(browser);
   page = await context.newPage();
 }, 60_000);
@@ -71,7 +68,12 @@ describe("the workflow UI in Chromium", () => {
     await page.goto(url("/dags/demo_pipeline/trigger"));
     await page.getByLabel("cpus").fill("4");
     await page.getByLabel("size").selectOption("large");
-    await expect(page.locator("#conf-json").inputValue().then((v) => JSON.parse(v))).resolves.toEqual({ vm_name: "web01", cpus: 4, size: "large", nets: ["default"] });
+    await expect(
+      page
+        .locator("#conf-json")
+        .inputValue()
+        .then((v) => JSON.parse(v)),
+    ).resolves.toEqual({ vm_name: "web01", cpus: 4, size: "large", nets: ["default"] });
     await screenshot(page, "trigger-form");
     await page.getByRole("button", { name: "Trigger" }).click();
     await page.waitForURL(/\/dags\/demo_pipeline\/grid\?run_id=/);
@@ -131,8 +133,12 @@ describe("the workflow UI in Chromium", () => {
     // The preview changed nothing.
     expect((await stack.api.getTaskInstance("demo_pipeline", run.dag_run_id, "configure")).state).toBe("success");
     await page.getByRole("button", { name: /Confirm clear \(2\)/ }).click();
-    await waitFor(async () => (await stack.api.getTaskInstance("demo_pipeline", run.dag_run_id, "report")).try_number >= 1
-      && (await stack.api.getDagRun("demo_pipeline", run.dag_run_id)).state !== "failed", { what: "run cleared" });
+    await waitFor(
+      async () =>
+        (await stack.api.getTaskInstance("demo_pipeline", run.dag_run_id, "report")).try_number >= 1 &&
+        (await stack.api.getDagRun("demo_pipeline", run.dag_run_id)).state !== "failed",
+      { what: "run cleared" },
+    );
     const report = await square(run.dag_run_id, "report");
     await waitFor(async () => (await report.getAttribute("aria-label")) === "report success", { timeoutMs: 20_000, what: "cleared report square green again" });
   });

@@ -15,8 +15,14 @@ import { AUTH } from "../helpers";
 /** Debian's chromium, launched as the product's browser tests and screenshots require. */
 export const CHROMIUM_PATH = process.env.SVC_CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 export function launchChromium(): Promise<Browser> {
@@ -69,7 +75,14 @@ export async function startUiStack(label: string, opts: UiStackOptions): Promise
   const expected = Object.keys(opts.dags).length;
   await waitFor(async () => (await api.listDags({})).total_entries >= expected, { timeoutMs: 20_000, what: "DAGs loaded" });
   return {
-    tdb, redis, config, dagsDir, api, runtime, baseUrl: `http://127.0.0.1:${port}`, writeDag,
+    tdb,
+    redis,
+    config,
+    dagsDir,
+    api,
+    runtime,
+    baseUrl: `http://127.0.0.1:${port}`,
+    writeDag,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
