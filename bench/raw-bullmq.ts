@@ -1,4 +1,4 @@
-import { Queue, Worker, type ConnectionOptions } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import { createRedis } from "@svc/queue";
 import { deletePrefix } from "@svc/testing";
 import { cpuPerUnit, cpuSnapshot } from "./cpu";
@@ -9,12 +9,12 @@ import { cpuPerUnit, cpuSnapshot } from "./cpu";
  */
 export async function rawBullmqThroughput(url: string, prefix: string, n: number, workers: number, concurrency: number): Promise<{ rate: number; cpu: string }> {
   const conn = createRedis(url);
-  const q = new Queue("raw", { connection: conn as ConnectionOptions, prefix });
+  const q = new Queue("raw", { connection: conn, prefix });
   let done = 0;
   let finish!: () => void;
   const all = new Promise<void>((r) => (finish = r));
   const ws = Array.from({ length: workers }, () =>
-    new Worker("raw", async () => undefined, { connection: createRedis(url) as ConnectionOptions, prefix, concurrency }).on("completed", () => {
+    new Worker("raw", async () => undefined, { connection: createRedis(url), prefix, concurrency }).on("completed", () => {
       if (++done === n) finish();
     }),
   );

@@ -7,7 +7,7 @@ export function createCleanups(): {
   push(...steps: (() => Promise<unknown>)[]): void;
   /** Run before the steps added so far (stop a process before removing its files). */
   unshift(step: () => Promise<unknown>): void;
-  run(onError: (e: unknown) => void): Promise<void>;
+  run: (onError: (e: unknown) => void) => Promise<void>;
 } {
   const steps: (() => Promise<unknown>)[] = [];
   const run = async (onError: (e: unknown) => void) => {

@@ -39,7 +39,7 @@ export async function bullmqPeer(url: string, prefix: string, concurrency: numbe
           children: Array.from({ length: current!.n }, (_, i) => ({ name: "mid", queueName: "peer", data: { i }, opts: { removeOnComplete: true } })),
         });
     },
-    { connection: createRedis(url) as ConnectionOptions, prefix, concurrency },
+    { connection: createRedis(url), prefix, concurrency },
   );
   await worker.waitUntilReady();
   const start = new Queue("peer", { connection: conn, prefix });

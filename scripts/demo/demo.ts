@@ -39,10 +39,13 @@ function authHeaders(): Record<string, string> {
   return {};
 }
 
+/** A JSON value as text: strings as they are, other values as JSON, a missing one as the fallback. */
+const text = (v: unknown, fallback = ""): string => (typeof v === "string" ? v : v === undefined || v === null ? fallback : JSON.stringify(v));
+
 async function call(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
   const res = await fetch(url, { ...init, headers: { "Content-Type": "application/json", ...authHeaders(), ...(init.headers as Record<string, string>) } });
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${res.status} ${String(body.title ?? res.statusText)}: ${String(body.detail ?? "")}`);
+  if (!res.ok) throw new Error(`${res.status} ${text(body.title, res.statusText)}: ${text(body.detail)}`);
   return body;
 }
 
@@ -67,15 +70,15 @@ async function follow(base: string, s: DemoState, screen: Screen): Promise<strin
         s.dagId = (d.dag_id as string | null) ?? s.dagId;
         s.runId = (d.run_id as string | null) ?? s.runId;
         if (s.dagId && s.runId && s.totalTasks === 0) s.totalTasks = await totalTasks(base, s.dagId, s.runId).catch(() => 0);
-        screen.show(s, `flow ${s.flowStatus}${d.summary ? `: ${String(d.summary)}` : ""}`);
+        screen.show(s, `flow ${s.flowStatus}${d.summary ? `: ${text(d.summary)}` : ""}`);
         if (s.flowStatus === "awaiting_approval") screen.say(`  waiting for approval: POST ${base}/orchestrator/flows/${s.flowId}/approve (an operator's credentials)`);
       } else if (ev.event === "task") {
-        s.tasks.set(String(d.task_id), String(d.state ?? "none"));
+        s.tasks.set(String(d.task_id), text(d.state, "none"));
         if (s.totalTasks === 0 && s.dagId && s.runId) s.totalTasks = await totalTasks(base, s.dagId, s.runId).catch(() => 0);
         screen.show(s, `task ${String(d.task_id)}: ${String(d.state)}${Number(d.try_number) > 1 ? ` (try ${String(d.try_number)})` : ""}`);
       } else if (ev.event === "run") {
         s.flowStatus = String(d.flow_status);
-        screen.show(s, `run ${String(d.state ?? "not created")}`);
+        screen.show(s, `run ${text(d.state, "not created")}`);
         return (d.state as string | null) ?? null;
       }
     }
@@ -110,7 +113,7 @@ async function main(): Promise<number> {
     startedAt,
   };
   if (flow.status === "needs_input" || flow.status === "rejected") {
-    screen.say(`the assistant answered ${String(flow.status)}: ${String(flow.question ?? flow.summary ?? flow.error_message ?? "")}`);
+    screen.say(`the assistant answered ${String(flow.status)}: ${text(flow.question ?? flow.summary ?? flow.error_message)}`);
     return 1;
   }
   const end = await follow(base, s, screen);

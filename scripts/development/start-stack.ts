@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     const env = { ...process.env, SVC_LOG_FORMAT: "json" };
     const child = spawn(process.execPath, ["--require", tsx, path.join(root, "services", s, "src", "main.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     const prefix = `${s.padEnd(width)} | `;
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const stream of [child.stdout, child.stderr]) {
       let buf = "";
       stream.on("data", (d) => {
         buf += String(d);

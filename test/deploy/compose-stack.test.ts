@@ -155,7 +155,7 @@ describe("compose deployment (deploy-with-workflows.sh --yes, offline images)", 
     while (!text.includes("event: phase")) {
       const { value, done } = await reader.read();
       expect(done).toBe(false); // the flow waits for approval: the stream is still open
-      text += Buffer.from(value!).toString("utf8");
+      text += Buffer.from(value).toString("utf8");
     }
     ac.abort();
     expect(text).toContain(`"flow_id":"${plan.json.flow_id}"`);

@@ -23,7 +23,7 @@ export function renderTaskArgs(dag: DagDefinition, taskId: string, conf: unknown
   // A JSON round trip, as the params make on their way through the database to the worker: the
   // validator's structured clone can come from another realm (jest's sandbox), and templates only
   // read plain objects of their own realm.
-  const params = assertValidParams(dag, conf) as Record<string, unknown>;
+  const params = assertValidParams(dag, conf);
   const task = dag.tasks.find((t) => t.task_id === taskId);
   if (!task) throw new Error(`DAG '${dag.dag_id}' has no task '${taskId}' (tasks: ${dag.tasks.map((t) => t.task_id).join(", ")})`);
   const ctx = createTemplateContext({

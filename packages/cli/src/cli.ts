@@ -44,7 +44,7 @@ async function dispatch(argv: string[], ctx: CliContext): Promise<number> {
   if (positionals.length > cmd.args.length) throw new UsageError(`unexpected argument '${positionals[cmd.args.length]}'`);
   const format = (values.output ?? "table") as OutputFormat;
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`-o/--output must be one of ${OUTPUT_FORMATS.join(", ")}`);
-  return cmd.run(ctx, { positionals, values: values as Record<string, string | boolean | undefined>, format });
+  return cmd.run(ctx, { positionals, values: values, format });
 }
 
 /** Run the CLI on argv (without node and script); returns the exit code. Errors print one line. */

@@ -85,7 +85,7 @@ export class CliContext {
         await Promise.race([fn(...a), timeout]);
         clearTimeout(timer);
       };
-    return { runChanged: bounded(inner.runChanged), dagChanged: bounded(inner.dagChanged) };
+    return { runChanged: bounded((...a: Parameters<Notifier["runChanged"]>) => inner.runChanged(...a)), dagChanged: bounded((dagId: string) => inner.dagChanged(dagId)) };
   }
 
   private warnNotify(): void {

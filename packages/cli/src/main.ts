@@ -1,10 +1,12 @@
 import { runCli } from "./cli";
+import { exitCodeOf } from "./exit-code";
 
 // The binary: real streams, real environment; wait for stdout to drain before exiting.
-runCli(process.argv.slice(2), {
-  stdout: (t) => void process.stdout.write(t),
-  stderr: (t) => void process.stderr.write(t),
+const io = {
+  stdout: (t: string) => void process.stdout.write(t),
+  stderr: (t: string) => void process.stderr.write(t),
   env: process.env,
-}).then((code) => {
+};
+void exitCodeOf(runCli(process.argv.slice(2), io), io.stderr).then((code) => {
   process.stdout.write("", () => process.exit(code));
 });

@@ -15,7 +15,8 @@ export function normalize(value: unknown, format: OutputFormat): unknown {
   if (typeof value === "object")
     return format === "table" || format === "plain" ? JSON.stringify(value) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, format)]));
   if (typeof value === "boolean") return value ? "True" : "False";
-  return String(value);
+  const primitive = value as string | number | bigint | symbol;
+  return String(primitive);
 }
 
 function grid(columns: string[], rows: string[][], format: "table" | "plain"): string {
@@ -39,7 +40,7 @@ export function renderRows(rows: Row[], columns: string[], format: OutputFormat)
   if (format === "yaml") return YAML.stringify(data);
   return grid(
     columns,
-    data.map((d) => columns.map((c) => (d[c] === null ? "" : String(d[c])))),
+    data.map((d) => columns.map((c) => (d[c] === null ? "" : String(d[c] as string)))),
     format,
   );
 }

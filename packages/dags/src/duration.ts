@@ -39,7 +39,10 @@ export function formatDuration(ms: number): string {
     ["h", 3_600_000],
     ["m", 60_000],
   ] as const) {
-    if (rest >= size) (parts.push(`${Math.floor(rest / size)}${unit}`), (rest %= size));
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    }
   }
   if (rest > 0) parts.push(`${rest / 1000}s`);
   return parts.join("");

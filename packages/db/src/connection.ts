@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { Kysely, Migrator, PostgresDialect, type MigrationResultSet, type Migration } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
@@ -60,10 +61,10 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */
-export async function migrateToLatest(db: Kysely<any>): Promise<{ error?: unknown; results: MigrationResultSet["results"] }> {
+export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<{ error?: Error; results: MigrationResultSet["results"] }> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
   const { error, results } = await migrator.migrateToLatest();
-  return { error, results };
+  return { error: error === undefined ? undefined : error instanceof Error ? error : new Error(inspect(error)), results };
 }
 
 /** Create the database named in `url` when it does not exist (connects to the `postgres` database). */

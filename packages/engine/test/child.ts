@@ -9,10 +9,10 @@ const TSX_CJS = require.resolve("tsx/cjs");
 export async function spawnEngine(role: "scheduler" | "worker", env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--require", TSX_CJS, FIXTURE], { env: { ...process.env, ...env, ENGINE_ROLE: role }, stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
-  child.stderr!.on("data", (d) => (err += String(d)));
+  child.stderr.on("data", (d) => (err += String(d)));
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`${role} did not start: ${err}`)), 30000);
-    child.stdout!.on("data", (d) => String(d).includes("ready") && (clearTimeout(t), resolve()));
+    child.stdout.on("data", (d) => String(d).includes("ready") && (clearTimeout(t), resolve()));
     child.once("exit", (code) => (clearTimeout(t), reject(new Error(`${role} exited ${code}: ${err}`))));
   });
   return child;

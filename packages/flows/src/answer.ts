@@ -43,7 +43,7 @@ function nameErrors(values: Record<string, unknown>): ParamError[] {
 export async function answerFlow(deps: { store: FlowStore; engine: Pick<EngineApi, "listDagDefinitions"> }, flowId: string, actor: string, input: FlowAnswer): Promise<FlowRow> {
   const current = await deps.store.require(flowId);
   if (current.status !== "needs_input") throw new ConflictError(`Flow ${flowId} is ${current.status}; only a flow in needs_input can be answered`);
-  const open = ((current.missing_params as string[]) ?? []).filter((f) => input.params?.[f] === undefined);
+  const open = (current.missing_params ?? []).filter((f) => input.params?.[f] === undefined);
   const dag = (await loadCatalogue(deps.engine)).find((d) => d.dag_id === current.dag_id);
   if (!dag) throw new ConflictError(`DAG ${current.dag_id} is no longer in the catalogue; send the intent again`);
   // Answers typed as text ("8", "no") take the param's schema type; other values are kept as given.
@@ -54,12 +54,12 @@ export async function answerFlow(deps: { store: FlowStore; engine: Pick<EngineAp
     values[open[0]!] = typed(schemaOf(open[0]!), input.answer);
   }
   for (const [k, v] of Object.entries(values)) if (typeof v === "string" && brokenRule(k, v) === null && /[A-Z]/.test(v)) values[k] = v.toLowerCase();
-  const explicit = { ...((current.requested_params as Record<string, unknown>) ?? {}), ...values };
+  const explicit = { ...(current.requested_params ?? {}), ...values };
   const errors = nameErrors(values);
-  const resolved = resolveParams(dag.definition, (current.params as Record<string, unknown>) ?? {}, explicit);
+  const resolved = resolveParams(dag.definition, current.params ?? {}, explicit);
   const invalid = [...errors, ...resolved.invalid.filter((e) => !errors.some((x) => x.field === e.field))];
   if (invalid.length) throw paramsInvalidError(dag.dag_id, invalid);
-  const phases = (current.phases_completed as string[]) ?? [];
+  const phases = current.phases_completed ?? [];
   const row = await deps.store.update(
     flowId,
     {

@@ -9,7 +9,7 @@ import type { FlowStore } from "./flow-store";
  */
 export async function approveFlow(store: FlowStore, flowId: string, actor: string): Promise<FlowRow> {
   const current = await store.require(flowId);
-  const approval = { ...((current.approval as Record<string, unknown> | null) ?? {}), approved_by: actor, approved_at: new Date().toISOString() };
+  const approval = { ...(current.approval ?? {}), approved_by: actor, approved_at: new Date().toISOString() };
   const row = await store.update(flowId, { status: "approved", approval, next_steps: [] }, ["awaiting_approval"]);
   if (!row) {
     const now = await store.require(flowId);
@@ -22,7 +22,7 @@ export async function approveFlow(store: FlowStore, flowId: string, actor: strin
 /** Cancel a flow that waits for the user (awaiting_approval or needs_input); 409 otherwise. */
 export async function cancelFlow(store: FlowStore, flowId: string, actor: string, reason?: string): Promise<FlowRow> {
   const current = await store.require(flowId);
-  const approval = { ...((current.approval as Record<string, unknown> | null) ?? {}), cancelled_by: actor, cancelled_at: new Date().toISOString() };
+  const approval = { ...(current.approval ?? {}), cancelled_by: actor, cancelled_at: new Date().toISOString() };
   const row = await store.update(
     flowId,
     { status: "cancelled", approval, summary: `Cancelled${reason ? `: ${reason}` : ""}. Nothing was run.`, next_steps: [], phases_skipped: ["dag_execution"] },

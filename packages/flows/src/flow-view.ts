@@ -63,12 +63,12 @@ function userActionsOf(row: FlowRow): UserAction[] {
       ];
     case "needs_input":
       return [
-        { action: "resubmit", method: "POST", path: "/orchestrator/intent", description: `Send the intent again with params for: ${(row.missing_params as string[]).join(", ")}` },
+        { action: "resubmit", method: "POST", path: "/orchestrator/intent", description: `Send the intent again with params for: ${row.missing_params.join(", ")}` },
         {
           action: "answer",
           method: "POST",
           path: `${base}/answer`,
-          description: `Answer with {"answer": "..."} or {"params": {...}} for: ${(row.missing_params as string[]).join(", ")}`,
+          description: `Answer with {"answer": "..."} or {"params": {...}} for: ${row.missing_params.join(", ")}`,
         },
         { action: "cancel", method: "POST", path: `${base}/cancel`, description: "Drop this flow" },
       ];
@@ -89,7 +89,7 @@ function userActionsOf(row: FlowRow): UserAction[] {
 /** What a needs_input flow asks: the router's questions, or one per missing param. */
 function inputRequestsOf(row: FlowRow): InputRequestView[] {
   if (row.status !== "needs_input") return [];
-  const missing = (row.missing_params as string[]) ?? [];
+  const missing = row.missing_params ?? [];
   const asked = ((row.router as { input?: InputRequestView[] } | null)?.input ?? []).filter((i) => missing.includes(i.field));
   const rest = missing.filter((f) => !asked.some((i) => i.field === f)).map((f) => ({ field: f, rule: `${f} is required`, question: `Which value should ${f} have?` }));
   return [...asked, ...rest];
@@ -110,19 +110,19 @@ export function toFlowView(row: FlowRow, workflowUiUrl: string): FlowView {
     dag_id: row.dag_id,
     execution_id: row.execution_id,
     run_id: row.run_id,
-    params: (row.params as Record<string, unknown>) ?? {},
-    phases_completed: (row.phases_completed as string[]) ?? [],
-    phases_skipped: (row.phases_skipped as string[]) ?? [],
+    params: row.params ?? {},
+    phases_completed: row.phases_completed ?? [],
+    phases_skipped: row.phases_skipped ?? [],
     summary: row.summary,
-    next_steps: (row.next_steps as string[]) ?? [],
+    next_steps: row.next_steps ?? [],
     user_actions: userActionsOf(row),
-    missing_params: (row.missing_params as string[]) ?? [],
+    missing_params: row.missing_params ?? [],
     route_status: routeStatusOf(row),
     question: inputRequestsOf(row)[0]?.question ?? null,
     input_requests: inputRequestsOf(row),
-    warnings: (row.warnings as string[]) ?? [],
-    router: (row.router as Record<string, unknown>) ?? {},
-    approval: (row.approval as Record<string, unknown> | null) ?? null,
+    warnings: row.warnings ?? [],
+    router: row.router ?? {},
+    approval: row.approval ?? null,
     workflow_ui_url: row.dag_id ? workflowUiUrlOf(workflowUiUrl, row.dag_id) : null,
     status_endpoint: statusEndpointOf(row.flow_id),
     error_message: row.error_message,

@@ -1,3 +1,4 @@
+import type * as Ssh2 from "ssh2";
 import { readFile } from "node:fs/promises";
 import type { Client, ConnectConfig } from "ssh2";
 import { HostUnreachableError, NonRetryableError } from "@svc/errors";
@@ -18,7 +19,8 @@ const ALL_ALGOS = Object.values(ALGOS_BY_TYPE).flat();
 /** Open one authenticated SSH connection with the host key checked against known_hosts. */
 export async function connectSsh(opts: SshOptions): Promise<Client> {
   // ssh2 is Node-only and heavy: load it only when a connection is made.
-  const { Client: SshClient } = require("ssh2") as typeof import("ssh2");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy synchronous load of a CommonJS module, typed by the import above
+  const { Client: SshClient } = require("ssh2") as typeof Ssh2;
   const target = sshTarget(opts);
   const name = hostKeyName(opts.host, opts.port);
   if (!opts.keyPath) throw new NonRetryableError(`no SSH private key for ${target}: set SVC_SSH_KEY_PATH`);

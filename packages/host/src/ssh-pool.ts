@@ -77,7 +77,10 @@ export class SshPool {
         }
       },
       discard: () => {
-        if (!done) ((done = true), c.active--);
+        if (!done) {
+          done = true;
+          c.active--;
+        }
         this.drop(key, c);
       },
     };

@@ -13,7 +13,7 @@ export function tidyJsonSchema(ctx: { jsonSchema: Json }): void {
 
 /** A zod schema as an OpenAPI 3.0 schema object, as the request (`input`) or the answer (`output`) sees it. */
 export function openApiSchema(schema: z.ZodType, io: "input" | "output"): Json {
-  return z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any", override: tidyJsonSchema }) as Json;
+  return z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any", override: tidyJsonSchema });
 }
 
 /** The OpenAPI description of requireAuth: HTTP basic or a bearer token on every operation not marked `security: []`. */

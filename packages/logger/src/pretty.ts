@@ -14,7 +14,7 @@ export function createLinePrettifier(colorize = true): (line: string) => string 
     try {
       const obj = JSON.parse(line) as unknown;
       if (!obj || typeof obj !== "object" || !("level" in obj)) return line;
-      return pretty(obj as Record<string, unknown>).replace(/\n+$/, "");
+      return pretty(obj).replace(/\n+$/, "");
     } catch {
       return line;
     }

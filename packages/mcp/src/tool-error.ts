@@ -27,7 +27,7 @@ export function describeToolError(e: unknown, fieldPrefix = "conf"): { text: str
   } else if (e instanceof ZodError) {
     text = e.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
   } else if (e instanceof ToolInputError || isSvcError(e)) {
-    text = (e as Error).message;
+    text = e.message;
   } else {
     expected = false;
     text = `internal error (${e instanceof Error ? e.name : typeof e}); the server log has the details`;

@@ -47,7 +47,7 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
 
 /** Define a tool with its types inferred from its schemas. */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef {
-  return def as unknown as ToolDef;
+  return def;
 }
 
 /** The annotations a tier implies: every tool says whether it only reads. */
@@ -100,7 +100,7 @@ export function registerTools(server: McpServer, defs: readonly ToolDef[], opts:
         const answer = await def.run(args as z.infer<typeof def.input>, contextOf(sdk, server));
         // A result the tool built itself (an error, or input_required: ask the client and call again).
         if (!isToolAnswer(answer)) return answer;
-        return { content: [{ type: "text", text: answer.text }], structuredContent: answer.data as Record<string, unknown> };
+        return { content: [{ type: "text", text: answer.text }], structuredContent: answer.data };
       } catch (e) {
         const { text, expected } = describeToolError(e);
         if (expected) opts.logger.info({ tool: def.name, reason: text }, "tool call refused");

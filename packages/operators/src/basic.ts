@@ -83,13 +83,18 @@ export const shellOperator: Operator<{ argv: string[]; cwd?: string; env?: Recor
             const line = buf.slice(0, i);
             buf = buf.slice(i + 1);
             ctx.log(line, name);
-            if (name === "stdout") (last.push(line), last.length > 20 && last.shift());
+            if (name === "stdout") {
+              last.push(line);
+              if (last.length > 20) last.shift();
+            }
           }
         });
-        stream.on("end", () => buf && ctx.log(buf, name));
+        stream.on("end", () => {
+          if (buf) ctx.log(buf, name);
+        });
       };
-      pipe(child.stdout!, "stdout");
-      pipe(child.stderr!, "stderr");
+      pipe(child.stdout, "stdout");
+      pipe(child.stderr, "stderr");
       child.on("error", (e) => reject(ctx.signal.aborted ? (ctx.signal.reason ?? e) : e));
       child.on("close", (code, sig) => {
         if (code === 0) resolve({ exit_code: 0, stdout_tail: last.join("\n") });

@@ -5,10 +5,16 @@ import { shellOperator } from "./basic";
 const SECRETS = { DATABASE_URL: "postgres://svc:db-secret@127.0.0.1/svc", SVC_API_TOKEN: "token-secret", MODEL_PROVIDER_API_KEY: "model-secret" };
 const saved: Record<string, string | undefined> = {};
 beforeAll(() => {
-  for (const [k, v] of Object.entries(SECRETS)) ((saved[k] = process.env[k]), (process.env[k] = v));
+  for (const [k, v] of Object.entries(SECRETS)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
 });
 afterAll(() => {
-  for (const k of Object.keys(SECRETS)) saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k]);
+  for (const k of Object.keys(SECRETS)) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
 });
 
 async function envSeenBy(taskEnv?: Record<string, string>): Promise<Map<string, string>> {

@@ -26,7 +26,7 @@ export function defineOsPlugin(spec: OsPluginSpec): OsPlugin {
     family: spec.family,
     info: spec.info,
     matches: (os) => spec.osIds.includes(os.id) && os.versionId.split(".")[0] === spec.major,
-    desiredState: spec.desiredState,
+    desiredState: (settings) => spec.desiredState(settings),
     checkState: (exec, settings) => probeHost(exec, spec.family, spec.desiredState(settings)),
     plan: (current, desired) => planChanges(spec.family, current, desired),
     apply: (plan, exec, hooks) => applyChanges(plan, exec, hooks),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { PluginSettings } from "./types";
 
 const name = z.string().regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '.', '_' and '-'");
+// eslint-disable-next-line no-control-regex -- control characters are what this rejects
 const absPath = z.string().regex(/^\/[^\x00-\x1f]*$/, "an absolute path without control characters");
 
 const pluginEnv = z.object({

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { runCli } from "../src/cli/run";
 import { cli } from "./helpers";
 
@@ -16,7 +17,7 @@ async function listOn(osRelease: string) {
 
 describe("svc-plugins list, info and usage", () => {
   it("the binary lists every OS plugin with kind, version and description", async () => {
-    const stdout = await new Promise<string>((res, rej) => execFile(BIN, ["list"], (e, out) => (e ? rej(e) : res(out))));
+    const { stdout } = await promisify(execFile)(BIN, ["list"]);
     const lines = stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^NAME\s+KIND\s+VERSION\s+HOST\s+DESCRIPTION$/);
     expect(lines.slice(2).map((l) => l.split(/\s+/)[0])).toEqual(ALL);

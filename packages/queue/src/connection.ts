@@ -1,4 +1,4 @@
-import { Queue, type ConnectionOptions, type QueueOptions } from "bullmq";
+import { Queue, type QueueOptions } from "bullmq";
 import IORedis, { type Redis } from "ioredis";
 import { QUEUE_NAMES } from "./names";
 
@@ -38,7 +38,7 @@ export interface Queues {
 
 /** Producer-side handles for all queues, sharing one fail-fast connection. */
 export function createQueues(settings: RedisSettings, connection: Redis = createProducerRedis(settings.url), commandTimeoutMs = 3000): Queues {
-  const opts: QueueOptions = { connection: connection as ConnectionOptions, prefix: settings.prefix };
+  const opts: QueueOptions = { connection, prefix: settings.prefix };
   const queues = {
     intents: new Queue(QUEUE_NAMES.intents, opts),
     scheduler: new Queue(QUEUE_NAMES.scheduler, opts),

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import net from "node:net";
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -24,11 +25,11 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const v = await check();
-      if (v) return v as T;
+      if (v) return v;
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? "condition"}${last ? `: ${String(last)}` : ""}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? "condition"}${last ? `: ${last instanceof Error ? last.message : inspect(last)}` : ""}`);
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
   }
 }

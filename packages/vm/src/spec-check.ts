@@ -4,6 +4,7 @@ import type { VmSpec } from "./types";
 
 const MAC = /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/;
 // Control characters (NUL, newlines, escapes) have no place in a path handed to qemu.
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
 const CONTROL = /[\x00-\x1f\x7f]/;
 
 /** Throw unless `mac` is a lower-case unicast MAC address such as 52:54:00:12:34:56. */

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- OpenAPI fields are strings or numbers, whose String() is their display form
 const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 type Doc = {

@@ -1,4 +1,4 @@
-import { QueueEvents, type ConnectionOptions, type Queue } from "bullmq";
+import { QueueEvents, type Queue } from "bullmq";
 import type { ProcessResult } from "@svc/flows";
 import type { Logger } from "@svc/logger";
 import { createRedis, QUEUE_NAMES, type IntentJob } from "@svc/queue";
@@ -36,7 +36,7 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: string; logger: Logger }): IntentClient {
   // QueueEvents blocks on the event stream: it needs a connection of its own.
   const eventsConnection = createRedis(o.redisUrl);
-  const events = new QueueEvents(QUEUE_NAMES.intents, { connection: eventsConnection as ConnectionOptions, prefix: o.prefix });
+  const events = new QueueEvents(QUEUE_NAMES.intents, { connection: eventsConnection, prefix: o.prefix });
   events.on("error", (e) => o.logger.warn({ err: String(e) }, "intents events error"));
 
   return {

@@ -15,7 +15,8 @@ export function createMetrics(): Metrics {
   return {
     middleware(req, res, next) {
       res.on("finish", () => {
-        const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
+        const routePath = (req.route as { path?: unknown } | undefined)?.path;
+        const route = typeof routePath === "string" && routePath ? `${req.baseUrl}${routePath}` : "unmatched";
         const key = `method="${esc(req.method)}",route="${esc(route)}",status="${res.statusCode}"`;
         requests.set(key, (requests.get(key) ?? 0) + 1);
       });

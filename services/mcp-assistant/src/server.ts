@@ -24,7 +24,10 @@ export function assistantTools(deps: AssistantToolDeps): ToolDef[] {
 
 /** A fresh server with the assistant tools (write tools only when not read-only). */
 export function createAssistantServer(deps: AssistantToolDeps, opts: { readOnly: boolean }): McpServer {
-  const server = new McpServer({ name: ASSISTANT_SERVER_NAME, version: pkg.version }, { instructions: INSTRUCTIONS, requestState: { verify: deps.stateCodec.verify } });
+  const server = new McpServer(
+    { name: ASSISTANT_SERVER_NAME, version: pkg.version },
+    { instructions: INSTRUCTIONS, requestState: { verify: (...a: Parameters<typeof deps.stateCodec.verify>) => deps.stateCodec.verify(...a) } },
+  );
   registerTools(server, assistantTools(deps), { readOnly: opts.readOnly, logger: deps.logger });
   return server;
 }

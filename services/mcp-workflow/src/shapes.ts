@@ -55,7 +55,7 @@ export function runSummary(r: ApiDagRun): RunSummary {
     logical_date: r.logical_date ?? null,
     start_date: r.start_date ?? null,
     end_date: r.end_date ?? null,
-    conf: (r.conf ?? {}) as Record<string, unknown>,
+    conf: r.conf ?? {},
   };
 }
 

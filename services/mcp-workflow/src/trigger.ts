@@ -33,7 +33,7 @@ async function existingRun(api: EngineApi, dagId: string, runId: string): Promis
 
 /** The earlier run when its conf agrees with the request (defaults may have been added); otherwise an error. */
 function matchOrRefuse(run: ApiDagRun, req: TriggerRequest): TriggerOutcome {
-  const stored = (run.conf ?? {}) as Record<string, unknown>;
+  const stored = run.conf ?? {};
   const differing = Object.entries(req.conf ?? {})
     .filter(([k, v]) => !isDeepStrictEqual(stored[k], v))
     .map(([k]) => k);

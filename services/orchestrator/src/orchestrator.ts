@@ -1,4 +1,4 @@
-import { Worker, type ConnectionOptions, type Job } from "bullmq";
+import { Worker, type Job } from "bullmq";
 import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import { newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
@@ -56,7 +56,7 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
 
   const connection = createRedis(config.redisUrl);
   const worker = new Worker(QUEUE_NAMES.intents, handle, {
-    connection: connection as ConnectionOptions,
+    connection: connection,
     prefix: config.redisPrefix,
     concurrency: deps.concurrency ?? 8,
   });

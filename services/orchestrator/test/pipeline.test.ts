@@ -103,7 +103,7 @@ test("a DAG whose file has import errors is rejected at validation with how to f
   expect((await processFlow({ ...pipeline, router: pick("doomed_job") }, flow.flow_id)).status).toBe("rejected");
   const row = await s.flow(flow.flow_id);
   expect(row.error_message).toMatch(/import errors/);
-  expect((row.next_steps as string[]).join(" ")).toMatch(/list-import-errors/);
+  expect(row.next_steps.join(" ")).toMatch(/list-import-errors/);
   expect(await runsOf("doomed_job")).toHaveLength(0);
 });
 
@@ -124,7 +124,7 @@ test("the orchestrator picks up a flow whose job was lost, and settles the flow 
     expect(running.run_id).toBe(runIdForExecution(flow.execution_id));
     const failed = await s.waitFlow(flow.flow_id, ["failed"]);
     expect(failed.error_message).toMatch(/failed/);
-    expect((failed.next_steps as string[]).join(" ")).toMatch(/observe\?dag_id=certificate_check/);
+    expect(failed.next_steps.join(" ")).toMatch(/observe\?dag_id=certificate_check/);
     expect((await s.assistant.store.countByStatus()).failed).toBeGreaterThanOrEqual(1);
   } finally {
     await orch.close();

@@ -45,7 +45,8 @@ export function createWebUiApp(deps: WebUiDeps): Express {
  * asking the assistant user; approving, pausing, clearing, setting states and deleting op.
  */
 export function webUiRole(req: Request): Role {
-  const route = typeof req.route?.path === "string" ? (req.route.path as string) : req.path;
+  const routePath = (req.route as { path?: unknown } | undefined)?.path;
+  const route = typeof routePath === "string" ? routePath : req.path;
   if (req.method === "GET" || req.method === "HEAD" || route.endsWith("/list")) return "viewer";
   if (req.method === "POST" && (route === "/dags/:dag_id/dagRuns" || route === "/ui/ask")) return "user";
   return "op";

@@ -38,7 +38,7 @@ if (!existsSync(specFile)) {
       const schema = (declared as { $ref?: string }).$ref ? { $ref: "#/components/schemas/Error" } : declared.content?.["application/json"]?.schema;
       const ref = (schema as { $ref?: string } | undefined)?.$ref;
       const validate = ref?.startsWith("#/components/schemas/") ? v.component(ref.split("/").pop()!) : v.inline(schema);
-      return (body) => ({ ok: validate(body) as boolean, errors: validate.errors ?? null });
+      return (body) => ({ ok: validate(body), errors: validate.errors ?? null });
     };
     f = await createWebFixture("webcontract");
     await f.post("/api/v1/dags/vm_deploy/dagRuns", { dag_run_id: "c1", conf: { vm_name: "x" } }).expect(200);

@@ -57,7 +57,9 @@ function compileFormat(format: string): { source: string; names: string[] } {
     })
     .replace(/\[([^\]]+)\]\s?/g, (_, alts: string) => `(?:(?:${alts}) )?`)
     .replace(/\((?!\?)([^)]+)\)/g, (_, alts: string) => `(?:${alts})`)
+    // eslint-disable-next-line no-control-regex -- \u0001 and \u0002 are placeholder marks this pass swaps back
     .replace(/\u0002/g, "(?:\\S+ ){0,5}\\S+")
+    // eslint-disable-next-line no-control-regex -- see above
     .replace(/\u0001/g, NAME_TOKEN);
   return { source, names };
 }

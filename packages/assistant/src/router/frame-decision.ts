@@ -11,7 +11,7 @@ const OTHER_OPERATIONS: readonly Action[] = ["stop", "start", "restart", "change
 /** The request's verbs, with the frame (negation, retraction, languages) deciding create and delete. */
 export function verbsFromFrame(frame: IntentFrame, lexical: IntentVerbs): IntentVerbs {
   const a = frame.action;
-  const other = frame.mentions.find((m) => m.action === a && OTHER_OPERATIONS.includes(a as Action));
+  const other = frame.mentions.find((m) => m.action === a && OTHER_OPERATIONS.includes(a));
   // No action word the lexicon knows (a typo, a rare verb): the typo-repaired lexical verbs decide, unless something was negated.
   if (a === null) {
     const free = frame.mentions.length === 0;

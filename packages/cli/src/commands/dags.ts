@@ -94,7 +94,7 @@ export const dagsCommands: Command[] = [
       const conf = parseConf(values.conf);
       const logicalDate = (values["logical-date"] ?? values["exec-date"]) as string | undefined;
       const run = await ctx.api({ notify: true }).triggerDagRun(positionals[0]!, { conf, runId: values["run-id"] as string | undefined, logicalDate });
-      ctx.io.stdout(renderRows([run as unknown as Record<string, unknown>], TRIGGER_COLUMNS, format));
+      ctx.io.stdout(renderRows([run], TRIGGER_COLUMNS, format));
       return 0;
     },
   },

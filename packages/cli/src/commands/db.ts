@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { ensureDatabase, migrateToLatest } from "@svc/db";
 import { CliError } from "../errors";
 import { dbCleanCommand } from "./db-clean";
@@ -16,7 +17,7 @@ export const dbCommands: Command[] = [
       if (created) ctx.io.stdout("Created the metadata database\n");
       const { error, results } = await migrateToLatest(ctx.db);
       for (const r of results ?? []) ctx.io.stdout(`${r.status === "Success" ? "Applied" : r.status === "Error" ? "Failed" : "Skipped"} migration ${r.migrationName}\n`);
-      if (error) throw new CliError(`migration failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (error) throw new CliError(`migration failed: ${error instanceof Error ? error.message : inspect(error)}`);
       if (!results?.length) ctx.io.stdout("Database is up to date\n");
       return 0;
     },

@@ -41,12 +41,18 @@ export function parseExpression(tokens: Token[]): Node {
 
   const parseOr = (): Node => {
     let left = parseAnd();
-    while (isName("or")) (i++, (left = { kind: "logic", op: "or", left, right: parseAnd() }));
+    while (isName("or")) {
+      i++;
+      left = { kind: "logic", op: "or", left, right: parseAnd() };
+    }
     return left;
   };
   const parseAnd = (): Node => {
     let left = parseNot();
-    while (isName("and")) (i++, (left = { kind: "logic", op: "and", left, right: parseNot() }));
+    while (isName("and")) {
+      i++;
+      left = { kind: "logic", op: "and", left, right: parseNot() };
+    }
     return left;
   };
   const parseNot = (): Node => {

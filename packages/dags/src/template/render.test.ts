@@ -166,7 +166,7 @@ describe("templates cannot execute code or reach prototypes", () => {
     const out = renderArgs(JSON.parse('{"__proto__": {"polluted": "{{ params.constructor.name }}"}}') as Record<string, unknown>, c);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.keys(out)).toEqual(["__proto__"]);
-    expect((out as Record<string, unknown>).polluted).toBeUndefined();
+    expect(out.polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

@@ -35,7 +35,7 @@ export interface TemplateContextInput {
 
 /** Build the run-time context for a task's templates. */
 export function createTemplateContext(input: TemplateContextInput): TemplateContext {
-  const ti: Record<string, { output: unknown }> = Object.create(null);
+  const ti = Object.create(null) as Record<string, { output: unknown }>;
   for (const [taskId, output] of Object.entries(input.outputs ?? {})) setOwn(ti, taskId, { output: output ?? {} });
   const iso = input.logicalDate.toISOString();
   return { params: input.params, run_id: input.runId, dag_id: input.dagId, logical_date: iso, ds: iso.slice(0, 10), run_note: input.runNote ?? "", ti };
@@ -89,7 +89,7 @@ export function evaluateCondition(when: string | null | undefined, ctx: Template
   const text = conditionTemplate(when);
   const tpl = compileTemplate(text);
   if (!tpl.single) throw new TemplateError("a condition must be a single expression, e.g. \"{{ params.action == 'create' }}\"", when);
-  return truthy(need(evaluate(tpl.single, ctx as Record<string, unknown>)));
+  return truthy(need(evaluate(tpl.single, ctx)));
 }
 
 /** A bare `when` expression is wrapped in braces so both spellings parse the same way. */

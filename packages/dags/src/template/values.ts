@@ -18,7 +18,7 @@ const hasOwn = (o: object, k: PropertyKey) => Object.prototype.hasOwnProperty.ca
 /** Plain data objects only: class instances (Date, Map, functions) are opaque to templates. */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
+  const proto = Object.getPrototypeOf(v) as object | null;
   // Object.prototype of any realm (ajv clones, vm contexts such as jest's): its own prototype is null.
   return proto === null || Object.getPrototypeOf(proto) === null;
 }

@@ -5,7 +5,7 @@ import { sql, type Kysely } from "kysely";
  * still null), then records what it made; a retry with the same key finds that instead of
  * making a second one. `scope` separates endpoints and callers.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("idempotency_key")
     .addColumn("scope", "text", (c) => c.notNull())
@@ -16,6 +16,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("idempotency_key").execute();
 }

@@ -8,7 +8,10 @@ function reach(start: Iterable<string>, next: (id: string) => string[]): Set<str
   const stack = [...start];
   while (stack.length) {
     for (const n of next(stack.pop()!)) {
-      if (!seen.has(n)) (seen.add(n), stack.push(n));
+      if (!seen.has(n)) {
+        seen.add(n);
+        stack.push(n);
+      }
     }
   }
   return seen;

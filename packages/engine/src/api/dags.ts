@@ -158,7 +158,7 @@ export function dagOps(ctx: ApiContext) {
     const row = await requireDag(db, dagId);
     const def = row.definition as DagDefinition;
     const order = resolveOrder(orderBy, "task_id", { task_id: "task_id", operator: "operator", retries: "retries" } as const);
-    const tasks = def.tasks.map((t) => taskToApi(t, def.tasks, (row.owners as string[]) ?? []));
+    const tasks = def.tasks.map((t) => taskToApi(t, def.tasks, row.owners ?? []));
     const key = (t: (typeof tasks)[number]) => (order.column === "operator" ? t.operator_name : order.column === "retries" ? String(t.retries).padStart(6, "0") : t.task_id);
     tasks.sort((a, b) => key(a).localeCompare(key(b)) * (order.direction === "desc" ? -1 : 1));
     return { tasks, total_entries: tasks.length };

@@ -18,7 +18,7 @@ const MAX_ACTIVE_TASKS = 16;
 
 /** A `dag` row as Airflow's DAG schema. */
 export function dagToApi(row: DagRow, hasImportErrors: boolean): ApiDag {
-  const tags = Array.isArray(row.tags) ? (row.tags as string[]) : [];
+  const tags = Array.isArray(row.tags) ? row.tags : [];
   return {
     dag_id: row.dag_id,
     dag_display_name: row.dag_id,
@@ -34,7 +34,7 @@ export function dagToApi(row: DagRow, hasImportErrors: boolean): ApiDag {
     default_view: "grid",
     fileloc: row.fileloc,
     file_token: row.file_token,
-    owners: Array.isArray(row.owners) ? (row.owners as string[]) : [],
+    owners: Array.isArray(row.owners) ? row.owners : [],
     description: row.description,
     schedule_interval: scheduleInterval(row.schedule),
     timetable_description: timetableDescription(row.schedule),
@@ -114,7 +114,7 @@ export function dagRunToApi(row: ApiDagRunRow): ApiDagRun {
     run_type: row.run_type,
     state: row.state,
     external_trigger: row.external_trigger,
-    conf: (row.conf ?? {}) as Record<string, unknown>,
+    conf: row.conf ?? {},
     note: row.note,
   };
 }

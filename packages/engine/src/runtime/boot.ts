@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { createDb, ensureDatabase, migrateToLatest, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 
@@ -9,7 +10,7 @@ export async function bootDatabase(databaseUrl: string, logger: Logger, applicat
   for (const r of results ?? []) logger.info({ migration: r.migrationName, status: r.status }, "migration");
   if (error) {
     await db.destroy();
-    throw error instanceof Error ? error : new Error(String(error));
+    throw error instanceof Error ? error : new Error(inspect(error));
   }
   return db;
 }

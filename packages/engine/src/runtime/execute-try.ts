@@ -98,7 +98,7 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
         runId: job.runId,
         taskId: job.taskId,
         tryNumber: job.tryNumber,
-        params: (run.conf ?? {}) as Record<string, unknown>,
+        params: run.conf ?? {},
         config: deps.config,
         log: (l, s) => writer.write(l, s),
         signal,

@@ -17,6 +17,7 @@ export interface LogWriter {
 const MAX_LINE = 16_384;
 
 /** A line as Postgres can store it: NULs stripped (text cannot hold them), pathological lengths capped. */
+// eslint-disable-next-line no-control-regex -- NUL is the character this strips
 export const cleanLogLine = (line: string): string => line.replace(/\u0000/g, "").slice(0, MAX_LINE);
 
 /**
@@ -36,7 +37,10 @@ export function createLogWriter(
   let timer: NodeJS.Timeout | null = null;
 
   const drain = () => {
-    if (timer) (clearTimeout(timer), (timer = null));
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
     if (!buf.length) return chain;
     const rows = buf.map((b) => ({ dag_id: key.dagId, run_id: key.runId, task_id: key.taskId, try_number: key.tryNumber, stream: b.stream, line: b.line }));
     buf = [];
@@ -60,7 +64,10 @@ export function createLogWriter(
     },
     flush: () => drain(),
     async detach() {
-      if (timer) (clearTimeout(timer), (timer = null));
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
       await chain;
       const rest = buf;
       buf = [];

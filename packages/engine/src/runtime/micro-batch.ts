@@ -19,7 +19,7 @@ export interface MicroBatchOptions {
  */
 export function microBatch<I, O>(run: (items: I[]) => Promise<O[]>, opts: MicroBatchOptions | number = {}): (item: I) => Promise<O> {
   const { max = 64, maxInFlight = 1, eagerAt = 1 } = typeof opts === "number" ? { max: opts } : opts;
-  let pending: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
+  const pending: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
   let scheduled = false;
   let inFlight = 0;
   const flush = () => {

@@ -1,4 +1,4 @@
-import { Worker, type ConnectionOptions, type Job } from "bullmq";
+import { Worker, type Job } from "bullmq";
 import { createRedis, QUEUE_NAMES, schedulerJobSchema } from "@svc/queue";
 import { syncDagFolder, watchDagFolder } from "../processor";
 import { scheduledTimeOf, syncCronSchedulers } from "./cron";
@@ -69,7 +69,7 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
       }
     }
   };
-  const worker = new Worker(QUEUE_NAMES.scheduler, handle, { connection: connection as ConnectionOptions, prefix: deps.config.redisPrefix, concurrency: 8 });
+  const worker = new Worker(QUEUE_NAMES.scheduler, handle, { connection: connection, prefix: deps.config.redisPrefix, concurrency: 8 });
   worker.on("error", (e) => log.warn({ err: String(e) }, "scheduler queue error"));
   worker.on("failed", (job, e) => log.error({ jobId: job?.id, err: String(e) }, "scheduler event failed"));
 

@@ -1,7 +1,17 @@
 import { createPool, type Db } from "@svc/db";
 import type { TaskJob } from "@svc/queue";
 import { microBatch } from "./micro-batch";
-import { runTryOps, TRY_OPS_SQL, type ClaimRequest, type ClaimedTry, type CommitRequest, type FinishRequest, type TryOpsExecutor, type TryOutcome } from "./try-ops";
+import {
+  runTryOps,
+  TRY_OPS_SQL,
+  type ClaimRequest,
+  type ClaimedTry,
+  type CommitRequest,
+  type FinishRequest,
+  type TryOpsExecutor,
+  type TryOpsRow,
+  type TryOutcome,
+} from "./try-ops";
 
 export type { ClaimedTry, CommitRequest, FinishRequest, TryOutcome } from "./try-ops";
 
@@ -78,7 +88,7 @@ export function acquireTryBatcher(url: string): { tries: TryBatcher; release: ()
   if (!s) {
     const pool = createPool(url, { max: MAX_IN_FLIGHT, applicationName: "svc-worker-tries" });
     // A named statement: parsed and planned once per connection, not once per round.
-    const exec: TryOpsExecutor = async (values) => (await pool.query({ name: "svc_try_ops", text: TRY_OPS_SQL, values })).rows;
+    const exec: TryOpsExecutor = async (values) => (await pool.query<TryOpsRow>({ name: "svc_try_ops", text: TRY_OPS_SQL, values })).rows;
     s = { tries: tryBatcher(exec), end: () => pool.end(), refs: 0 };
     shared.set(url, s);
   }

@@ -7,7 +7,7 @@ export function templateContext(run: Pick<DagRunRow, "dag_id" | "run_id" | "conf
     dagId: run.dag_id,
     runId: run.run_id,
     logicalDate: new Date(run.logical_date),
-    params: (run.conf ?? {}) as Record<string, unknown>,
+    params: run.conf ?? {},
     outputs,
     runNote,
   });

@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { Worker, type ConnectionOptions } from "bullmq";
+import { Worker } from "bullmq";
 import { createRedis, parseTaskJob, QUEUE_NAMES, type TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import { executeTry } from "./execute-try";
@@ -64,7 +64,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
         if (!detached) await settle(data);
       }
     },
-    { connection: connection as ConnectionOptions, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 },
+    { connection: connection, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 },
   );
   worker.on("error", (e) => deps.logger.warn({ err: String(e) }, "worker queue error"));
   const hb = startHeartbeat(

@@ -67,7 +67,7 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
     return { flow: rejected, catalogue };
   }
   // Params the client typed answer a question before it is asked; validation judges them.
-  const explicit = (flow.requested_params as Record<string, unknown>) ?? {};
+  const explicit = flow.requested_params ?? {};
   const input = (result.status === "needs_input" ? (result.input ?? []) : []).filter((i) => explicit[i.field] === undefined);
   // Explicit params answered every question: the route is ready as far as routing goes.
   if (router.status === "needs_input" && input.length === 0) router.status = "ready";

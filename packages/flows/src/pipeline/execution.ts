@@ -14,7 +14,7 @@ const PERMANENT: readonly ErrorCode[] = ["dag_not_found", "params_invalid", "dag
 export async function execute(deps: PipelineDeps, flow: FlowRow, workflowUiUrl: string): Promise<FlowRow> {
   const dagId = flow.dag_id!;
   const runId = runIdForExecution(flow.execution_id);
-  let warnings = [...((flow.warnings as string[]) ?? [])];
+  let warnings = [...(flow.warnings ?? [])];
   const expect = ["planning", "approved"] as const;
   try {
     if (!flow.run_id) {
@@ -25,7 +25,7 @@ export async function execute(deps: PipelineDeps, flow: FlowRow, workflowUiUrl: 
         warnings = [...warnings.filter((w) => !w.includes("will be unpaused")), `DAG ${dagId} was unpaused to run this flow.`];
       }
       try {
-        await deps.engine.triggerDagRun(dagId, { conf: flow.params as Record<string, unknown>, runId, note: `flow ${flow.flow_id}: ${flow.intent}`.slice(0, 2000) });
+        await deps.engine.triggerDagRun(dagId, { conf: flow.params, runId, note: `flow ${flow.flow_id}: ${flow.intent}`.slice(0, 2000) });
         await deps.store.audit("orchestrator", "dag_run.created", `${dagId}/${runId}`, { flow_id: flow.flow_id });
       } catch (e) {
         if (!(e instanceof AlreadyExistsError)) throw e;

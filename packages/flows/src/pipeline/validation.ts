@@ -32,10 +32,10 @@ export async function validate(deps: PipelineDeps, flow: FlowRow, known?: Catalo
     };
   }
 
-  const extracted = (flow.params as Record<string, unknown>) ?? {};
-  const explicit = (flow.requested_params as Record<string, unknown>) ?? {};
+  const extracted = flow.params ?? {};
+  const explicit = flow.requested_params ?? {};
   const resolved = resolveParams(dag.definition, extracted, explicit);
-  const warnings = [...((flow.warnings as string[]) ?? []), ...resolved.warnings];
+  const warnings = [...(flow.warnings ?? []), ...resolved.warnings];
   if (resolved.invalid.length) {
     const list = resolved.invalid.map((e) => `${e.field}: ${e.message}`).join("; ");
     const rejected = await patchFlow(

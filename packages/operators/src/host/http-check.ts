@@ -38,7 +38,7 @@ export function createHttpCheckOperator(): Operator<Args> {
             timeout: a.timeout_s * 1000,
             signal: ctx.signal,
             responseType: "text",
-            transformResponse: (x) => x,
+            transformResponse: (x: string) => x,
             validateStatus: () => true,
             maxRedirects: 5,
           });

@@ -20,6 +20,7 @@ export const hostPath = z
 export const absoluteHostPath = z
   .string()
   .max(4096)
+  // eslint-disable-next-line no-control-regex -- control characters are what this rejects
   .regex(/^\/[^\x00-\x1f\x7f]+$/, "path must be absolute, without control characters")
   .refine((s) => !s.split("/").includes(".."), "path must not contain '..'");
 /** A lower-case unicast MAC address. */

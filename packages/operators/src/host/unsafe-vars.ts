@@ -50,5 +50,7 @@ function flow(v: unknown): string {
       .map(([k, x]) => `!unsafe ${quoted(k)}: ${flow(x)}`)
       .join(", ")}}`;
   }
-  return `!unsafe ${quoted(String(v))}`;
+  // What is left is a bigint, symbol or function: its own string form.
+  const rest = v as bigint | symbol;
+  return `!unsafe ${quoted(String(rest))}`;
 }

@@ -50,10 +50,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (VALUE_OPTS[key]) {
       const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
       if (v === undefined) throw new VmInputError(`option ${key} needs a value`);
-      const name = VALUE_OPTS[key]!;
+      const name = VALUE_OPTS[key];
       out.options.set(name, [...(out.options.get(name) ?? []), v]);
     } else if (FLAGS[key] && eq < 0) {
-      out.flags.add(FLAGS[key]!);
+      out.flags.add(FLAGS[key]);
     } else if (a.startsWith("-") && a !== "-") {
       throw new VmInputError(`unknown option ${JSON.stringify(a).slice(0, 60)} (see svc-vm --help)`);
     } else {

@@ -108,18 +108,18 @@ export class KcliDriver implements VmDriver {
   }
 
   private toInfo(v: KcliVm): VmInfo {
-    const str = (k: string) => (typeof v[k] === "string" && v[k] !== "" ? (v[k] as string) : null);
+    const str = (k: string) => (typeof v[k] === "string" && v[k] !== "" ? v[k] : null);
     const num = (k: string) => (v[k] === undefined || v[k] === null || v[k] === "" ? null : Number(v[k]));
     const status = (str("status") ?? "unknown").toLowerCase();
     const ip = str("ip");
     const disks = Array.isArray(v.disks)
-      ? (v.disks as Record<string, unknown>[]).map((d) => ({ path: String(d.path ?? ""), size_gb: d.size === undefined ? null : Number(d.size) }))
+      ? (v.disks as Record<string, unknown>[]).map((d) => ({ path: typeof d.path === "string" ? d.path : "", size_gb: d.size === undefined ? null : Number(d.size) }))
       : [];
     const rawNets = Array.isArray(v.nets) ? (v.nets as Record<string, unknown>[]) : [];
-    const nets = rawNets.map((n) => String(n.net ?? n.name ?? ""));
+    const nets = rawNets.map((n) => (typeof n.net === "string" ? n.net : typeof n.name === "string" ? n.name : ""));
     const macs = rawNets.map((n) => (typeof n.mac === "string" ? n.mac.toLowerCase() : "")).filter(Boolean);
     return {
-      name: String(v.name ?? ""),
+      name: typeof v.name === "string" ? v.name : "",
       state: status === "up" ? "running" : status === "down" ? "shut off" : status,
       image: str("image"),
       memory_mb: num("memory"),

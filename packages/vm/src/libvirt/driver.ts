@@ -16,7 +16,7 @@ import { pickForwardPort } from "./ports";
 import { writeSeedIso } from "./seed-iso";
 import { specDiff } from "./spec-diff";
 import { detectVirtType } from "./virt-type";
-import { Virsh, lastError } from "./virsh";
+import { Virsh } from "./virsh";
 
 const DEFAULT_WAIT_MS = 300_000;
 

@@ -55,7 +55,7 @@ export function flowEventRoutes(d: AssistantDeps): Router {
     const poll = async () => {
       const row = await d.store.require(flowId);
       const flow = await syncFlowWithRun(d.store, d.engine, row);
-      for (const phase of (flow.phases_completed as string[]) ?? []) {
+      for (const phase of flow.phases_completed ?? []) {
         if (phasesSent.has(phase)) continue;
         phasesSent.add(phase);
         send(res, "phase", { flow_id: flowId, phase, status: flow.status });

@@ -14,7 +14,7 @@ const statusFor = (row: FlowRow) => (isSettledStatus(row.status) || row.status =
 
 /** A path flow id, or a 404 (a malformed id names no flow). */
 export function flowIdOf(raw: unknown): string {
-  const id = String(raw ?? "");
+  const id = typeof raw === "string" ? raw : "";
   if (!FLOW_ID_PATTERN.test(id)) throw new NotFoundError("flow_not_found", `Flow '${id.slice(0, 80)}' not found`);
   return id;
 }

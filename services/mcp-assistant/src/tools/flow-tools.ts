@@ -102,8 +102,8 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
         const q = new URLSearchParams({ dag_id: a.dag_id, ...(a.run_id ? { run_id: a.run_id } : {}) });
         const o = (await api.post(`/orchestrator/observe?${q.toString()}`)) as Record<string, unknown>;
         const data = {
-          overall_status: String(o.overall_status ?? "unknown"),
-          summary: String(o.summary ?? ""),
+          overall_status: typeof o.overall_status === "string" ? o.overall_status : "unknown",
+          summary: typeof o.summary === "string" ? o.summary : "",
           progress_percent: Number(o.progress_percent) || 0,
           task_counts: (o.task_counts ?? {}) as Record<string, number>,
           concerns: Array.isArray(o.concerns) ? o.concerns.slice(0, 10) : [],

@@ -46,7 +46,7 @@ export interface RouteDef<P extends AnyObject = AnyObject, Q extends AnyObject =
 
 /** Type-checks a route definition (inference of params/query/body) and erases it for the route table. */
 export function defineRoute<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(def: RouteDef<P, Q, B>): RouteDef {
-  return def as unknown as RouteDef;
+  return def;
 }
 
 /** /dags/{dag_id} → /dags/:dag_id */

@@ -1,5 +1,7 @@
 /** Escape text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: unknown): string {
+  // Values are strings, numbers, booleans or dates: String() is their display form.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- see above
   return String(value ?? "").replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
