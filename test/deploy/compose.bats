@@ -119,6 +119,7 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
 @test "Dockerfile: base image from SVC_NODE_IMAGE, production dependencies only, tini, non-root" {
   f=$REPO/compose/Dockerfile
   grep -q '^ARG SVC_NODE_IMAGE=node:20-bookworm-slim' "$f"
+  # shellcheck disable=SC2016 # the Dockerfile's own ${SVC_NODE_IMAGE}, matched literally
   [ "$(grep -c '^FROM ${SVC_NODE_IMAGE}' "$f")" -eq 2 ]
   grep -q 'npm install -g "pnpm@' "$f"
   grep -q 'pnpm install --offline --frozen-lockfile --prod' "$f"
@@ -143,7 +144,7 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
 }
 
 @test "the offline images never name a package host: the mirror is read from apt at run time" {
-  ! grep -rnE 'https?://[a-z0-9.-]*(debian|ubuntu)' "$REPO/scripts/build-offline-images.sh" "$REPO/scripts/lib/offline-images.sh" "$REPO/compose/offline"
+  run ! grep -rnE 'https?://[a-z0-9.-]*(debian|ubuntu)' "$REPO/scripts/build-offline-images.sh" "$REPO/scripts/lib/offline-images.sh" "$REPO/compose/offline"
   run bash -c '. "$1/scripts/lib/common.sh"; . "$1/scripts/lib/offline-images.sh"; SVC_DEBIAN_MIRROR=http://mirror.invalid/debian svc_debian_mirror; echo; svc_offline_env' _ "$REPO"
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = "http://mirror.invalid/debian" ]

@@ -38,6 +38,7 @@ lib() { bash -c 'set -euo pipefail; for f in common env-file ssh deploy-steps; d
 }
 
 @test "a secret given in the environment is stored without being printed" {
+  # shellcheck disable=SC2016 # expanded by the inner shell, not here
   run env MODEL_PROVIDER_API_KEY=sk-from-env bash -c 'set -euo pipefail; . "$1/scripts/lib/common.sh"; . "$1/scripts/lib/env-file.sh"
     svc_env_ensure_file "$2"; svc_deploy_credentials() { :; }; svc_env_ensure_secret "$2" MODEL_PROVIDER_API_KEY' _ "$REPO" "$F"
   [ "$status" -eq 0 ]
@@ -47,6 +48,7 @@ lib() { bash -c 'set -euo pipefail; for f in common env-file ssh deploy-steps; d
 
 @test "values are stored and read back verbatim, never run" {
   mark=$BATS_TEST_TMPDIR/ran
+  # shellcheck disable=SC2016 # expanded by the inner shell, not here
   value='a b "c" $(touch '"$mark"') `touch '"$mark"'` $HOME; x=1'
   run bash -c 'set -euo pipefail; . "$1/scripts/lib/common.sh"; . "$1/scripts/lib/env-file.sh"
     svc_env_ensure_file "$2" >/dev/null; svc_env_set "$2" ODD "$3"; svc_env_set "$2" OTHER 1; svc_env_set "$2" ODD "$3"
@@ -61,13 +63,16 @@ lib() { bash -c 'set -euo pipefail; for f in common env-file ssh deploy-steps; d
 @test "the environment wins over the env file when exporting" {
   mkdir -p "$(dirname "$F")"
   printf 'SVC_DOMAIN=from.file\nSVC_CLUSTER_NAME=file-cluster\n# comment\nnot a line\n' >"$F"
+  # shellcheck disable=SC2016 # expanded by the inner shell, not here
   run env SVC_DOMAIN=from.env bash -c '. "$1/scripts/lib/common.sh"; . "$1/scripts/lib/env-file.sh"; svc_env_export "$2"; echo "$SVC_DOMAIN $SVC_CLUSTER_NAME"' _ "$REPO" "$F"
   [ "$output" = "from.env file-cluster" ]
 }
 
 @test "the env file the deploy steps write is complete for compose/compose.yaml" {
-  export SVC_SSH_USER=$(id -un) SVC_SSH_KEY_PATH=$BATS_TEST_TMPDIR/id_ed25519 SVC_SSH_KNOWN_HOSTS=$BATS_TEST_TMPDIR/known_hosts \
+  SVC_SSH_USER=$(id -un)
+  export SVC_SSH_USER SVC_SSH_KEY_PATH=$BATS_TEST_TMPDIR/id_ed25519 SVC_SSH_KNOWN_HOSTS=$BATS_TEST_TMPDIR/known_hosts \
     SVC_INVENTORY_DIR=$BATS_TEST_TMPDIR/inventory SVC_VAULT_PASSWORD_FILE=$BATS_TEST_TMPDIR/vault-password SVC_CONFIG_DIR=$BATS_TEST_TMPDIR/etc
+  # shellcheck disable=SC2016 # expanded by the inner shell, not here
   run lib 'F="'"$F"'"; svc_env_ensure_file "$F"; svc_deploy_credentials "$F"; svc_env_ensure_secret "$F" SVC_POSTGRES_PASSWORD
     svc_env_ensure_secret "$F" SVC_REDIS_PASSWORD; svc_deploy_ssh_settings "$F"; svc_deploy_host_files "$F"'
   [ "$status" -eq 0 ]

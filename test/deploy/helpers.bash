@@ -3,6 +3,8 @@
 REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 FIXTURES=$BATS_TEST_DIRNAME/fixtures
 export REPO FIXTURES
+# `run !` asserts that a command fails.
+bats_require_minimum_version 1.5.0
 # DNS checks resolve only names from /etc/hosts.
 export SVC_PREFLIGHT_DNS_NAMES=localhost
 
@@ -16,8 +18,7 @@ free_ports() { node "$FIXTURES/free-port.cjs" "${1:-1}"; }
 
 # Wait until 127.0.0.1:PORT accepts connections (up to 10 s).
 wait_port() {
-  local i
-  for i in $(seq 1 100); do
+  for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
     sleep 0.1
   done

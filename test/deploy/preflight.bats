@@ -11,7 +11,8 @@ setup() {
   SANDBOX=$BATS_TEST_TMPDIR/sandbox
   mkdir -p "$SANDBOX"
   # SSH settings that point into an empty sandbox: the SSH check fails, the repair is listed.
-  export SVC_SSH_USER=$(id -un) SVC_SSH_KEY_PATH=$SANDBOX/ssh/id_ed25519 SVC_SSH_KNOWN_HOSTS=$SANDBOX/known_hosts \
+  SVC_SSH_USER=$(id -un)
+  export SVC_SSH_USER SVC_SSH_KEY_PATH=$SANDBOX/ssh/id_ed25519 SVC_SSH_KNOWN_HOSTS=$SANDBOX/known_hosts \
     SVC_SSH_AUTHORIZED_KEYS=$SANDBOX/authorized_keys SVC_ENV_FILE=$SANDBOX/svc.env SVC_CONFIG_DIR=$SANDBOX/etc
 }
 

@@ -5,7 +5,7 @@
 load helpers
 
 scripts() {
-  cd "$REPO"
+  cd "$REPO" || return
   printf '%s\n' ./deploy-with-workflows.sh ./deploy-fastmcp-production.sh ./scripts/preflight-check.sh \
     ./scripts/development/deploy-svc.sh ./scripts/development/setup_modernized.sh ./scripts/development/setup.sh \
     ./compose/entrypoint.sh ./nginx/render-conf.sh ./scripts/lib/*.sh

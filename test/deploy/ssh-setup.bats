@@ -32,14 +32,15 @@ CONF
 }
 
 teardown_file() {
-  [ -f "$S/sshd.child" ] && kill "$(cat "$S/sshd.child")" 2>/dev/null || true
+  if [ -f "$S/sshd.child" ]; then kill "$(cat "$S/sshd.child")" 2>/dev/null || true; fi
   rm -rf "$S"
 }
 
 setup() {
   W=$BATS_TEST_TMPDIR/w
   mkdir -p "$W"
-  export SVC_SSH_USER=$(id -un) SVC_SSH_PORT=$SSHD_PORT SVC_SSH_KEY_PATH=$W/ssh/id_ed25519 \
+  SVC_SSH_USER=$(id -un)
+  export SVC_SSH_USER SVC_SSH_PORT=$SSHD_PORT SVC_SSH_KEY_PATH=$W/ssh/id_ed25519 \
     SVC_SSH_KNOWN_HOSTS=$W/etc/ssh/known_hosts SVC_SSH_AUTHORIZED_KEYS=$S/authorized_keys SVC_CONFIG_DIR=$W/etc \
     SVC_ENV_FILE=$W/etc/svc.env
   rm -f "$S/authorized_keys"

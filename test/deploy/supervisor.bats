@@ -34,8 +34,8 @@ sup() { bash -c 'set -euo pipefail; for f in common os supervisor; do . "$1/scri
   sleeper=$(pgrep -g "$pid" -x sleep)
   run sup svc_stop_nohup
   [ "$status" -eq 0 ]
-  ! kill -0 "$pid" 2>/dev/null
-  ! kill -0 "$sleeper" 2>/dev/null
+  run ! kill -0 "$pid"
+  run ! kill -0 "$sleeper"
   [ ! -f "$SVC_RUN_DIR/svc.pid" ]
 }
 
@@ -46,9 +46,9 @@ sup() { bash -c 'set -euo pipefail; for f in common os supervisor; do . "$1/scri
   [[ "$output" == *"restarting"* ]]
   second=$(cat "$SVC_RUN_DIR/svc.pid")
   [ "$first" != "$second" ]
-  ! kill -0 "$first" 2>/dev/null
+  run ! kill -0 "$first"
   sup svc_stop_nohup >/dev/null
-  ! kill -0 "$second" 2>/dev/null
+  run ! kill -0 "$second"
 }
 
 @test "the VM CLI wrapper runs this checkout's svc-vm; a separately installed svc-vm is kept" {
