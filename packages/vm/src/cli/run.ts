@@ -9,17 +9,11 @@ import type { VmDriver } from "../types";
 import { classify, EXIT } from "./exit-codes";
 import { imageTable, vmDetails, vmTable } from "./format";
 import { HELP } from "./help";
+import type { CliIo } from "./io";
 import { opt, parseArgs, type ParsedArgs } from "./parse-args";
 import { runSshVerb } from "./ssh-verb";
 
-/** Where the CLI writes and how it asks; injectable for tests. */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  isTTY: boolean;
-  ask(question: string): Promise<string>;
-  env: Record<string, string | undefined>;
-}
+export type { CliIo };
 
 /** Run svc-vm with `argv` (no program name); resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

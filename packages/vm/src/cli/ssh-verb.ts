@@ -5,7 +5,7 @@ import { defaultKeyPath, SshExecutor, SshPool } from "@svc/host";
 import { VmInputError } from "../errors";
 import type { VmSettings } from "../settings";
 import type { VmDriver } from "../types";
-import type { CliIo } from "./run";
+import type { CliIo } from "./io";
 import { opt, type ParsedArgs } from "./parse-args";
 
 /** `ssh vm NAME -- cmd...`: run argv in the VM over SSH with its host key pinned. */
