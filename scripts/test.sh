@@ -84,8 +84,8 @@ if [ -z "${AIRFLOW_OPENAPI_SPEC:-}" ] && [ -f "$spec" ]; then export AIRFLOW_OPE
 log "type-checking"
 pnpm --silent typecheck
 
-log "shellcheck"
-find . -name "*.sh" -not -path "./node_modules/*" -print0 | xargs -0 -r shellcheck
+log "linting (eslint, prettier, shellcheck)"
+pnpm --silent lint
 
 log "running the test suite"
 report=$(mktemp)
