@@ -92,7 +92,9 @@ report=$(mktemp)
 set +e
 # One jest worker: VM guests run under software emulation and miss SSH deadlines when a second
 # test file loads both cores at the same time.
-pnpm exec jest --ci --maxWorkers=1 --json --outputFile="$report" "$@"
+# --forceExit: a handle a test left open (reported by jest) must not keep CI waiting once every
+# test has finished.
+pnpm exec jest --ci --maxWorkers=1 --forceExit --json --outputFile="$report" "$@"
 rc=$?
 set -e
 # shellcheck disable=SC2016 # JavaScript template literal, not shell

@@ -53,8 +53,14 @@ export function createQueues(settings: RedisSettings, connection: Redis = create
     connection,
     prefix: settings.prefix,
     async close() {
-      await Promise.all(Object.values(queues).map((q) => q.close()));
-      await connection.quit().catch(() => undefined);
+      try {
+        await Promise.all(Object.values(queues).map((q) => q.close()));
+        await connection.quit().catch(() => undefined);
+      } finally {
+        // With Redis unreachable closing fails and ioredis would go on reconnecting for ever,
+        // keeping the process alive: stop it for good.
+        connection.disconnect(false);
+      }
     },
   };
 }
