@@ -1,3 +1,5 @@
+import { CHANGE_TERMS } from "./domain-knowledge";
+
 /**
  * Action words in English, Spanish, German and French, in accent-folded lower case. A phrase is
  * words separated by spaces; "*" stands for any one word ("get rid of *", "brauche * nicht mehr").
@@ -206,32 +208,7 @@ export const ACTION_LEXICON: Record<Action, string[]> = {
     "verifier",
     "controle",
   ],
-  change: [
-    "upgrade",
-    "update",
-    "patch",
-    "scale",
-    "resize",
-    "migrate",
-    "backup",
-    "back up",
-    "restore",
-    "snapshot",
-    "clone",
-    "rename",
-    "move",
-    "rotate",
-    "renew",
-    "reset",
-    "login",
-    "log in",
-    "ssh into",
-    "connect to",
-    "open a console",
-    "actualiza",
-    "aktualisiere",
-    "mets a jour",
-  ],
+  change: [...CHANGE_TERMS, "actualiza", "aktualisiere", "mets a jour"],
   keep: ["keep", "leave", "conserva", "manten", "behalte", "lass", "garde", "laisse"],
 };
 

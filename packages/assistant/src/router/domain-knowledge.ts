@@ -203,22 +203,11 @@ export const DELETE_TERMS = [
   "scrap",
 ];
 
-/**
- * Operations no catalogue workflow performs: a request built on one of these (and no create/delete
- * verb) must not be routed to a deploy workflow that merely shares its noun ("upgrade openshift").
- */
-export const UNSUPPORTED_TERMS = [
-  "list",
-  "show",
-  "display",
+/** Changes to, or ways into, something that already exists: no catalogue workflow does them. */
+export const CHANGE_TERMS = [
   "upgrade",
   "update",
   "patch",
-  "restart",
-  "reboot",
-  "stop",
-  "pause",
-  "resume",
   "scale",
   "resize",
   "migrate",
@@ -238,6 +227,12 @@ export const UNSUPPORTED_TERMS = [
   "connect to",
   "open a console",
 ];
+
+/**
+ * Operations no catalogue workflow performs: a request built on one of these (and no create/delete
+ * verb) must not be routed to a deploy workflow that merely shares its noun ("upgrade openshift").
+ */
+export const UNSUPPORTED_TERMS = ["list", "show", "display", "restart", "reboot", "stop", "pause", "resume", ...CHANGE_TERMS];
 
 /** Extra words added to the BM25 query so that short forms reach the DAG descriptions. */
 export const SYNONYMS: Record<string, string[]> = {
