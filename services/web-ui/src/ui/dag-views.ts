@@ -32,7 +32,7 @@ export async function renderGraph(api: EngineApi, dagId: string): Promise<string
     t.upstream_task_ids.map((u) => {
       const a = pos.get(u)!;
       const b = pos.get(t.task_id)!;
-      return html`<line x1="${a.x + NODE_W}" y1="${a.y + NODE_H / 2}" x2="${b.x}" y2="${b.y + NODE_H / 2}" stroke="#9aa5b1" marker-end="url(#arrow)" />`;
+      return html`<line x1="${a.x + NODE_W}" y1="${a.y + NODE_H / 2}" x2="${b.x}" y2="${b.y + NODE_H / 2}" stroke="#9aa5b1" marker-end="url(#arrow)"/>`;
     }),
   );
   const nodes = tasks.map((t) => {
@@ -40,29 +40,12 @@ export async function renderGraph(api: EngineApi, dagId: string): Promise<string
     const label = t.task_id.length > 22 ? `${t.task_id.slice(0, 21)}…` : t.task_id;
     const state = states.get(t.task_id);
     const stroke = state && state !== "none" ? (STATE_COLOURS[state] ?? "#017cee") : "#017cee";
-    return html`<g
-      ><title>${t.task_id} (${t.operator_name})${state ? ` ${state}` : ""}</title
-      ><rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" rx="4" fill="#fff" stroke="${stroke}" stroke-width="${state && state !== "none" ? 3 : 1}" /><text
-        x="${p.x + 8}"
-        y="${p.y + 19}"
-        font-size="12"
-        font-family="ui-monospace,monospace"
-        >${label}</text
-      ></g
-    >`;
+    return html`<g><title>${t.task_id} (${t.operator_name})${state ? ` ${state}` : ""}</title><rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" rx="4" fill="#fff" stroke="${stroke}" stroke-width="${state && state !== "none" ? 3 : 1}"/><text x="${p.x + 8}" y="${p.y + 19}" font-size="12" font-family="ui-monospace,monospace">${label}</text></g>`;
   });
-  const body = html`<p>
-      <a href="/dags/${seg(dagId)}/grid">Grid</a> · ${tasks.length}
-      task(s)${latest ? html` · borders show run <span class="mono">${latest.dag_run_id}</span> (${latest.state})` : html``}
-    </p>
-    <div class="card" style="overflow:auto">
-      <svg role="img" aria-label="Task dependencies of ${dagId}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
-        <defs>
-          <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L10,5L0,10z" fill="#9aa5b1" /></marker>
-        </defs>
-        ${edges}${nodes}
-      </svg>
-    </div>`;
+  const body = html`<p><a href="/dags/${seg(dagId)}/grid">Grid</a> · ${tasks.length} task(s)${latest ? html` · borders show run <span class="mono">${latest.dag_run_id}</span> (${latest.state})` : html``}</p>
+<div class="card" style="overflow:auto"><svg role="img" aria-label="Task dependencies of ${dagId}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L10,5L0,10z" fill="#9aa5b1"/></marker></defs>
+${edges}${nodes}</svg></div>`;
   return page(`${dagId} graph`, body, { wide: true });
 }
 
@@ -70,7 +53,6 @@ export async function renderGraph(api: EngineApi, dagId: string): Promise<string
 export async function renderCode(api: EngineApi, dagId: string): Promise<string> {
   const dag = await api.getDag(dagId);
   const { content } = await api.getDagSource(dag.file_token);
-  const body = html`<p><a href="/dags/${seg(dagId)}/grid">Grid</a> · <span class="mono">${dag.fileloc}</span></p>
-    <pre class="log">${content}</pre>`;
+  const body = html`<p><a href="/dags/${seg(dagId)}/grid">Grid</a> · <span class="mono">${dag.fileloc}</span></p><pre class="log">${content}</pre>`;
   return page(`${dagId} code`, body, { wide: true });
 }

@@ -17,15 +17,7 @@ function square(c: GridCell | undefined, runId: string, taskId: string): Raw {
 
 function runHeader(r: ApiDagRun): Raw {
   const when = r.logical_date.slice(5, 16).replace("T", " ");
-  return html`<th>
-    <button
-      type="button"
-      class="runbar s-${r.state}"
-      data-run="${r.dag_run_id}"
-      aria-label="run ${r.dag_run_id} ${r.state}"
-      title="${r.dag_run_id} · ${r.state} · ${when}"
-    ></button>
-  </th>`;
+  return html`<th><button type="button" class="runbar s-${r.state}" data-run="${r.dag_run_id}" aria-label="run ${r.dag_run_id} ${r.state}" title="${r.dag_run_id} · ${r.state} · ${when}"></button></th>`;
 }
 
 /** The runs × tasks table alone (also served as a fragment when a new run appears). */
@@ -42,22 +34,9 @@ export async function renderGridTable(api: EngineApi, cells: CellLoader, dagId: 
   const order = topoOrder(tasks.tasks.map((t) => ({ task_id: t.task_id, depends_on: t.upstream_task_ids })));
   const rows = order.map(
     (taskId) =>
-      html`<tr data-task="${taskId}">
-        <th scope="row" class="mono small">${taskId}</th>
-        ${runs.map((r) => square(byKey.get(`${r.dag_run_id}\n${taskId}`), r.dag_run_id, taskId))}
-      </tr>`,
+      html`<tr data-task="${taskId}"><th scope="row" class="mono small">${taskId}</th>${runs.map((r) => square(byKey.get(`${r.dag_run_id}\n${taskId}`), r.dag_run_id, taskId))}</tr>`,
   );
-  const table = html`<table class="grid" id="grid" role="grid" aria-label="Task instances: runs as columns, tasks as rows">
-    <thead>
-      <tr>
-        <th class="muted small">${runs.length} run(s)</th>
-        ${runs.map(runHeader)}
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+  const table = html`<table class="grid" id="grid" role="grid" aria-label="Task instances: runs as columns, tasks as rows"><thead><tr><th class="muted small">${runs.length} run(s)</th>${runs.map(runHeader)}</tr></thead><tbody>${rows}</tbody></table>`;
   return { table, runs, order };
 }
 
@@ -76,20 +55,18 @@ export async function renderGrid(api: EngineApi, cells: CellLoader, dagId: strin
     external_trigger: r.external_trigger,
   }));
   const body = html`<div class="toolbar">
-      <button type="button" class="switch" role="switch" aria-checked="${String(!dag.is_paused)}" aria-label="Active: ${dag.dag_id}" data-dag-id="${dag.dag_id}"></button>
-      <span class="muted">${dag.description ?? ""}</span>
-      <span class="muted small">schedule: ${dag.timetable_description ?? "manual"}</span>
-      <a class="btn" href="/dags/${seg(dagId)}/trigger" aria-label="Trigger ${dagId}">▶ Trigger</a>
-      <a href="/dags/${seg(dagId)}/graph">Graph</a><a href="/dags/${seg(dagId)}/code">Code</a>
-      <span class="small muted" id="live-status" aria-live="polite"></span>
-    </div>
-    <div class="legend" aria-hidden="true">${STATES.map((s) => html`<span><span class="sw s-${s}"></span>${s}</span>`)}</div>
-    <div class="grid-wrap">
-      <div class="grid-scroll" id="grid-host">${grid.runs.length ? grid.table : html`<p class="muted" style="padding:1rem">No DAG runs yet.</p>`}</div>
-      <section class="panel card" id="panel" aria-live="polite"><p class="muted">Select a run (top bar) or a task square to see details and logs.</p></section>
-    </div>
-    <script type="application/json" id="grid-data">
-      ${jsonForScript({ dag_id: dagId, runs })}
-    </script>`;
+<button type="button" class="switch" role="switch" aria-checked="${String(!dag.is_paused)}" aria-label="Active: ${dag.dag_id}" data-dag-id="${dag.dag_id}"></button>
+<span class="muted">${dag.description ?? ""}</span>
+<span class="muted small">schedule: ${dag.timetable_description ?? "manual"}</span>
+<a class="btn" href="/dags/${seg(dagId)}/trigger" aria-label="Trigger ${dagId}">▶ Trigger</a>
+<a href="/dags/${seg(dagId)}/graph">Graph</a><a href="/dags/${seg(dagId)}/code">Code</a>
+<span class="small muted" id="live-status" aria-live="polite"></span>
+</div>
+<div class="legend" aria-hidden="true">${STATES.map((s) => html`<span><span class="sw s-${s}"></span>${s}</span>`)}</div>
+<div class="grid-wrap">
+<div class="grid-scroll" id="grid-host">${grid.runs.length ? grid.table : html`<p class="muted" style="padding:1rem">No DAG runs yet.</p>`}</div>
+<section class="panel card" id="panel" aria-live="polite"><p class="muted">Select a run (top bar) or a task square to see details and logs.</p></section>
+</div>
+<script type="application/json" id="grid-data">${jsonForScript({ dag_id: dagId, runs })}</script>`;
   return page(`${dagId}`, body, { scripts: ["common.js", "dags.js", "grid.js", "log-view.js"], wide: true });
 }

@@ -9,7 +9,7 @@ describe("HTML escaping", () => {
 
   test("the html tag escapes interpolations (also inside arrays) but keeps nested html fragments", () => {
     const inner = html`<b>${"<i>"}</b>`;
-    expect(html`<p title="${'"onmouseover="x'}">${inner}${["<a>", html`<br />`]}</p>`.value).toBe('<p title="&#34;onmouseover&#61;&#34;x"><b>&#60;i&#62;</b>&#60;a&#62;<br></p>');
+    expect(html`<p title="${'"onmouseover="x'}">${inner}${["<a>", html`<br>`]}</p>`.value).toBe('<p title="&#34;onmouseover&#61;&#34;x"><b>&#60;i&#62;</b>&#60;a&#62;<br></p>');
   });
 
   test("page escapes the title and stateBadge escapes unknown states", () => {

@@ -48,27 +48,13 @@ export function stateBadge(state: string | null | undefined): Raw {
 
 /** Full page: shared stylesheet, top bar, optional page scripts (served from /static, nothing external). */
 export function page(title: string, body: Raw, opts: { refreshSeconds?: number; scripts?: string[]; wide?: boolean } = {}): string {
-  const refresh = opts.refreshSeconds ? html`<meta http-equiv="refresh" content="${opts.refreshSeconds}" />` : html``;
+  const refresh = opts.refreshSeconds ? html`<meta http-equiv="refresh" content="${opts.refreshSeconds}">` : html``;
   const scripts = (opts.scripts ?? []).map((s) => html`<script src="/static/${s}" defer></script>`);
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} - svc</title>
-        ${refresh}
-        <link rel="stylesheet" href="/static/ui.css" />
-        ${scripts}
-      </head>
-      <body>
-        <header class="topbar">
-          <a class="brand" href="/home">svc</a>
-          <nav aria-label="Main"><a href="/home">DAGs</a><a href="/api/v1/openapi.json">API</a></nav>
-        </header>
-        <main class="${opts.wide ? "wide" : ""}">
-          <h1>${title}</h1>
-          ${body}
-        </main>
-      </body>
-    </html>`.value;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} - svc</title>${refresh}<link rel="stylesheet" href="/static/ui.css">${scripts}</head>
+<body><header class="topbar"><a class="brand" href="/home">svc</a><nav aria-label="Main"><a href="/home">DAGs</a><a href="/api/v1/openapi.json">API</a></nav></header>
+<main class="${opts.wide ? "wide" : ""}"><h1>${title}</h1>
+${body}
+</main></body></html>`.value;
 }

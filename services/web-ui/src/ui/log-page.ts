@@ -10,12 +10,8 @@ export async function renderLogPage(api: EngineApi, dagId: string, runId: string
   const tail = await api.getTaskLog(dagId, runId, taskId, tryNumber, { tail: TAIL_LINES });
   const tries = Array.from({ length: Math.max(1, ti.try_number) }, (_, i) => i + 1);
   const base = `/dags/${seg(dagId)}/runs/${seg(runId)}/tasks/${seg(taskId)}/logs/`;
-  const body = html`<p>
-      <a href="/dags/${seg(dagId)}/grid?run_id=${seg(runId)}">${dagId}</a> · run ${runId} · ${stateBadge(ti.state)} · tries:
-      ${tries.map((n) => (n === tryNumber ? html` <strong>${n}</strong>` : html` <a href="${base}${n}">${n}</a>`))}
-    </p>
-    <div class="card" id="log-host" data-dag-id="${dagId}" data-run-id="${runId}" data-task-id="${taskId}" data-try="${tryNumber}">
-      <pre class="log" id="log">${tail.content || "(no log lines yet)"}</pre>
-    </div>`;
+  const body = html`<p><a href="/dags/${seg(dagId)}/grid?run_id=${seg(runId)}">${dagId}</a> · run ${runId} · ${stateBadge(ti.state)} · tries:
+${tries.map((n) => (n === tryNumber ? html` <strong>${n}</strong>` : html` <a href="${base}${n}">${n}</a>`))}</p>
+<div class="card" id="log-host" data-dag-id="${dagId}" data-run-id="${runId}" data-task-id="${taskId}" data-try="${tryNumber}"><pre class="log" id="log">${tail.content || "(no log lines yet)"}</pre></div>`;
   return page(`${taskId} log (try ${tryNumber})`, body, { scripts: ["common.js", "log-view.js", "log-page.js"], wide: true });
 }
