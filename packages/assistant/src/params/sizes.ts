@@ -1,3 +1,5 @@
+import { NUMBER_WORDS as ENGLISH_NUMBER_WORDS } from "./value-extractors";
+
 /**
  * A small grammar for machine sizes: "16 gigs", "2gb", "1.5 GB", "4096MB", "1 TiB", "4c/8g",
  * "2/4/40", "cpus=2 mem=2048", "8 GB per node", "2 to 4 cpus" (a range: asked, not guessed).
@@ -13,19 +15,9 @@ export interface SizeValues {
   ranges: { field: "cpus" | "memory_mb" | "disk_gb"; given: string }[];
 }
 
+/** The English number words, and the small ones of Spanish, German and French. */
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  eight: 8,
-  ten: 10,
-  twelve: 12,
-  sixteen: 16,
-  "thirty-two": 32,
-  "sixty-four": 64,
+  ...ENGLISH_NUMBER_WORDS,
   dos: 2,
   cuatro: 4,
   ocho: 8,

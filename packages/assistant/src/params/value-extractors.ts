@@ -1,6 +1,7 @@
 /** Extractors for single param values from a request's token text (tokens joined by spaces). */
 
-const NUMBER_WORDS: Record<string, number> = {
+/** English number words as digits. */
+export const NUMBER_WORDS: Record<string, number> = {
   one: 1,
   two: 2,
   three: 3,
