@@ -8,6 +8,8 @@ import addFormats from "ajv-formats";
 export const paramsAjv = addFormats(
   new Ajv({ allErrors: true, useDefaults: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true }),
 );
+/** `min_role`: the lowest API role that may set the param to anything but its default (an annotation; callers enforce it). */
+paramsAjv.addKeyword({ keyword: "min_role", metaSchema: { enum: ["user", "op", "admin"] } });
 
 /**
  * Compile a schema without keeping it in Ajv's cache (Ajv caches by object identity, and every

@@ -60,8 +60,13 @@ export interface ParamSchema {
   minimum?: number;
   maximum?: number;
   items?: ParamSchema;
+  /** Only callers with this API role or above may set the param to anything but its default. */
+  min_role?: ParamRole;
   [k: string]: unknown;
 }
+
+/** Roles a param may require (the API's roles above viewer). */
+export type ParamRole = "user" | "op" | "admin";
 
 /** One problem found while loading a DAG file. */
 export interface DagFileProblem {

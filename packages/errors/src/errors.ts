@@ -85,6 +85,13 @@ export class DagHasImportErrorsError extends SvcError {
   }
 }
 
+/** The caller's role may not do this (403); `details` names what needed a higher role. */
+export class ForbiddenError extends SvcError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("forbidden", message, details);
+  }
+}
+
 export class ConflictError extends SvcError {
   constructor(message: string) {
     super("conflict", message);

@@ -8,6 +8,7 @@ export {
   AlreadyExistsError,
   DagHasImportErrorsError,
   ConflictError,
+  ForbiddenError,
   UnavailableError,
   HostUnreachableError,
   NonRetryableError,

@@ -1,3 +1,5 @@
+import type { FenceOptions } from "./fence";
+
 /** Options for one command run through a HostExecutor. */
 export interface RunOptions {
   /** Needs root: in non-root mode the command is prefixed with `sudo -n --`. */
@@ -18,6 +20,12 @@ export interface RunOptions {
   onStderr?: (line: string) => void;
   /** Cap on the stdout/stderr kept in the result (the tail is kept); default 4 MiB each. */
   maxBuffer?: number;
+  /**
+   * Run behind the host-side fence of a task try (see fence.ts): a newer try of the same key
+   * refuses a stale one (FencedError), and a try that finds an older one's command still running
+   * waits for it and adopts its result instead of running the command again.
+   */
+  fence?: FenceOptions;
 }
 
 /** What a finished command returns; a non-zero exit is a result, not an exception. */

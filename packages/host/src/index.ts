@@ -11,3 +11,5 @@ export { HostKeyUnknownError, HostKeyChangedError, AuthFailedError, CommandTimeo
 export { parseKnownHosts, verifyHostKey, hostKeyName, fingerprint, appendKnownHost } from "./known-hosts";
 export type { KnownHostEntry, HostKeyVerdict } from "./known-hosts";
 export { LineSplitter } from "./line-splitter";
+export { fenceKey, fenceArgv, checkFenced, FencedError, FENCE_EXIT } from "./fence";
+export type { FenceOptions } from "./fence";

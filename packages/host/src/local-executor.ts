@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { CommandTimeoutError, SudoRequiredError } from "./errors";
 import { DEFAULT_MAX_BUFFER, withSudo, type HostExecutor, type RunOptions, type RunResult } from "./executor";
+import { checkFenced, fenceArgv } from "./fence";
 import { LineSplitter } from "./line-splitter";
 import { NonRetryableError } from "@svc/errors";
 
@@ -17,7 +18,8 @@ export class LocalExecutor implements HostExecutor {
     for (const w of argv) if (w.includes("\0")) throw new NonRetryableError("command word contains a NUL byte, which no command can receive");
     o.signal?.throwIfAborted();
     const words = withSudo(argv, o.root, this.isRoot);
-    const [cmd, ...args] = words as [string, ...string[]];
+    const spawned = o.fence ? fenceArgv(o.fence, words) : words;
+    const [cmd, ...args] = spawned as [string, ...string[]];
     const out = new LineSplitter(o.onStdout, o.maxBuffer ?? DEFAULT_MAX_BUFFER);
     const err = new LineSplitter(o.onStderr, o.maxBuffer ?? DEFAULT_MAX_BUFFER);
     const result = await new Promise<RunResult>((resolve, reject) => {
@@ -62,7 +64,7 @@ export class LocalExecutor implements HostExecutor {
     if (words[0] === "sudo" && result.code === 1 && /sudo: (a password is required|a terminal is required)/.test(result.stderr)) {
       throw new SudoRequiredError(process.env.USER ?? "current user", argv[0] ?? "");
     }
-    return result;
+    return o.fence ? checkFenced(result, this.target) : result;
   }
 
   async close(): Promise<void> {}

@@ -2,6 +2,7 @@ import type { ClientChannel } from "ssh2";
 import { HostUnreachableError } from "@svc/errors";
 import { CommandTimeoutError, SudoRequiredError } from "./errors";
 import { DEFAULT_MAX_BUFFER, withEnv, withSudo, type HostExecutor, type RunOptions, type RunResult } from "./executor";
+import { checkFenced, fenceArgv } from "./fence";
 import { LineSplitter } from "./line-splitter";
 import { PgidSniffer, wrapForKill } from "./remote-wrapper";
 import { shellQuote } from "./shell-quote";
@@ -34,7 +35,8 @@ export class SshExecutor implements HostExecutor {
 
   async run(argv: readonly string[], o: RunOptions = {}): Promise<RunResult> {
     const words = withSudo(withEnv(argv, o.env), o.root, this.isRoot);
-    let command = shellQuote(wrapForKill(words));
+    // The fence runs as the SSH user, outside sudo, inside the kill wrapper's process group.
+    let command = shellQuote(wrapForKill(o.fence ? fenceArgv(o.fence, words) : words));
     if (o.cwd) command = `cd ${shellQuote([o.cwd])} && ${command}`;
     o.signal?.throwIfAborted();
     const sudo = words[0] === "sudo";
@@ -43,7 +45,7 @@ export class SshExecutor implements HostExecutor {
     if (sudo && result.code === 1 && /sudo: (a password is required|a terminal is required)/.test(result.stderr)) {
       throw new SudoRequiredError(this.opts.user, argv[0] ?? "");
     }
-    return result;
+    return o.fence ? checkFenced(result, this.target) : result;
   }
 
   async close(): Promise<void> {

@@ -18,13 +18,14 @@ export class ImageNotFoundError extends NonRetryableError {
   }
 }
 
-/** A VM of that name exists with a different spec. */
+/** A VM of that name exists with a different spec, or was made by another run. */
 export class VmExistsError extends AlreadyExistsError {
   constructor(
     readonly vmName: string,
     detail: string,
+    why: "spec" | "owner" = "spec",
   ) {
-    super(`VM '${vmName}' already exists with a different spec (${detail}); delete it first or pick another name`);
+    super(`VM '${vmName}' already exists ${why === "spec" ? "with a different spec" : "and belongs to another run"} (${detail}); delete it first or pick another name`);
   }
 }
 
@@ -36,3 +37,17 @@ export class LibvirtUnavailableError extends UnavailableError {}
 
 /** The caller lacks the rights for root-owned VMs. */
 export class VmPermissionError extends NonRetryableError {}
+
+/** The libvirt domain of that name was not created by svc: svc neither adopts nor deletes it by default. */
+export class VmForeignError extends NonRetryableError {
+  constructor(
+    readonly vmName: string,
+    action: "create" | "delete",
+  ) {
+    super(
+      action === "delete"
+        ? `refusing to delete '${vmName}': its libvirt domain was not created by svc (no svc metadata); pass --force-foreign to delete it anyway`
+        : `cannot create VM '${vmName}': a libvirt domain of that name exists and was not created by svc (no svc metadata); pick another name`,
+    );
+  }
+}

@@ -1,5 +1,5 @@
-export type { VmDriver, VmSpec, VmInfo, ImageInfo, CreateOptions, CreateResult, DeleteResult } from "./types";
-export { VmNotFoundError, ImageNotFoundError, VmExistsError, VmInputError, LibvirtUnavailableError, VmPermissionError } from "./errors";
+export type { VmDriver, VmSpec, VmInfo, ImageInfo, CreateOptions, CreateResult, DeleteResult, DeleteOptions, VmOwner } from "./types";
+export { VmNotFoundError, ImageNotFoundError, VmExistsError, VmInputError, LibvirtUnavailableError, VmPermissionError, VmForeignError } from "./errors";
 export { assertVmName, assertImageName, assertNetName, isVmName } from "./names";
 export { assertMac, assertIsoPath, assertVmSpec } from "./spec-check";
 export { parseVmParams, DEFAULT_PARAMS } from "./params";

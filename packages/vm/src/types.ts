@@ -51,8 +51,17 @@ export interface ImageInfo {
   description: string | null;
 }
 
+/** The task that creates a VM, recorded in its metadata (a later create adopts it only for the same run). */
+export interface VmOwner {
+  dagId: string;
+  runId: string;
+  taskId: string;
+}
+
 /** Options of a create call. */
 export interface CreateOptions {
+  /** Record who creates the VM; an existing VM of another run is then not adopted. */
+  owner?: VmOwner;
   /** Wait until SSH answers on the VM's endpoint. */
   wait?: boolean;
   waitTimeoutMs?: number;
@@ -74,6 +83,12 @@ export interface DeleteResult {
   note?: string;
 }
 
+/** Options of a delete call. */
+export interface DeleteOptions {
+  /** Also delete a domain svc did not create (refused by default). */
+  forceForeign?: boolean;
+}
+
 /** A VM backend: libvirt (virsh, qemu-img) or kcli. */
 export interface VmDriver {
   readonly name: "libvirt" | "kcli";
@@ -81,6 +96,6 @@ export interface VmDriver {
   /** Throws VmNotFoundError when there is no such VM. */
   info(name: string): Promise<VmInfo>;
   create(spec: VmSpec, opts?: CreateOptions): Promise<CreateResult>;
-  delete(name: string): Promise<DeleteResult>;
+  delete(name: string, opts?: DeleteOptions): Promise<DeleteResult>;
   listImages(): Promise<ImageInfo[]>;
 }

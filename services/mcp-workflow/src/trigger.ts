@@ -55,7 +55,8 @@ export async function triggerRun(api: EngineApi, req: TriggerRequest): Promise<T
     if (earlier) return matchOrRefuse(earlier, req);
   }
   try {
-    return { run: await api.triggerDagRun(req.dag_id, { conf: req.conf ?? {}, runId, note: req.note ?? null }), deduplicated: false };
+    // A tool client runs what a `user` may: params reserved for an op (min_role) are refused.
+    return { run: await api.triggerDagRun(req.dag_id, { conf: req.conf ?? {}, runId, note: req.note ?? null, callerHasRole: (role) => role === "user" }), deduplicated: false };
   } catch (e) {
     if (runId && e instanceof AlreadyExistsError) {
       const earlier = await existingRun(api, req.dag_id, runId);

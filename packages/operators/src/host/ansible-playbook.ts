@@ -5,7 +5,7 @@ import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
 import type { Operator, OperatorContext } from "../types";
 import { AnsibleOutputWatcher } from "./ansible-output";
-import { defaultHostExecutor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
+import { defaultHostExecutor, effectFence, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { keyscanTo, makeTempDir, removeDir, writeHostFile } from "./remote-files";
 import { hostName, hostPath, userName, vmName } from "./schemas";
 import { unsafeExtraVarsYaml } from "./unsafe-vars";
@@ -99,6 +99,8 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           cwd: posix.isAbsolute(a.playbook) ? posix.dirname(playbook) : ctx.config.playbooksDir,
           timeoutMs: a.timeout_s * 1000,
           signal: ctx.signal,
+          // The play is the effect: a retry that finds the previous try's play still running waits and adopts its result.
+          fence: effectFence(ctx),
           onStdout: (l) => (w.line(l), ctx.log(l, "stdout")),
           onStderr: (l) => (w.line(l), ctx.log(l, "stderr")),
         });

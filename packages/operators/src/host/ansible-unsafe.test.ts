@@ -36,6 +36,7 @@ beforeAll(async () => {
     SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
     SVC_PLAYBOOKS_DIR: dir,
     SVC_INVENTORY_DIR: join(dir, "inventory"),
+    SVC_HOST_STATE_DIR: join(dir, "tries"),
     SVC_SECRETS_FILE: "/etc/svc/{{ not-templated }}/secrets.yml",
   });
   op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;

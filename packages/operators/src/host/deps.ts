@@ -1,4 +1,4 @@
-import { LocalExecutor, SshExecutor, sharedSshPool, sshOptionsFromConfig, type HostExecutor } from "@svc/host";
+import { LocalExecutor, SshExecutor, fenceKey, sharedSshPool, sshOptionsFromConfig, type FenceOptions, type HostExecutor } from "@svc/host";
 import type { OperatorContext } from "../types";
 
 /** Settings the host operators read beyond SvcConfig (candidates for @svc/config). */
@@ -49,4 +49,13 @@ export function defaultHostExecutor(ctx: OperatorContext): HostExecutor {
 /** Pass a command's output lines into the task log. */
 export function logLines(ctx: OperatorContext): { onStdout: (l: string) => void; onStderr: (l: string) => void } {
   return { onStdout: (l) => ctx.log(l, "stdout"), onStderr: (l) => ctx.log(l, "stderr") };
+}
+
+/**
+ * The host-side fence of an effect command of this try (RunOptions.fence): keyed by the task and
+ * `step` (when one try runs several effect commands), so a newer try refuses a stale one and a
+ * try that finds an older one's command still running adopts its result instead of running it again.
+ */
+export function effectFence(ctx: OperatorContext, step = ""): FenceOptions {
+  return { stateDir: ctx.config.hostStateDir, key: fenceKey(ctx.dagId, ctx.runId, ctx.taskId, step), tryNumber: ctx.tryNumber };
 }

@@ -1,12 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import { HostUnreachableError, NonRetryableError } from "@svc/errors";
-import { AuthFailedError, HostKeyUnknownError, sharedSshPool } from "@svc/host";
-import { createTestOperatorContext, freePort, startSshd, type TestSshd } from "@svc/testing";
+import { AuthFailedError, FencedError, HostKeyUnknownError, sharedSshPool } from "@svc/host";
+import { createTestOperatorContext, freePort, startSshd, waitFor, type TestSshd } from "@svc/testing";
 import { createHostOperators } from "./index";
 import type { Operator } from "../types";
 
@@ -23,6 +23,7 @@ function config(over: Record<string, string> = {}): SvcConfig {
     SVC_SSH_KEY_PATH: sshd.keyPath,
     SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
     SVC_VM_IMAGES_DIR: sshd.dir,
+    SVC_HOST_STATE_DIR: join(sshd.dir, "tries"),
     ...over,
   });
 }
@@ -76,6 +77,32 @@ describe("ssh operator over the real sshd", () => {
     const err = await run("ssh", { argv: ["true"] }, config({ SVC_SSH_KNOWN_HOSTS: empty })).catch((e) => e);
     expect(err).toBeInstanceOf(HostKeyUnknownError);
     expect(err).toBeInstanceOf(NonRetryableError);
+  });
+});
+
+describe("ssh operator: at most once per task across tries", () => {
+  const effect = () => join(sshd.dir, "op-effect");
+  const go = () => join(sshd.dir, "op-go");
+  const argv = () => ["sh", "-c", 'echo effect >> "$1"; echo started; while [ ! -e "$2" ]; do sleep 0.05; done; echo finished', "sh", effect(), go()];
+  const tryCtx = (tryNumber: number) => ({ ...createTestOperatorContext(config(), "fenced_step"), tryNumber });
+
+  it("a second try while the first one's command still runs waits and adopts its result; a stale try is refused", async () => {
+    const op = ops.get("ssh")!;
+    const ctx1 = tryCtx(1);
+    const p1 = op.run(op.args.parse({ argv: argv() }), ctx1);
+    await waitFor(() => ctx1.lines.some((l) => l.line === "started"), { timeoutMs: 10_000, what: "try 1 started" });
+    const ctx2 = tryCtx(2);
+    const p2 = op.run(op.args.parse({ argv: argv() }), ctx2);
+    await waitFor(() => ctx2.lines.some((l) => /still running on this host; waiting/.test(l.line)), { timeoutMs: 10_000, what: "try 2 waiting" });
+    writeFileSync(go(), "");
+    expect(await p2).toEqual(await p1);
+    expect(await p2).toEqual({ exit_code: 0, stdout_tail: "started\nfinished" });
+    expect(ctx2.text()).toMatch(/svc-fence: adopted the result of try 1 of this task/);
+    expect(readFileSync(effect(), "utf8")).toBe("effect\n");
+    const stale = await op.run(op.args.parse({ argv: argv() }), tryCtx(1)).catch((e) => e);
+    expect(stale).toBeInstanceOf(FencedError);
+    expect(readFileSync(effect(), "utf8")).toBe("effect\n");
+    expect(existsSync(join(sshd.dir, "tries"))).toBe(true);
   });
 });
 

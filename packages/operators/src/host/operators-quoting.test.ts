@@ -38,6 +38,7 @@ beforeAll(async () => {
     SVC_INVENTORY_DIR: join(dir, "inventory"),
     SVC_PLAYBOOKS_DIR: dir,
     SVC_VM_IMAGES_DIR: join(dir, "images"),
+    SVC_HOST_STATE_DIR: join(dir, "tries"),
   });
   for (const op of createHostOperators({ env: { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: join(dir, "disks") } })) ops.set(op.name, op);
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Operator } from "../types";
-import { defaultHostExecutor, logLines, type HostOperatorDeps } from "./deps";
+import { defaultHostExecutor, effectFence, logLines, type HostOperatorDeps } from "./deps";
 import { hostPath } from "./schemas";
 
 const args = z.object({
@@ -31,7 +31,17 @@ export function createSshOperator(deps: HostOperatorDeps = {}): Operator<Args> {
     args,
     async run(a, ctx) {
       const ex = exFor(ctx);
-      const r = await ex.run(a.argv, { root: a.root, env: a.env, cwd: a.cwd, stdin: a.stdin, timeoutMs: a.timeout_s * 1000, signal: ctx.signal, ...logLines(ctx) });
+      // An arbitrary command may change the host: it runs at most once per task across tries.
+      const r = await ex.run(a.argv, {
+        root: a.root,
+        env: a.env,
+        cwd: a.cwd,
+        stdin: a.stdin,
+        timeoutMs: a.timeout_s * 1000,
+        signal: ctx.signal,
+        fence: effectFence(ctx),
+        ...logLines(ctx),
+      });
       const tail = r.stdout.split("\n").slice(-20).join("\n").trimEnd();
       if (!a.ok_codes.includes(r.code)) {
         const why = r.stderr.trim().split("\n").pop() ?? "";

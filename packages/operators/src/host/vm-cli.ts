@@ -1,5 +1,5 @@
 import { NonRetryableError, UnavailableError } from "@svc/errors";
-import type { HostExecutor } from "@svc/host";
+import type { FenceOptions, HostExecutor } from "@svc/host";
 import type { OperatorContext } from "../types";
 import type { HostOperatorSettings } from "./deps";
 
@@ -21,8 +21,11 @@ export interface VmCliInfo {
   [k: string]: unknown;
 }
 
+/** The VM CLI refused a domain svc did not create (exit 7). */
+export class ForeignVmError extends NonRetryableError {}
+
 /** Run `svc-vm <args> -o json` on the host as root (sudo -n in non-root mode); parse its JSON. */
-export async function runVmCli<T>(ex: HostExecutor, s: HostOperatorSettings, ctx: OperatorContext, args: string[], timeoutMs = 600_000): Promise<T> {
+export async function runVmCli<T>(ex: HostExecutor, s: HostOperatorSettings, ctx: OperatorContext, args: string[], timeoutMs = 600_000, fence?: FenceOptions): Promise<T> {
   const global = [
     "--images-dir",
     ctx.config.vm.imagesDir,
@@ -33,7 +36,7 @@ export async function runVmCli<T>(ex: HostExecutor, s: HostOperatorSettings, ctx
     ...(s.libvirtUri ? ["--uri", s.libvirtUri] : []),
   ];
   const argv = [...s.vmCli, ...args, ...global, "-o", "json"];
-  const r = await ex.run(argv, { root: true, timeoutMs, signal: ctx.signal, onStderr: (l) => ctx.log(l, "stderr") });
+  const r = await ex.run(argv, { root: true, timeoutMs, signal: ctx.signal, onStderr: (l) => ctx.log(l, "stderr"), ...(fence ? { fence } : {}) });
   let body: unknown;
   try {
     body = JSON.parse(r.stdout);
@@ -46,8 +49,9 @@ export async function runVmCli<T>(ex: HostExecutor, s: HostOperatorSettings, ctx
   }
   const err = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
   const message = err?.message ?? (r.stderr.trim().split("\n").pop() || `exit ${r.code}`);
-  // Exit codes of svc-vm: 2 invalid input, 3 not found, 4 exists, 5 hypervisor down, 6 permission.
+  // Exit codes of svc-vm: 2 invalid input, 3 not found, 4 exists, 5 hypervisor down, 6 permission, 7 not svc's VM.
   if (r.code === 5) throw new UnavailableError(message);
+  if (r.code === 7) throw new ForeignVmError(message);
   if ([2, 3, 4, 6].includes(r.code)) throw new NonRetryableError(message);
   throw new Error(`svc-vm ${args.slice(0, 2).join(" ")} failed on ${ex.target}: ${message}`);
 }

@@ -77,6 +77,7 @@ beforeAll(async () => {
     SVC_VM_IMAGES_DIR: img.imagesDir,
     SVC_INVENTORY_DIR: join(base, "inventory"),
     SVC_PLAYBOOKS_DIR: join(base, "playbooks"),
+    SVC_HOST_STATE_DIR: join(base, "tries"),
   });
   env = { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: scratch.disksDir, SVC_VM_SSH_PUBKEY: scratch.pubKeyPath, SVC_VM_SSH_PRIVKEY: scratch.keyPath };
   ops = new Map(createHostOperators({ env }).map((o) => [o.name, o]));

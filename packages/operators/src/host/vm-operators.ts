@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { Operator } from "../types";
-import { hostOperatorSettings, defaultHostExecutor, type HostOperatorDeps } from "./deps";
+import { NonRetryableError } from "@svc/errors";
+import { hostOperatorSettings, defaultHostExecutor, effectFence, type HostOperatorDeps } from "./deps";
 import { absoluteHostPath, imageName, macAddress, netName, vmName, hostPath } from "./schemas";
-import { runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
+import { ForeignVmError, runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
 
 const createArgs = z
   .object({
@@ -27,6 +28,15 @@ const createArgs = z
   .refine((a) => !a.macs || a.macs.length === a.nets.length, { message: "give one MAC per entry of nets", path: ["macs"] });
 type CreateArgs = z.infer<typeof createArgs>;
 const nameArgs = z.object({ name: vmName });
+const deleteArgs = z.object({
+  name: vmName,
+  /**
+   * Delete a domain svc did not create (no svc metadata). Only a DAG author can set it: no
+   * trigger parameter of the shipped DAGs reaches it.
+   */
+  force_foreign: z.boolean().default(false),
+});
+type DeleteArgs = z.infer<typeof deleteArgs>;
 
 /** vm_create, vm_delete and vm_info: the VM CLI on the host, reached over SSH. */
 export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
@@ -57,20 +67,31 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
         ...(a.macs ? ["-P", `macs=[${a.macs.join(",")}]`] : []),
         ...(key ? ["--ssh-key", key] : []),
         ...(a.wait ? ["--wait", "--wait-timeout", String(a.wait_timeout_s)] : []),
+        // Recorded in the domain's metadata: a later create adopts the VM only for this run.
+        "--owner-dag",
+        ctx.dagId,
+        "--owner-run",
+        ctx.runId,
+        "--owner-task",
+        ctx.taskId,
       ];
       ctx.log(`creating VM ${a.name} from ${[a.image ? `image ${a.image}` : "", a.iso ? `ISO ${a.iso}` : ""].filter(Boolean).join(" and ")} on ${exFor(ctx).target}`, "system");
-      const info = await runVmCli<VmCliInfo>(exFor(ctx), s, ctx, args, (a.wait_timeout_s + 300) * 1000);
+      const info = await runVmCli<VmCliInfo>(exFor(ctx), s, ctx, args, (a.wait_timeout_s + 300) * 1000, effectFence(ctx));
       ctx.log(info.created ? `created VM ${a.name} (${info.state})` : `VM ${a.name} already existed with the same spec (${info.state})`, "system");
       return vmOutput(info);
     },
   };
 
-  const vmDelete: Operator<{ name: string }> = {
+  const vmDelete: Operator<DeleteArgs> = {
     name: "vm_delete",
-    description: "Delete a VM and its disks on the host (a missing VM is a success with a note)",
-    args: nameArgs,
+    description: "Delete a VM svc created and its disks on the host (a missing VM is a success with a note; a domain svc did not create is refused unless force_foreign)",
+    args: deleteArgs,
     async run(a, ctx) {
-      const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(exFor(ctx), settings(), ctx, ["delete", "vm", a.name, "-y"]);
+      const argv = ["delete", "vm", a.name, "-y", ...(a.force_foreign ? ["--force-foreign"] : [])];
+      const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(exFor(ctx), settings(), ctx, argv, undefined, effectFence(ctx)).catch((e: unknown) => {
+        if (e instanceof ForeignVmError) throw new NonRetryableError(e.message.replace("pass --force-foreign to", "set force_foreign: true in the task's args to"));
+        throw e;
+      });
       ctx.log(r.deleted ? `deleted VM ${a.name}` : (r.note ?? `VM ${a.name} did not exist`), "system");
       return { name: r.name, deleted: r.deleted, ...(r.note ? { note: r.note } : {}) };
     },

@@ -9,7 +9,7 @@ Commands:
   list image                   List images in the images directory
   info vm <name>               VM details: state, SSH endpoint, memory, cpus, image, disks
   create vm <name> -i <image>  Create a VM from an image (or from an ISO: -P iso=/path)
-  delete vm <name> -y          Delete a VM and its disks
+  delete vm <name> -y          Delete a VM svc created and its disks
   ssh vm <name> -- <cmd...>    Run a command in the VM over SSH (host key pinned)
 
 Options (every command):
@@ -22,8 +22,8 @@ Options (every command):
 
 VMs on qemu:///system are managed as root (non-root users: sudo svc-vm ...). With no --ssh-key,
 the first of ~/.ssh/id_ed25519.pub, id_ecdsa.pub, id_rsa.pub of the invoking user is injected.
-Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 not found, 4 exists with another spec,
-5 hypervisor unavailable, 6 permission denied.`,
+Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 not found, 4 exists with another spec
+(or of another run), 5 hypervisor unavailable, 6 permission denied, 7 not a VM svc created.`,
   list: `Usage: svc-vm list vm [-o json]
        svc-vm list image [-o json]
 
@@ -53,12 +53,17 @@ Create a VM: a copy-on-write overlay on the image, the SSH public key injected, 
   --ssh-key FILE           Public key to inject (SVC_VM_SSH_PUBKEY, default ~/.ssh/id_*.pub)
   --virt-type auto|kvm|qemu  Domain type (SVC_VM_VIRT_TYPE; auto = kvm when usable, else TCG)
   --wait                   Wait until SSH answers (timeout --wait-timeout, default 300 s)
+  --owner-dag D --owner-run R --owner-task T
+                           Record the creating task in the domain's svc metadata (the workflows do)
 Creating a VM that exists with the same spec (image, iso, memory, cpus, disks, nets, macs) succeeds
-without change; another spec fails (exit 4).`,
-  delete: `Usage: svc-vm delete vm <name> -y [-o json]
+without change; another spec, or a VM recorded for another run, fails (exit 4). A libvirt domain of
+that name that svc did not create is refused (exit 7).`,
+  delete: `Usage: svc-vm delete vm <name> -y [--force-foreign] [-o json]
 
 Delete a VM, its overlay disks and seed ISO (a boot ISO given with -P iso= is left alone).
-Without -y it asks on a terminal and refuses otherwise. Deleting a VM that does not exist succeeds with a note.`,
+Without -y it asks on a terminal and refuses otherwise. Deleting a VM that does not exist succeeds with a note.
+A libvirt domain svc did not create (no svc metadata) is refused (exit 7) unless --force-foreign is
+given; it is then undefined and its storage left in place.`,
   ssh: `Usage: svc-vm ssh vm <name> [--identity FILE] [--known-hosts FILE] [--trust-on-first-use]
                    [--timeout SECONDS] -- <command> [args...]
 

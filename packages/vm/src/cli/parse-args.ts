@@ -18,6 +18,9 @@ const VALUE_OPTS: Record<string, string> = {
   "--known-hosts": "known-hosts",
   "--identity": "identity",
   "--timeout": "timeout",
+  "--owner-dag": "owner-dag",
+  "--owner-run": "owner-run",
+  "--owner-task": "owner-task",
 };
 const FLAGS: Record<string, string> = {
   "-y": "yes",
@@ -26,6 +29,7 @@ const FLAGS: Record<string, string> = {
   "-h": "help",
   "--help": "help",
   "--trust-on-first-use": "trust-on-first-use",
+  "--force-foreign": "force-foreign",
 };
 
 /** argv split into positionals, repeatable options, flags and the words after `--`. */

@@ -5,7 +5,7 @@ import { assertVmName } from "../names";
 import { parseVmParams } from "../params";
 import { createVmDriver } from "../select-driver";
 import { vmSettingsFromEnv, type VmSettings } from "../settings";
-import type { VmDriver } from "../types";
+import type { VmDriver, VmOwner } from "../types";
 import { classify, EXIT } from "./exit-codes";
 import { imageTable, vmDetails, vmTable } from "./format";
 import { HELP } from "./help";
@@ -123,9 +123,10 @@ async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings:
   });
   const waitS = opt(p, "wait-timeout");
   if (waitS !== undefined && !/^\d+$/.test(waitS)) throw new VmInputError("--wait-timeout takes whole seconds");
+  const owner = ownerFrom(p);
   const r = await driver.create(
     { name, ...(image ? { image } : {}), ...params, sshKeys },
-    { wait: p.flags.has("wait"), waitTimeoutMs: waitS ? Number(waitS) * 1000 : undefined, onProgress: (l) => io.err(l) },
+    { wait: p.flags.has("wait"), waitTimeoutMs: waitS ? Number(waitS) * 1000 : undefined, onProgress: (l) => io.err(l), ...(owner ? { owner } : {}) },
   );
   const v = r.info;
   const how = v.ssh_host && v.ssh_port ? `; ssh ${v.ssh_user ?? "root"}@${v.ssh_host} -p ${v.ssh_port}` : "";
@@ -143,7 +144,19 @@ async function remove(driver: VmDriver, p: ParsedArgs, args: string[], io: CliIo
       return EXIT.error;
     }
   }
-  const r = await driver.delete(name);
+  const r = await driver.delete(name, { forceForeign: p.flags.has("force-foreign") });
   print(r, r.deleted ? `deleted VM ${name}${r.note ? ` (${r.note})` : ""}` : (r.note ?? `VM ${name} does not exist`));
   return EXIT.ok;
+}
+
+/** --owner-dag/--owner-run/--owner-task: all three or none; recorded in the domain's metadata. */
+function ownerFrom(p: ParsedArgs): VmOwner | undefined {
+  const [dagId, runId, taskId] = ["owner-dag", "owner-run", "owner-task"].map((k) => opt(p, k));
+  if (dagId === undefined && runId === undefined && taskId === undefined) return undefined;
+  if (dagId === undefined || runId === undefined || taskId === undefined) throw new VmInputError("give --owner-dag, --owner-run and --owner-task together");
+  for (const v of [dagId, runId, taskId]) {
+    // eslint-disable-next-line no-control-regex -- control characters are what this rejects
+    if (v === "" || v.length > 250 || /[\x00-\x1f\x7f]/.test(v)) throw new VmInputError("--owner-* values: 1 to 250 characters, no control characters");
+  }
+  return { dagId, runId, taskId };
 }

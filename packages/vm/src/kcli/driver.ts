@@ -80,6 +80,7 @@ export class KcliDriver implements VmDriver {
     return { info: await this.info(spec.name), created: true };
   }
 
+  /** kcli keeps no svc metadata: ownership is not checked here (see docs/host-layer.md). */
   async delete(name: string): Promise<DeleteResult> {
     assertVmName(name);
     const exists = await this.info(name).then(

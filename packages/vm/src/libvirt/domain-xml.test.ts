@@ -17,6 +17,7 @@ const base: DomainXmlOptions = {
   userNetMac: null,
   consoleLog: "/var/lib/svc/vms/vm1/console.log",
   meta: { image: "debian-test", memory_mb: 768, cpus: 2, disks_gb: [10, 5], nets: ["user", "default"], ssh_port: 40022, ssh_user: "root", vm_dir: "/var/lib/svc/vms/vm1" },
+  owner: null,
 };
 
 describe("libvirt domain XML", () => {
@@ -32,7 +33,19 @@ describe("libvirt domain XML", () => {
       networks: ["default"],
       macs: [],
       meta: base.meta,
+      owner: null,
     });
+  });
+
+  it("marks the domain as managed by svc and records the creating task, also as libvirt rewrites it", () => {
+    const owner = { dagId: "vm_deployment", runId: "manual__2024-01-01T00:00:00+00:00", taskId: "create_vm" };
+    const xml = buildDomainXml({ ...base, owner });
+    expect(xml).toContain(`<svc:owner managed_by='svc' dag_id='vm_deployment' run_id='manual__2024-01-01T00:00:00+00:00' task_id='create_vm'/>`);
+    expect(parseDomainXml(xml).owner).toEqual(owner);
+    // virsh dumpxml serialises metadata with double quotes and its own entities.
+    const dumped = xml.replace(/<svc:owner [^>]*\/>/, `<svc:owner managed_by="svc" dag_id="d'1" run_id="r&quot;1" task_id="t"/>`);
+    expect(parseDomainXml(dumped).owner).toEqual({ dagId: "d'1", runId: 'r"1', taskId: "t" });
+    expect(buildDomainXml(base)).toContain("<svc:owner managed_by='svc'/>");
   });
 
   it("forwards SSH only on 127.0.0.1 through an isolated user-mode network", () => {
@@ -58,7 +71,7 @@ describe("libvirt domain XML", () => {
   it("reads domains svc-vm did not create (no metadata, KiB memory)", () => {
     const foreign =
       "<domain type='kvm'><name>x</name><memory unit='KiB'>2097152</memory><vcpu placement='static'>4</vcpu><devices><disk type='file' device='disk'><source file='/v/x.qcow2'/></disk></devices></domain>";
-    expect(parseDomainXml(foreign)).toEqual({ memoryMb: 2048, cpus: 4, disks: [{ path: "/v/x.qcow2", device: "disk" }], networks: [], macs: [], meta: null });
+    expect(parseDomainXml(foreign)).toEqual({ memoryMb: 2048, cpus: 4, disks: [{ path: "/v/x.qcow2", device: "disk" }], networks: [], macs: [], meta: null, owner: null });
   });
 
   describe("an ISO on empty disks with pinned MACs", () => {

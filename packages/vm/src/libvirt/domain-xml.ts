@@ -1,3 +1,5 @@
+import type { VmOwner } from "../types";
+
 /** What svc-vm records in the domain's <metadata>, so `info vm` can report it later. */
 export interface SvcVmMeta {
   /** Null for a VM that boots an ISO on empty disks. */
@@ -36,6 +38,8 @@ export interface DomainXmlOptions {
   userNetMac: string | null;
   consoleLog: string;
   meta: SvcVmMeta;
+  /** The task that created the VM (recorded with managed_by svc), or null when the CLI was not told. */
+  owner: VmOwner | null;
 }
 
 export const SVC_META_NS = "https://svc.dev/xmlns/vm/1";
@@ -109,7 +113,7 @@ ${n.mac ? `      <mac address='${e(n.mac)}'/>\n` : ""}      <source network='${e
   return `<domain type='${o.virtType}' xmlns:qemu='${QEMU_NS}'>
   <name>${e(o.name)}</name>
   <metadata>
-    <svc:vm xmlns:svc='${SVC_META_NS}'><svc:spec>${e(JSON.stringify(o.meta))}</svc:spec></svc:vm>
+    <svc:vm xmlns:svc='${SVC_META_NS}'><svc:spec>${e(JSON.stringify(o.meta))}</svc:spec>${ownerXml(o.owner)}</svc:vm>
   </metadata>
   <memory unit='MiB'>${o.memoryMb}</memory>
   <vcpu>${o.cpus}</vcpu>
@@ -135,6 +139,21 @@ ${qemuArgs}</domain>
 `;
 }
 
+/** `<svc:owner managed_by='svc' dag_id=.. run_id=.. task_id=../>`: who made the domain. */
+function ownerXml(owner: VmOwner | null): string {
+  const ids = owner ? ` dag_id='${xmlEscape(owner.dagId)}' run_id='${xmlEscape(owner.runId)}' task_id='${xmlEscape(owner.taskId)}'` : "";
+  return `<svc:owner managed_by='svc'${ids}/>`;
+}
+
+/** The owner recorded in a domain's svc metadata (libvirt rewrites it with double quotes), or null. */
+function parseOwner(xml: string): VmOwner | null {
+  const el = /<svc:owner\b([^>]*?)\/?>/.exec(xml);
+  if (!el) return null;
+  const attrs = new Map([...el[1]!.matchAll(/([\w-]+)=(["'])(.*?)\2/g)].map((m) => [m[1]!, xmlUnescape(m[3]!)]));
+  const [dagId, runId, taskId] = [attrs.get("dag_id"), attrs.get("run_id"), attrs.get("task_id")];
+  return dagId !== undefined && runId !== undefined && taskId !== undefined ? { dagId, runId, taskId } : null;
+}
+
 /** The parts of `virsh dumpxml` that info needs. */
 export interface ParsedDomain {
   memoryMb: number | null;
@@ -144,6 +163,8 @@ export interface ParsedDomain {
   /** MAC addresses of the libvirt-network NICs, in order (libvirt fills them in when not pinned). */
   macs: string[];
   meta: SvcVmMeta | null;
+  /** The creating task, when svc recorded one (null for domains of other tools and older svc-vm). */
+  owner: VmOwner | null;
 }
 
 /** Read a libvirt domain XML (ours or anyone's) for info. Only attributes we rely on are read. */
@@ -174,5 +195,5 @@ export function parseDomainXml(xml: string): ParsedDomain {
       meta = null;
     }
   }
-  return { memoryMb, cpus: vcpu ? Number(vcpu[1]) : null, disks, networks, macs, meta };
+  return { memoryMb, cpus: vcpu ? Number(vcpu[1]) : null, disks, networks, macs, meta, owner: meta ? parseOwner(xml) : null };
 }

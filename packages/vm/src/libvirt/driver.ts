@@ -2,14 +2,14 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import type { HostExecutor } from "@svc/host";
-import { VmExistsError, VmInputError, VmNotFoundError, VmPermissionError } from "../errors";
+import { VmExistsError, VmForeignError, VmInputError, VmNotFoundError, VmPermissionError } from "../errors";
 import { listImages, resolveImage, toImageInfo, type ResolvedImage } from "../images";
 import { assertVmName } from "../names";
 import { fileAccessAdvice } from "../permission-advice";
 import type { VmSettings } from "../settings";
 import { assertVmSpec } from "../spec-check";
 import { waitForSsh } from "../ssh-probe";
-import type { CreateOptions, CreateResult, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmOwner, VmSpec } from "../types";
 import { makeDisks, type VmDisk } from "./disks";
 import { buildDomainXml, parseDomainXml, type ParsedDomain, type SvcVmMeta } from "./domain-xml";
 import { pickForwardPort } from "./ports";
@@ -91,7 +91,7 @@ export class LibvirtDriver implements VmDriver {
       progress(
         `defining ${spec.name} (${virtType}, ${spec.memoryMb} MiB, ${spec.cpus} cpu, ${[image ? `image ${image.name}` : "", spec.iso ? `ISO ${spec.iso}` : ""].filter(Boolean).join(", ")})`,
       );
-      await this.defineAndStart(spec, image, vmDir, disks, seedIso, virtType, userNets.length > 0);
+      await this.defineAndStart(spec, image, vmDir, disks, seedIso, virtType, userNets.length > 0, opts.owner ?? null);
     } catch (e) {
       await this.removeDomain(spec.name).catch(() => undefined);
       await rm(vmDir, { recursive: true, force: true });
@@ -102,9 +102,11 @@ export class LibvirtDriver implements VmDriver {
     return { info: opts.wait ? await this.info(spec.name) : info, created: true };
   }
 
-  async delete(name: string): Promise<DeleteResult> {
+  async delete(name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
     assertVmName(name);
     const d = await this.domain(name);
+    // A domain without svc metadata belongs to someone else: only deleted when forced.
+    if (d && !d.meta && !opts.forceForeign) throw new VmForeignError(name, "delete");
     const vmDir = this.vmDir(name);
     if (!d) {
       if (existsSync(vmDir)) {
@@ -182,6 +184,11 @@ export class LibvirtDriver implements VmDriver {
   }
 
   private async alreadyThere(spec: VmSpec, d: ParsedDomain, opts: CreateOptions): Promise<CreateResult> {
+    if (!d.meta) throw new VmForeignError(spec.name, "create");
+    // Adopted only by the run that made it (a retry of its task), never by another run.
+    if (opts.owner && d.owner && (d.owner.dagId !== opts.owner.dagId || d.owner.runId !== opts.owner.runId)) {
+      throw new VmExistsError(spec.name, `created by run ${d.owner.runId} of DAG ${d.owner.dagId}, task ${d.owner.taskId}`, "owner");
+    }
     const detail = specDiff(spec, d.meta);
     if (detail) throw new VmExistsError(spec.name, detail);
     // Same spec: idempotent success (at-least-once task delivery repeats creates). Start it if stopped.
@@ -213,6 +220,7 @@ export class LibvirtDriver implements VmDriver {
     seedIso: string | null,
     virtType: "kvm" | "qemu",
     userNet: boolean,
+    owner: VmOwner | null,
   ): Promise<void> {
     const keyArg = image?.keyInjection === "cmdline" ? ` svc_ssh_key=${Buffer.from(spec.sshKeys.join("\n") + "\n").toString("base64")} svc_hostname=${spec.name}` : "";
     // A free port can be taken between picking and qemu binding it: retry with another.
@@ -245,6 +253,7 @@ export class LibvirtDriver implements VmDriver {
         userNetMac: macOf(spec.nets.indexOf("user")),
         consoleLog: join(vmDir, "console.log"),
         meta,
+        owner,
       });
       const xmlPath = join(vmDir, "domain.xml");
       await writeFile(xmlPath, xml, { mode: 0o600 });

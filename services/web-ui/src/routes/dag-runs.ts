@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DagRunCollectionSchema, DagRunSchema, TaskInstanceCollectionSchema } from "@svc/engine";
 import { BadRequestError } from "@svc/errors";
+import { roleAtLeast, roleOf } from "@svc/http";
 import { pickFields } from "../fields";
 import { dateRangeQuery, pageQuery, qArray, qDate } from "../query-schemas";
 import { dagIdParams, defineRoute, errors, runParams } from "./route";
@@ -52,8 +53,8 @@ export const dagRunRoutes = [
     tag: "DAGRun",
     params: dagIdParams,
     body: triggerBody,
-    responses: { 200: { description: "Success.", schema: DagRunSchema }, 400: errors[400], 401: errors[401], 404: errors[404], 409: errors[409] },
-    async handler({ api, params, body }) {
+    responses: { 200: { description: "Success.", schema: DagRunSchema }, 400: errors[400], 401: errors[401], 403: errors[403], 404: errors[404], 409: errors[409] },
+    async handler({ api, params, body, res }) {
       if (body.logical_date && body.execution_date && new Date(body.logical_date).getTime() !== new Date(body.execution_date).getTime()) {
         throw new BadRequestError("execution_date: differs from logical_date; give one of them", { field: "execution_date" });
       }
@@ -62,6 +63,8 @@ export const dagRunRoutes = [
         runId: body.dag_run_id ?? undefined,
         logicalDate: body.logical_date ?? body.execution_date ?? undefined,
         note: body.note ?? null,
+        // Params declaring min_role (e.g. vm_deployment's force_foreign) only from that role up.
+        callerHasRole: (role) => roleAtLeast(roleOf(res), role),
       });
     },
   }),

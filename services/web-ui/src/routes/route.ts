@@ -63,6 +63,7 @@ export const taskParams = runParams.extend({ task_id: z.string().min(1) });
 export const errors = {
   400: { description: "Client specified an invalid argument." },
   401: { description: "Request not authenticated due to missing, invalid, authentication info." },
+  403: { description: "Client does not have sufficient permission." },
   404: { description: "A specified resource is not found." },
   409: { description: "An existing resource conflicts with the request." },
 } satisfies Record<number, ResponseSpec>;
