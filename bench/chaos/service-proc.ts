@@ -18,8 +18,8 @@ export interface ServiceProc {
   rssMb(): number | undefined;
 }
 
-/** `service` is the folder under services/; output goes to `logFile`. */
-export function serviceProc(name: string, service: string, env: NodeJS.ProcessEnv, logFile: string): ServiceProc {
+/** `service` is the folder under services/; output goes to `logFile`; `nodeArgs` go to node (e.g. --cpu-prof). */
+export function serviceProc(name: string, service: string, env: NodeJS.ProcessEnv, logFile: string, nodeArgs: readonly string[] = []): ServiceProc {
   let child: ChildProcess | undefined;
   let log: WriteStream | undefined;
   const tsx = require.resolve("tsx/cjs");
@@ -30,7 +30,11 @@ export function serviceProc(name: string, service: string, env: NodeJS.ProcessEn
     pid: () => (alive() ? child!.pid : undefined),
     start() {
       log ??= createWriteStream(logFile, { flags: "a" });
-      child = spawn(process.execPath, ["--require", tsx, path.join(ROOT, "services", service, "src", "main.ts")], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+      child = spawn(process.execPath, [...nodeArgs, "--require", tsx, path.join(ROOT, "services", service, "src", "main.ts")], {
+        cwd: ROOT,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       child.stdout!.pipe(log, { end: false });
       child.stderr!.pipe(log, { end: false });
     },

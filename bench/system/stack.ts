@@ -28,6 +28,8 @@ export async function startStack(o: {
   workers: number;
   concurrency: number;
   extraDags: Record<string, string>;
+  /** Each service writes a V8 CPU profile here when it exits (node --cpu-prof). */
+  cpuProfDir?: string;
 }): Promise<Stack> {
   const dagsDir = path.join(o.dir, "dags");
   mkdirSync(dagsDir, { recursive: true });
@@ -58,15 +60,13 @@ export async function startStack(o: {
     SVC_VM_DISKS_DIR: path.join(o.dir, "vms"),
   };
   const log = (n: string) => path.join(o.dir, `${n}.log`);
-  const scheduler = serviceProc("scheduler", "scheduler", env, log("scheduler"));
-  const fixed = [
-    serviceProc("orchestrator", "orchestrator", env, log("orchestrator")),
-    serviceProc("web-ui", "web-ui", env, log("web-ui")),
-    serviceProc("assistant-api", "assistant-api", env, log("assistant-api")),
-  ];
+  const prof = (name: string) => (o.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(o.cpuProfDir)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`] : []);
+  const proc = (name: string, service: string) => serviceProc(name, service, env, log(name), prof(name));
+  const scheduler = proc("scheduler", "scheduler");
+  const fixed = [proc("orchestrator", "orchestrator"), proc("web-ui", "web-ui"), proc("assistant-api", "assistant-api")];
   let workers: ServiceProc[] = [];
   let made = 0;
-  const newWorkers = (n: number) => Array.from({ length: n }, () => serviceProc(`worker-${++made}`, "worker", env, log(`worker-${made}`)));
+  const newWorkers = (n: number) => Array.from({ length: n }, () => proc(`worker-${++made}`, "worker"));
   // The database is already migrated: every service starts at once.
   workers = newWorkers(o.workers);
   for (const p of [scheduler, ...workers, ...fixed]) p.start();

@@ -1,7 +1,8 @@
 // The suite as users run it: every service as its own process, nginx in front, on the shared
 // Postgres (a database of its own, dropped at the end) and Redis (a key prefix of its own).
 // Usage: pnpm bench:system [--connections 200] [--seconds 10] [--runs 1000] [--width 10] [--workers 2]
-//   [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200]
+//   [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200] [--parts intents,runs,scaling,peers]
+//   [--cpu-prof DIR] (every service writes a V8 CPU profile into DIR when the stack stops)
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,10 +15,11 @@ import { createQueues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor } from "@svc/testing";
 import { percentile } from "../stats";
 import { timeRuns, wideDag, withWorkers } from "./engine-phases";
-import { autocannon, probeLatency } from "./load";
+import { autocannon, probeLatency, type CannonResult } from "./load";
 import { runPeers, PEER_DAGS, type PeerTimes } from "./peers";
 import { formatTable, jsonLine } from "./report";
 import { rssNow, rssPeaks } from "./rss";
+import { cpuUse, formatCpu } from "./cpu-use";
 import { startStack } from "./stack";
 import { createCleanups } from "../lib/cleanups";
 
@@ -33,6 +35,8 @@ const { values } = parseArgs({
     peers: { type: "string", default: "true" },
     "peer-seq": { type: "string", default: "40" },
     "peer-fan": { type: "string", default: "200" },
+    parts: { type: "string", default: "intents,runs,scaling,peers" },
+    "cpu-prof": { type: "string" },
   },
 });
 const CONNECTIONS = Number(values.connections),
@@ -44,6 +48,8 @@ const WORKERS = Number(values.workers),
   SCALING_TASKS = Number(values["scaling-tasks"]);
 const SEQ = Number(values["peer-seq"]),
   FAN = Number(values["peer-fan"]);
+const PARTS = new Set(values.parts.split(","));
+const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
 const say = (s: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (o: Record<string, number>) =>
@@ -71,7 +77,16 @@ async function main(): Promise<void> {
       sys_io: wideDag("sys_io", scalingWidth, Math.ceil(SCALING_TASKS / scalingWidth), 0.05),
       ...PEER_DAGS(SEQ, FAN),
     };
-    const stack = await startStack({ dir, databaseUrl: tdb.url, redisUrl: redis.url, prefix: redis.prefix, workers: WORKERS, concurrency: CONCURRENCY, extraDags: dags });
+    const stack = await startStack({
+      dir,
+      databaseUrl: tdb.url,
+      redisUrl: redis.url,
+      prefix: redis.prefix,
+      workers: WORKERS,
+      concurrency: CONCURRENCY,
+      extraDags: dags,
+      cpuProfDir: values["cpu-prof"],
+    });
     cleanups.unshift(() => stack.stop());
     const config = loadConfig({ ...stack.env });
     const queues = createQueues({ url: redis.url, prefix: redis.prefix });
@@ -93,25 +108,47 @@ async function main(): Promise<void> {
 
     // 1. Intents through nginx (offline router, no execution): one connection first (the cost of
     // one intent), then CONNECTIONS with the REST API probed meanwhile.
-    const body = { intent: "create a vm called bench01", auto_execute: false };
-    const single = await autocannon(`${stack.nginxUrl}/orchestrator/intent`, body, 1, Math.min(5, SECONDS));
-    say(`intents, 1 connection: ${single.rps.toFixed(0)}/s, p50 ${single.p50} ms, p99 ${single.p99} ms`);
     const peaks = rssPeaks(() => stack.services());
-    const cannon = autocannon(`${stack.nginxUrl}/orchestrator/intent`, body, CONNECTIONS, SECONDS);
-    const apiLat = await probeLatency(`${stack.nginxUrl}/api/v1/dags?limit=10`, cannon);
-    const intents = await cannon;
-    say(
-      `intents: ${intents.rps.toFixed(0)}/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms, errors ${intents.errors}, non-2xx ${intents.non2xx}; REST p99 under load ${percentile(apiLat, 99).toFixed(0)} ms`,
-    );
+    const dbName = new URL(tdb.url).pathname.slice(1);
+    // CPU ms the stack (services and the bench database's Postgres backends) spends per intent and per run.
+    const cpu = { intent: NaN, run: NaN };
+    const none: CannonResult = { requests: 0, rps: NaN, p50: NaN, p99: NaN, errors: 0, non2xx: 0 };
+    let single = none,
+      intents = none,
+      apiLat: number[] = [];
+    if (PARTS.has("intents")) {
+      const body = { intent: "create a vm called bench01", auto_execute: false };
+      const cpuSingle = cpuUse(dbName, () => stack.services());
+      single = await autocannon(`${stack.nginxUrl}/orchestrator/intent`, body, 1, Math.min(5, SECONDS));
+      const usedSingle = cpuSingle.stop();
+      say(`intents, 1 connection: ${single.rps.toFixed(0)}/s, p50 ${single.p50} ms, p99 ${single.p99} ms; ${single.requests} intents: ${formatCpu(usedSingle)}`);
+      const cpuMany = cpuUse(dbName, () => stack.services());
+      const cannon = autocannon(`${stack.nginxUrl}/orchestrator/intent`, body, CONNECTIONS, SECONDS);
+      apiLat = await probeLatency(`${stack.nginxUrl}/api/v1/dags?limit=10`, cannon);
+      intents = await cannon;
+      say(
+        `intents: ${intents.rps.toFixed(0)}/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms, errors ${intents.errors}, non-2xx ${intents.non2xx}; REST p99 under load ${percentile(apiLat, 99).toFixed(0)} ms`,
+      );
+      const usedMany = cpuMany.stop();
+      // Per intent: every process but the web UI (it serves the REST reads sent meanwhile).
+      cpu.intent = (1000 * (sum(usedMany) - (usedMany["web-ui"] ?? 0))) / intents.requests;
+      say(`${intents.requests} intents (and ${apiLat.length} REST reads): ${formatCpu(usedMany)}`);
+    }
 
     // 2. RUNS concurrent no-op runs of WIDTH tasks each.
-    const tasksS = await timeRuns(db, api, "sys_noop", RUNS, "noop", 600000);
+    const cpuRuns = cpuUse(dbName, () => stack.services());
+    const tasksS = PARTS.has("runs") ? await timeRuns(db, api, "sys_noop", RUNS, "noop", 600000, (p) => say(`${RUNS} runs: ${p}`)) : NaN;
+    if (PARTS.has("runs")) {
+      const used = cpuRuns.stop();
+      cpu.run = (1000 * sum(used)) / RUNS;
+      say(`${RUNS} runs: ${formatCpu(used)} (the trigger calls run in the bench's process, not counted)`);
+    }
     const rssLoad = peaks.stop();
-    say(`${RUNS * WIDTH} no-op task instances (${RUNS} runs × ${WIDTH}) in ${tasksS.toFixed(2)} s`);
+    if (PARTS.has("runs")) say(`${RUNS * WIDTH} no-op task instances (${RUNS} runs × ${WIDTH}) in ${tasksS.toFixed(2)} s`);
 
     // 3. Worker scaling on 50 ms tasks, per-worker concurrency fixed.
     const scaling: Record<string, number> = {};
-    for (const n of [1, 2, 4]) {
+    for (const n of PARTS.has("scaling") ? [1, 2, 4] : []) {
       await withWorkers(db, stack, n);
       const s = await timeRuns(db, api, "sys_io", Math.ceil(SCALING_TASKS / scalingWidth), `io${n}`, 600000);
       scaling[String(n)] = (Math.ceil(SCALING_TASKS / scalingWidth) * scalingWidth) / s;
@@ -120,7 +157,7 @@ async function main(): Promise<void> {
 
     // 4. Peers: the same two workloads on raw BullMQ, graphile-worker and pg-boss.
     let peers: PeerTimes | undefined;
-    if (values.peers !== "false") {
+    if (values.peers !== "false" && PARTS.has("peers")) {
       await withWorkers(db, stack, WORKERS);
       peers = await runPeers({ db, api, databaseUrl: tdb.url, redisUrl: redis.url, prefix: redis.prefix, seq: SEQ, fan: FAN, concurrency: CONCURRENCY, say });
     }
@@ -132,8 +169,10 @@ async function main(): Promise<void> {
           `${CONNECTIONS} connections, ${SECONDS} s: ${intents.rps.toFixed(0)} req/s, p50 ${intents.p50} ms, p99 ${intents.p99} ms (${intents.errors} errors, ${intents.non2xx} non-2xx)`,
         ],
         ["intents via nginx, 1 connection", `${single.rps.toFixed(0)} req/s, p50 ${single.p50} ms, p99 ${single.p99} ms`],
+        ["stack CPU per intent (200 connections)", `${cpu.intent.toFixed(1)} ms (services and Postgres, the web UI's REST reads left out)`],
         ["REST API p99 during the intents", `${percentile(apiLat, 99).toFixed(0)} ms (p50 ${percentile(apiLat, 50).toFixed(0)} ms, ${apiLat.length} requests)`],
         [`${RUNS * WIDTH} no-op task instances`, `${tasksS.toFixed(2)} s (${RUNS} runs × ${WIDTH}, ${WORKERS} workers × ${CONCURRENCY})`],
+        ["stack CPU per run of the 10,000 tasks", `${cpu.run.toFixed(1)} ms (services and Postgres; the triggers run in the bench)`],
         ...Object.entries(scaling).map(([n, v]): [string, string] => [`${n} worker(s), 50 ms tasks`, `${v.toFixed(1)} tasks/s (×${(v / scaling["1"]!).toFixed(2)})`]),
         ["RSS idle (MB)", mb(rssIdle)],
         ["RSS peak under load (MB)", mb(rssLoad)],
@@ -148,6 +187,8 @@ async function main(): Promise<void> {
         intent_p99_ms: intents.p99,
         api_p99_under_load_ms: percentile(apiLat, 99),
         tasks_10k_s: tasksS,
+        cpu_ms_per_intent: cpu.intent,
+        cpu_ms_per_run: cpu.run,
         worker_scaling: scaling,
         rss_idle_mb: rssIdle,
         rss_load_mb: rssLoad,

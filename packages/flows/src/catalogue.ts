@@ -17,6 +17,15 @@ export interface CatalogueDag {
   approval_reason: string | null;
 }
 
+// What a definition gives, computed once per definition object (the engine hands out the same
+// object while a DAG's hash is unchanged; the same entry objects let the router be reused too).
+const derived = new WeakMap<DagDefinition, Pick<CatalogueDag, "entry" | "approval_reason">>();
+function derive(definition: DagDefinition): Pick<CatalogueDag, "entry" | "approval_reason"> {
+  let d = derived.get(definition);
+  if (!d) derived.set(definition, (d = { entry: toRouterCatalogEntry(definition), approval_reason: approvalReason(definition) }));
+  return d;
+}
+
 /** The discoverable DAGs: active ones, with their definitions, sorted by dag_id. */
 export async function loadCatalogue(api: Pick<EngineApi, "listDagDefinitions">): Promise<CatalogueDag[]> {
   const dags = await api.listDagDefinitions({ onlyActive: true });
@@ -26,8 +35,7 @@ export async function loadCatalogue(api: Pick<EngineApi, "listDagDefinitions">):
       description: definition.description,
       tags: definition.tags,
       definition,
-      entry: toRouterCatalogEntry(definition),
-      approval_reason: approvalReason(definition),
+      ...derive(definition),
     }))
     .sort((a, b) => a.dag_id.localeCompare(b.dag_id));
 }

@@ -13,11 +13,20 @@ export interface FlowRouter {
 /** Routing from the model config: the LLM router when configured (it falls back offline by itself), else offline. */
 export function createFlowRouter(model: ModelConfigInput, logger: Logger): FlowRouter {
   const settings = modelSettingsFromConfig(model);
+  // Building a router (indexes over the catalogue) costs more than routing one intent: the last one
+  // is kept while the catalogue holds the same entries (loadCatalogue reuses them per definition).
+  let last: { catalog: readonly RouterCatalogEntry[]; router: ReturnType<typeof createIntentRouter> } | undefined;
+  const routerFor = (catalog: readonly RouterCatalogEntry[]) => {
+    if (!last || last.catalog.length !== catalog.length || last.catalog.some((e, i) => e !== catalog[i])) {
+      const kept = [...catalog];
+      last = { catalog: kept, router: createIntentRouter({ catalog: kept, model: settings, logger }) };
+    }
+    return last.router;
+  };
   return {
     mode: settings ? "llm" : "offline",
     model: settings?.model ?? null,
-    // Built per call: the catalogue follows the DAG folder, and building it is cheap next to routing.
-    route: (intent, catalog) => createIntentRouter({ catalog, model: settings, logger }).route(intent),
+    route: (intent, catalog) => routerFor(catalog).route(intent),
   };
 }
 

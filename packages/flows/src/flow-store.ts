@@ -35,7 +35,8 @@ const JSON_FIELDS = ["params", "requested_params", "phases_completed", "phases_s
 
 /** Persistence of flows in Postgres: the source of truth both services read and write. */
 export interface FlowStore {
-  create(input: NewFlowInput): Promise<FlowRow>;
+  /** With `createdBy`, the `flow.created` audit event is written by the same statement. */
+  create(input: NewFlowInput, createdBy?: string): Promise<FlowRow>;
   get(flowId: string): Promise<FlowRow | undefined>;
   /** The flow or a 404 (flow_not_found). */
   require(flowId: string): Promise<FlowRow>;
@@ -56,8 +57,8 @@ export function createFlowStore(db: Db): FlowStore {
   const get = (flowId: string) => db.selectFrom("flow").selectAll().where("flow_id", "=", flowId).executeTakeFirst();
 
   return {
-    async create(input) {
-      return db
+    async create(input, createdBy) {
+      const insert = db
         .insertInto("flow")
         .values({
           flow_id: newFlowId(),
@@ -74,7 +75,23 @@ export function createFlowStore(db: Db): FlowStore {
           next_steps: "[]",
           missing_params: "[]",
         })
-        .returningAll()
+        .returningAll();
+      if (createdBy === undefined) return insert.executeTakeFirstOrThrow();
+      // One round trip for the flow and its audit event (every intent writes both).
+      return db
+        .with("f", () => insert)
+        .with("a", (q) =>
+          q
+            .insertInto("audit_event")
+            .columns(["actor", "action", "target", "detail"])
+            .expression((eb) =>
+              eb
+                .selectFrom("f")
+                .select([sql<string>`${createdBy}::text`.as("actor"), sql<string>`'flow.created'`.as("action"), "f.flow_id", sql<string>`'{}'::jsonb`.as("detail")]),
+            ),
+        )
+        .selectFrom("f")
+        .selectAll()
         .executeTakeFirstOrThrow();
     },
     get,

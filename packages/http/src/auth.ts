@@ -3,6 +3,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { SvcError } from "@svc/errors";
 import { LoginLimiter } from "./login-limiter";
 import { verifyPassword } from "./passwords";
+import { VerifiedCredentials } from "./verified-credentials";
 import { sendProblem } from "./problem";
 import { defaultRolePolicy, roleAtLeast, type Role, type RolePolicy } from "./roles";
 
@@ -70,20 +71,29 @@ export function isAuthorized(header: string | undefined, a: AuthSettings): boole
   return principalOf(header, a) !== null;
 }
 
-/** Who the Authorization header authenticates, with the role; null when nobody. */
-export async function authenticate(header: string | undefined, a: AuthSettings): Promise<Principal | null> {
+/**
+ * Who the Authorization header authenticates, with the role; null when nobody. With `verified`,
+ * a user's header that passed the password hash recently is not hashed again (see VerifiedCredentials).
+ */
+export async function authenticate(header: string | undefined, a: AuthSettings, verified?: VerifiedCredentials): Promise<Principal | null> {
   const who = principalOf(header, a);
   if (who === TOKEN_PRINCIPAL) return { name: who, role: a.apiTokenRole ?? "admin" };
   if (who) return { name: who, role: "admin" };
   const m = header ? /^basic\s+(.+)$/i.exec(header.trim()) : null;
   if (!m || !a.users?.length) return null;
+  const users = a.users;
+  const known = verified?.lookup(header!, (name) => users.find((u) => u.name === name)?.passwordHash);
+  const cached = known === undefined ? undefined : users.find((u) => u.name === known);
+  if (cached) return { name: cached.name, role: cached.role };
   const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
   const sep = decoded.indexOf(":");
   if (sep < 0) return null;
-  const user = a.users.find((u) => safeEqual(u.name, decoded.slice(0, sep)));
+  const user = users.find((u) => safeEqual(u.name, decoded.slice(0, sep)));
   // A hash is checked even for an unknown name, so timing does not tell which names exist.
   const ok = await verifyPassword(decoded.slice(sep + 1), user?.passwordHash ?? UNKNOWN_USER_HASH);
-  return ok && user ? { name: user.name, role: user.role } : null;
+  if (!ok || !user) return null;
+  verified?.remember(header!, user.name, user.passwordHash);
+  return { name: user.name, role: user.role };
 }
 const UNKNOWN_USER_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
@@ -93,6 +103,8 @@ export interface RequireAuthOptions {
   roles?: RolePolicy;
   /** Failed-login lockout (default: one per middleware, 10 failures in 5 min → 5 min of 429). */
   limiter?: LoginLimiter;
+  /** Users' headers verified recently (default: one per middleware, 5 minutes). */
+  verified?: VerifiedCredentials;
 }
 
 /**
@@ -111,6 +123,7 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
   }
   const policy = opts.roles ?? defaultRolePolicy;
   const limiter = opts.limiter ?? new LoginLimiter();
+  const verified = opts.verified ?? new VerifiedCredentials();
   const challenges = [(a.adminUser && a.adminPassword) || a.users?.length ? 'Basic realm="svc"' : null, a.apiToken ? 'Bearer realm="svc"' : null].filter(Boolean).join(", ");
   return (req, res, next) => {
     const client = clientOf(req);
@@ -123,7 +136,7 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
         type: "https://svc.dev/docs/errors#rate_limited",
       });
     }
-    authenticate(req.headers.authorization, a).then((who) => {
+    authenticate(req.headers.authorization, a, verified).then((who) => {
       if (!who) {
         if (req.headers.authorization) limiter.fail(client);
         res.setHeader("WWW-Authenticate", challenges);

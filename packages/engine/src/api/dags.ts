@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { resolveFileToken, type DagDefinition } from "@svc/dags";
 import type { DagRow, Db } from "@svc/db";
 import { BadRequestError, DagNotFoundError, NotFoundError } from "@svc/errors";
+import { cachedDefinition, rememberDefinition } from "../runtime/definition-cache";
 import type { ApiContext } from "./deps";
 import { resolveOrder, resolvePage, type PageQuery } from "./paging";
 import type { ApiDag, ApiDagCollection, ApiDagDetail, ApiTaskCollection } from "./schemas";
@@ -67,8 +68,7 @@ function filtered(db: Db, q: { tags?: string[]; pattern?: string; paused?: boole
   return query;
 }
 
-const DEFINITION_COLUMNS = ["dag_id", "fileloc", "is_paused", "is_active", "definition"] as const;
-type DefinitionRow = Pick<DagRow, (typeof DEFINITION_COLUMNS)[number]>;
+type DefinitionRow = Pick<DagRow, "dag_id" | "is_paused" | "is_active" | "definition">;
 
 function toDefinitionEntry(row: DefinitionRow, hasImportErrors: boolean): DagDefinitionEntry {
   return { dag_id: row.dag_id, is_paused: row.is_paused, is_active: row.is_active, has_import_errors: hasImportErrors, definition: row.definition as DagDefinition };
@@ -114,12 +114,23 @@ export function dagOps(ctx: ApiContext) {
    * what the orchestrator needs and Airflow's DAG shapes lose (examples, required params).
    */
   async function listDagDefinitions(opts: ListDagDefinitionsOptions = {}): Promise<DagDefinitionEntry[]> {
-    const rows = await filtered(db, { onlyActive: opts.onlyActive }).select(DEFINITION_COLUMNS).orderBy("dag_id").execute();
-    const broken = await filesWithImportErrors(
-      db,
-      rows.map((r) => r.fileloc),
-    );
-    return rows.map((r) => toDefinitionEntry(r, broken.has(r.fileloc)));
+    // The state in one small query; the definitions (large jsonb) come from the cache by hash and
+    // are read only for DAGs whose hash is new here (every intent lists the catalogue).
+    const rows = await filtered(db, { onlyActive: opts.onlyActive })
+      .select(["dag_id", "is_paused", "is_active", "hash", sql<boolean>`exists (select 1 from import_error where import_error.filename = dag.fileloc)`.as("has_import_errors")])
+      .orderBy("dag_id")
+      .execute();
+    const defs = new Map(rows.map((r) => [r.dag_id, cachedDefinition(r.hash)]));
+    const missing = rows.filter((r) => !defs.get(r.dag_id)).map((r) => r.dag_id);
+    if (missing.length) {
+      for (const d of await db.selectFrom("dag").select(["dag_id", "hash", "definition"]).where("dag_id", "in", missing).execute()) {
+        defs.set(d.dag_id, rememberDefinition(d.hash, d.definition as DagDefinition));
+      }
+    }
+    return rows.flatMap(({ hash: _hash, ...r }) => {
+      const definition = defs.get(r.dag_id);
+      return definition ? [{ ...r, definition }] : [];
+    });
   }
 
   /** One DAG with its stored definition, or DagNotFoundError. */

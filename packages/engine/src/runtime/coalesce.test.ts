@@ -29,3 +29,27 @@ test("a failing run rejects its waiters and frees the key", async () => {
   await expect(run("k", 2)).resolves.toBeUndefined();
   expect(n).toBe(2);
 });
+
+test("with joinersWait false, requests joining a pass in flight resolve at once while the first waits for the extra pass", async () => {
+  const calls: number[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const run = createCoalescer(
+    async (_key, version) => {
+      calls.push(version);
+      if (calls.length === 1) await gate;
+    },
+    { joinersWait: false },
+  );
+  let firstDone = false;
+  const first = run("d", 0).then(() => (firstDone = true));
+  await run("d", 0);
+  await run("d", 0);
+  // The joiners are done while the first pass is still held: nothing has run twice yet.
+  expect(calls).toEqual([0]);
+  expect(firstDone).toBe(false);
+  release();
+  await first;
+  // One extra pass for both joiners, finished before the first request resolved.
+  expect(calls).toEqual([0, 0]);
+});

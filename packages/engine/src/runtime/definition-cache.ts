@@ -30,14 +30,20 @@ export function cachedDefinition(dagHash: string): DagDefinition | undefined {
   return hit;
 }
 
+/** Keep `def` as the definition of `dagHash` (read elsewhere); returns the cached one. */
+export function rememberDefinition(dagHash: string, def: DagDefinition): DagDefinition {
+  const hit = cachedDefinition(dagHash);
+  if (hit) return hit;
+  cache.set(dagHash, def);
+  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return def;
+}
+
 async function cached(dagHash: string, load: () => Promise<unknown>): Promise<DagDefinition | undefined> {
   const hit = cachedDefinition(dagHash);
   if (hit) return hit;
   const def = (await load()) as DagDefinition | undefined;
-  if (!def) return undefined;
-  cache.set(dagHash, def);
-  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-  return def;
+  return def ? rememberDefinition(dagHash, def) : undefined;
 }
 
 /** Whether any template among these strings reads upstream outputs (`ti.<task>.output`). */

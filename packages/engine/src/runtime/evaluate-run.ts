@@ -43,13 +43,28 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
     await enqueueTasks(deps.queues, jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
     if (d.runState !== "running") {
       deps.logger.info({ dagId, runId, state: d.runState }, "run finished");
-      await deps.notifier.dagChanged(dagId);
+      // The freed slot matters only to a DAG with queued runs (a run queued after this read
+      // notifies by itself): most run ends send no event and cost the scheduler no pass.
+      if (await hasQueuedRuns(deps, dagId)) await deps.notifier.dagChanged(dagId);
     }
     if (d.wakeAt) await scheduleWake(deps, dagId, runId, d.wakeAt, now);
     return { evaluated: true, queued: jobs.length, runState: d.runState };
   }
   deps.logger.warn({ dagId, runId, attempts: MAX_ATTEMPTS }, "run changed under every evaluation; the next event or reconciliation evaluates it");
   return { evaluated: false, queued: 0 };
+}
+
+/** Whether the DAG has a queued run (true when the read fails: the event is then sent as before). */
+async function hasQueuedRuns(deps: EvalDeps, dagId: string): Promise<boolean> {
+  const row = await deps.db
+    .selectFrom("dag_run")
+    .select("id")
+    .where("dag_id", "=", dagId)
+    .where("state", "=", "queued")
+    .limit(1)
+    .executeTakeFirst()
+    .catch(() => ({ id: 0 }));
+  return row !== undefined;
 }
 
 /** Evaluate a run through the scheduler's per-run pass when there is one (deps.evaluate), else directly. */

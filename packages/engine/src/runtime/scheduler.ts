@@ -48,10 +48,15 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
   const deps: RuntimeDeps = { ...baseDeps, evaluate: (dagId, runId, minVersion) => evaluate(JSON.stringify([dagId, runId]), minVersion) };
   // Dag events (a trigger, an unpause, a run's end) coalesce per DAG the same way: a burst of
   // triggers starts its runs in one pass, and an event during a pass makes one more pass.
-  const startRuns = createCoalescer(async (dagId) => {
-    await startQueuedRuns(deps, dagId);
-    await syncCronSchedulers(deps.db, deps.queues.scheduler, log, dagId);
-  });
+  // The events that join a pass in flight are done at once: a thousand triggers no longer fill
+  // every slot of this worker while one pass runs, so run evaluations (run ends) go on meanwhile.
+  const startRuns = createCoalescer(
+    async (dagId) => {
+      await startQueuedRuns(deps, dagId);
+      await syncCronSchedulers(deps.db, deps.queues.scheduler, log, dagId);
+    },
+    { joinersWait: false },
+  );
   const handle = async (job: Job) => {
     const ev = schedulerJobSchema.parse(job.data);
     switch (ev.kind) {

@@ -1,7 +1,7 @@
 import type { FlowRow } from "@svc/db";
 import type { CatalogueDag } from "../catalogue";
 import type { ParamError } from "@svc/dags";
-import { patchFlow, phasesOf, type PipelineDeps, type ProcessResult } from "./deps";
+import { phasesOf, type PipelineDeps, type ProcessResult } from "./deps";
 import { discover } from "./discovery";
 import { execute } from "./execution";
 import { validate } from "./validation";
@@ -12,9 +12,9 @@ import { validate } from "./validation";
  * Flows waiting for the user or finished are returned as they are.
  */
 export async function processFlow(deps: PipelineDeps & { workflowUiUrl: string }, flowId: string): Promise<ProcessResult> {
-  let flow: FlowRow | undefined = await deps.store.get(flowId);
+  // A new flow (the usual job) moves to planning in the same statement that reads it.
+  let flow: FlowRow | undefined = (await deps.store.update(flowId, { status: "planning" }, ["pending"])) ?? (await deps.store.get(flowId));
   if (!flow) return { flowId, status: "not_found" };
-  if (flow.status === "pending") flow = await patchFlow(deps.store, flow, { status: "planning" }, ["pending"]);
 
   let catalogue: CatalogueDag[] | undefined;
   let paramErrors: ParamError[] | undefined;
