@@ -57,6 +57,8 @@ export interface DagRunTable {
   last_scheduling_decision: TsNull;
   note: string | null;
   external_trigger: Generated<boolean>;
+  /** Started by the scheduler although the DAG is paused: one approved run, the DAG stays paused. */
+  run_while_paused: Generated<boolean>;
   /** Bumped with every task state change; the scheduler evaluates each version once. */
   version: Generated<number>;
   evaluated_version: Generated<number>;

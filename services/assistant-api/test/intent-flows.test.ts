@@ -17,7 +17,7 @@ const post = (path: string, body?: object) =>
 const runsOf = async (dagId: string) => (await s.assistant.engine.listDagRuns({ dag_id: dagId })).dag_runs;
 
 test("an intent for a workflow without VMs runs at once: in_progress with a run, then observe goes to success at 100%", async () => {
-  const res = await post("/orchestrator/intent", { intent: "run a health check" });
+  const res = await post("/orchestrator/intent", { intent: "run a health check", auto_approve: true });
   expect(res.status).toBe(200);
   const flow = FlowSchema.parse(res.body);
   expect(flow).toMatchObject({ status: "in_progress", dag_id: "infrastructure_health_check", phases_completed: ["dag_discovery", "dag_validation", "dag_execution"] });
@@ -25,9 +25,10 @@ test("an intent for a workflow without VMs runs at once: in_progress with a run,
   expect(flow.run_id).toBe(`flow__${flow.execution_id}`);
   expect(flow.workflow_ui_url).toBe("http://ui.test:8888/dags/infrastructure_health_check/grid");
   expect(flow.status_endpoint).toBe(`/orchestrator/flows/${flow.flow_id}`);
-  // The DAG was paused (every DAG starts paused): execution unpaused it and says so.
-  expect(flow.warnings.join(" ")).toMatch(/unpaused/);
-  expect((await s.assistant.engine.getDag("infrastructure_health_check")).is_paused).toBe(false);
+  // The DAG is paused (every DAG starts paused): the op's auto_approve covered it, and this one run goes without unpausing it.
+  expect(flow.warnings.join(" ")).toMatch(/runs one run and leaves the DAG paused/);
+  expect(flow.approval).toMatchObject({ approved_by: "auto_approve", reasons: [expect.stringMatching(/is paused/)] });
+  expect((await s.assistant.engine.getDag("infrastructure_health_check")).is_paused).toBe(true);
 
   const seen: string[] = [];
   const done = await waitFor(
@@ -100,7 +101,7 @@ test("auto_approve with auto_execute runs a VM workflow without waiting", async 
 test("auto_execute false stops even a workflow without VMs at awaiting_approval; cancel drops it and no run exists", async () => {
   const before = (await runsOf("infrastructure_health_check")).length;
   const res = await post("/orchestrator/intent", { intent: "run a health check", auto_execute: false });
-  expect(res.body).toMatchObject({ status: "awaiting_approval", approval: { reasons: ["auto_execute is false"] } });
+  expect(res.body).toMatchObject({ status: "awaiting_approval", approval: { reasons: ["auto_execute is false", expect.stringMatching(/is paused/)] } });
   const cancelled = await post(`${res.body.status_endpoint}/cancel`, { reason: "changed my mind" });
   expect(cancelled.status).toBe(200);
   expect(cancelled.body).toMatchObject({ status: "cancelled", run_id: null });

@@ -30,7 +30,7 @@ test("a flow survives a restart of the assistant API and the orchestrator: new i
 test("an intent accepted while no orchestrator runs answers 202 pending, and runs once an orchestrator starts", async () => {
   await s.stopServices();
   s.startServices({ orchestrator: false });
-  const res = await request(s.app).post("/orchestrator/intent").send({ intent: "run a health check" });
+  const res = await request(s.app).post("/orchestrator/intent").send({ intent: "run a health check", auto_approve: true });
   expect(res.status).toBe(202);
   expect(res.body).toMatchObject({ status: "pending", phases_completed: [], status_endpoint: `/orchestrator/flows/${res.body.flow_id}` });
 

@@ -83,7 +83,7 @@ $fn$`;
  * serialised per DAG by a transaction-scoped advisory lock. Most calls find nothing queued (every
  * run's end asks) and return before taking the lock.
  */
-const START_RUNS = `
+export const START_RUNS = `
 create function svc_start_runs(p_dag text, p_now timestamptz)
 returns table (run_id text)
 language plpgsql volatile

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { validateParams } from "@svc/dags";
+import { restrictedParamsSet, validateParams, type ParamRole } from "@svc/dags";
 import type { DagRunRow } from "@svc/db";
-import { AlreadyExistsError, BadRequestError, DagHasImportErrorsError, DagNotFoundError, ParamsInvalidError } from "@svc/errors";
+import { AlreadyExistsError, BadRequestError, DagHasImportErrorsError, DagNotFoundError, ForbiddenError, ParamsInvalidError } from "@svc/errors";
 import { dagDefinition } from "../runtime/definition-cache";
 import type { ApiContext } from "./deps";
 import type { ApiDagRun } from "./schemas";
@@ -18,6 +18,17 @@ export interface TriggerOptions {
   logicalDate?: string | Date;
   note?: string | null;
   runType?: RunType;
+  /**
+   * Start this run although the DAG is paused, leaving the DAG paused (a flow an operator approved).
+   * Not part of the REST API: a paused DAG's triggered runs wait until it is unpaused, as in Airflow.
+   */
+  runWhilePaused?: boolean;
+  /**
+   * Whether the caller's role reaches `role`, for params declaring `min_role` that conf sets to
+   * something other than their default (403 when not). Absent: an internal caller (a flow an op
+   * approved, the scheduler, the operator's CLI), which may set them.
+   */
+  callerHasRole?: (role: ParamRole) => boolean;
 }
 
 /** Airflow's default `allowed_run_id_pattern`. */
@@ -76,6 +87,11 @@ export function triggerOps(ctx: ApiContext) {
 
     const conf = opts.conf ?? {};
     if (!isPlainObject(conf)) throw new BadRequestError("conf: must be a JSON object", { field: "conf" });
+    const denied = opts.callerHasRole ? restrictedParamsSet(def, conf).filter((p) => !opts.callerHasRole!(p.minRole)) : [];
+    if (denied.length) {
+      const list = denied.map((p) => `conf.${p.name} needs the role '${p.minRole}' or above`).join("; ");
+      throw new ForbiddenError(`${list}; leave it out to use its default`, { fields: denied.map((p) => `conf.${p.name}`) });
+    }
     const checked = validateParams(def, conf, ctx.settings);
     if (!checked.ok) {
       const list = checked.errors.map((e) => `${e.field}: ${e.message}`).join("; ");
@@ -93,8 +109,8 @@ export function triggerOps(ctx: ApiContext) {
     // already taken inserts nothing; a run id already taken violates the unique key.
     const { rows } = await sql<ApiDagRunRow>`
       with r as (
-        insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date, data_interval_start, data_interval_end, note, external_trigger)
-        select d.dag_id, ${runId}, 'queued', ${runType}, ${JSON.stringify(checked.params)}::jsonb, d.definition, d.hash, ${logical}, ${logical}, ${logical}, ${opts.note ?? null}, ${runType !== "scheduled"}
+        insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date, data_interval_start, data_interval_end, note, external_trigger, run_while_paused)
+        select d.dag_id, ${runId}, 'queued', ${runType}, ${JSON.stringify(checked.params)}::jsonb, d.definition, d.hash, ${logical}, ${logical}, ${logical}, ${opts.note ?? null}, ${runType !== "scheduled"}, ${opts.runWhilePaused === true}
         from dag d
         where d.dag_id = ${dagId} and d.hash = ${dag.hash}
           and not exists (select 1 from dag_run x where x.dag_id = ${dagId} and x.logical_date = ${logical})

@@ -54,7 +54,7 @@ export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
     .select("r.dag_id")
     .distinct()
     .where("r.state", "=", "queued")
-    .where("d.is_paused", "=", false)
+    .where((eb) => eb.or([eb("d.is_paused", "=", false), eb("r.run_while_paused", "=", true)]))
     .execute();
   for (const d of dagsWithQueued) report.startedRuns += (await startQueuedRuns(deps, d.dag_id)).length;
   return report;

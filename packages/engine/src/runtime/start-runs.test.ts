@@ -71,3 +71,24 @@ test("a paused DAG, an unknown DAG and a DAG with nothing queued start nothing",
   expect(d.evaluated).toEqual([]);
   expect(await runs("paused")).toEqual({ p: "queued@1" });
 });
+
+test("a paused DAG starts only its runs marked run_while_paused, within max_active_runs, and stays paused", async () => {
+  await seedDag("held", {
+    paused: true,
+    maxActiveRuns: 1,
+    runs: [
+      ["old", "01"],
+      ["once", "02"],
+      ["twice", "03"],
+    ],
+  });
+  await sql`update dag_run set run_while_paused = true where dag_id = 'held' and run_id in ('once', 'twice')`.execute(tdb.db);
+  const d = deps();
+  expect(await startQueuedRuns(d.deps, "held")).toEqual(["once"]);
+  // One slot: the second marked run waits for it; the unmarked older run waits for an unpause.
+  expect(await startQueuedRuns(d.deps, "held")).toEqual([]);
+  await sql`update dag_run set state = 'success' where dag_id = 'held' and run_id = 'once'`.execute(tdb.db);
+  expect(await startQueuedRuns(d.deps, "held")).toEqual(["twice"]);
+  expect(await runs("held")).toMatchObject({ old: "queued@1", once: "success@2", twice: "running@2" });
+  expect((await tdb.db.selectFrom("dag").select("is_paused").where("dag_id", "=", "held").executeTakeFirstOrThrow()).is_paused).toBe(true);
+});

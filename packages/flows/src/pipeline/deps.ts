@@ -9,7 +9,7 @@ import type { FlowRouter } from "../flow-router";
 /** What the intent pipeline needs; the orchestrator service passes its own. */
 export interface PipelineDeps {
   store: FlowStore;
-  engine: Pick<EngineApi, "listDagDefinitions" | "getDag" | "setPaused" | "triggerDagRun" | "getDagRun">;
+  engine: Pick<EngineApi, "listDagDefinitions" | "getDag" | "triggerDagRun" | "getDagRun">;
   router: FlowRouter;
   logger: Logger;
 }

@@ -3,12 +3,19 @@ import { AlreadyExistsError, isSvcError, type ErrorCode } from "@svc/errors";
 import { workflowUiUrlOf } from "../flow-view";
 import { runIdForExecution } from "../ids";
 import { patchFlow, phasesOf, routerNotes, type PipelineDeps } from "./deps";
+import { pausedReason } from "./validation";
+
+/** Whether the flow's approval covered the DAG being paused (given by an op, or in advance with auto_approve). */
+const approvedWhilePaused = (flow: FlowRow, dagId: string): boolean => {
+  const a = flow.approval as { reasons?: unknown; approved_by?: unknown } | null | undefined;
+  return Boolean(a?.approved_by) && Array.isArray(a?.reasons) && a.reasons.includes(pausedReason(dagId));
+};
 
 /** Engine errors that retrying cannot fix: the flow fails with the engine's message. */
 const PERMANENT: readonly ErrorCode[] = ["dag_not_found", "params_invalid", "dag_has_import_errors", "bad_request"];
 
 /**
- * Phase 3: unpause the DAG when paused, then create the run. The run id derives from the flow's
+ * Phase 3: create the run (on a paused DAG, one run the approval covered; the DAG stays paused). The run id derives from the flow's
  * execution id, so a re-delivered job finds its run (AlreadyExists) instead of creating a second.
  */
 export async function execute(deps: PipelineDeps, flow: FlowRow, workflowUiUrl: string): Promise<FlowRow> {
@@ -19,13 +26,14 @@ export async function execute(deps: PipelineDeps, flow: FlowRow, workflowUiUrl: 
   try {
     if (!flow.run_id) {
       const dag = await deps.engine.getDag(dagId);
-      if (dag.is_paused) {
-        await deps.engine.setPaused(dagId, false);
-        // Replaces validation's "will be unpaused" with what happened.
-        warnings = [...warnings.filter((w) => !w.includes("will be unpaused")), `DAG ${dagId} was unpaused to run this flow.`];
+      // Approved for a paused DAG: this one run starts, the DAG stays paused. Paused since an
+      // approval that did not cover it: the run waits in the queue until someone unpauses the DAG.
+      const runWhilePaused = dag.is_paused && approvedWhilePaused(flow, dagId);
+      if (dag.is_paused && !runWhilePaused) {
+        warnings = [...warnings, `DAG ${dagId} was paused after this flow was approved: its run is queued until the DAG is unpaused.`];
       }
       try {
-        await deps.engine.triggerDagRun(dagId, { conf: flow.params, runId, note: `flow ${flow.flow_id}: ${flow.intent}`.slice(0, 2000) });
+        await deps.engine.triggerDagRun(dagId, { conf: flow.params, runId, note: `flow ${flow.flow_id}: ${flow.intent}`.slice(0, 2000), runWhilePaused });
         await deps.store.audit("orchestrator", "dag_run.created", `${dagId}/${runId}`, { flow_id: flow.flow_id });
       } catch (e) {
         if (!(e instanceof AlreadyExistsError)) throw e;

@@ -1,8 +1,11 @@
-import type { ParamError } from "@svc/dags";
+import { restrictedParamsSet, type ParamError } from "@svc/dags";
 import type { FlowRow } from "@svc/db";
 import { loadCatalogue, type CatalogueDag } from "../catalogue";
 import { resolveParams } from "../params";
 import { patchFlow, phasesOf, routerNotes, type PipelineDeps } from "./deps";
+
+/** The approval reason of a flow on a paused DAG; execution looks for it before running one run of a paused DAG. */
+export const pausedReason = (dagId: string): string => `DAG ${dagId} is paused: approving runs this one run and leaves the DAG paused`;
 
 const describeParam = (dag: CatalogueDag, name: string) => {
   const s = dag.definition.params[name];
@@ -11,7 +14,7 @@ const describeParam = (dag: CatalogueDag, name: string) => {
 
 /**
  * Phase 2: the DAG exists, is active, parsed without errors; params valid (explicit over
- * extracted); a paused DAG is a warning. Then decide: run now, wait for approval, or ask for input.
+ * extracted). Then decide: run now, wait for approval (the DAG asks for it, or it is paused), or ask for input.
  */
 export async function validate(deps: PipelineDeps, flow: FlowRow, known?: CatalogueDag[]): Promise<{ flow: FlowRow; paramErrors?: ParamError[] }> {
   const dagId = flow.dag_id!;
@@ -72,9 +75,13 @@ export async function validate(deps: PipelineDeps, flow: FlowRow, known?: Catalo
       ),
     };
   }
-  if (dag.is_paused) warnings.push(`DAG ${dagId} is paused; it will be unpaused when the flow executes.`);
+  // A paused DAG stays paused: an operator approves this one run (auto_approve is an op's approval given in advance).
+  // Params reserved for an op or admin (min_role): the flow waits for an op's approval.
+  const reserved = restrictedParamsSet(dag.definition, resolved.params).map((p) => `params.${p.name} may only be set by the role '${p.minRole}' or above`);
+  const needsApproval = [...(dag.approval_reason ? [dag.approval_reason] : []), ...(dag.is_paused ? [pausedReason(dagId)] : []), ...reserved];
+  if (dag.is_paused) warnings.push(`DAG ${dagId} is paused: this flow runs one run and leaves the DAG paused.`);
 
-  const reasons = [...(!flow.auto_execute ? ["auto_execute is false"] : []), ...(dag.approval_reason && !flow.auto_approve ? [dag.approval_reason] : [])];
+  const reasons = [...(!flow.auto_execute ? ["auto_execute is false"] : []), ...(flow.auto_approve ? [] : needsApproval)];
   const base = { params: resolved.params, warnings, missing_params: [], phases_completed: [...phases, "dag_validation" as const] };
   if (reasons.length) {
     const waiting = await patchFlow(
@@ -91,7 +98,7 @@ export async function validate(deps: PipelineDeps, flow: FlowRow, known?: Catalo
     );
     return { flow: waiting };
   }
-  const approval = { required: Boolean(dag.approval_reason), reasons: dag.approval_reason ? [dag.approval_reason] : [], approved_by: dag.approval_reason ? "auto_approve" : null };
+  const approval = { required: needsApproval.length > 0, reasons: needsApproval, approved_by: needsApproval.length ? "auto_approve" : null };
   const ready = await patchFlow(
     deps.store,
     flow,
