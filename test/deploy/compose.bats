@@ -177,3 +177,33 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
 @test "the build context leaves out local installs, history and env files" {
   for p in '**/node_modules' .git '**/.env' '**/*.env'; do grep -qxF "$p" "$REPO/.dockerignore"; done
 }
+
+@test "each service gets only the secrets it uses: API credentials for the HTTP services, the model key where the model is asked" {
+  secrets() { query "Object.keys(c.services[\"$1\"].environment || {}).filter((k) => /^(SVC_ADMIN_PASSWORD|SVC_API_TOKEN|MODEL_PROVIDER_API_KEY|SVC_MCP_TOKEN)$/.test(k)).sort().join(\" \")"; }
+  local expected=(
+    "scheduler="
+    "worker="
+    "migrate="
+    "orchestrator=MODEL_PROVIDER_API_KEY"
+    "web-ui=SVC_ADMIN_PASSWORD SVC_API_TOKEN"
+    "assistant-api=MODEL_PROVIDER_API_KEY SVC_ADMIN_PASSWORD SVC_API_TOKEN"
+    "mcp-workflow=SVC_MCP_TOKEN"
+    "mcp-assistant=SVC_API_TOKEN SVC_ADMIN_PASSWORD SVC_MCP_TOKEN"
+  )
+  local e svc want got
+  for e in "${expected[@]}"; do
+    svc=${e%%=*}
+    want=$(tr ' ' '\n' <<<"${e#*=}" | sort | tr '\n' ' ' | sed 's/ *$//')
+    got=$(secrets "$svc")
+    [ "$got" = "$want" ] || { echo "$svc: got '$got', want '$want'"; false; }
+  done
+}
+
+@test "the HTTP services behind nginx trust X-Forwarded-For from the compose network only" {
+  for svc in web-ui assistant-api; do
+    run query "c.services[\"$svc\"].environment.SVC_TRUST_PROXY"
+    [ "$status" -eq 0 ]
+    [[ "$output" == loopback,* ]]
+    [[ "$output" == *172.16.0.0/12* ]]
+  done
+}

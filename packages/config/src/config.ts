@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { VM_DEFAULTS } from "./vm-defaults";
+import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -46,6 +47,13 @@ const envSchema = z.object({
   SVC_WEB_UI_PORT: int(0, 65535).default(8888),
   SVC_BIND_HOST: z.string().optional(),
   SVC_MAX_PAGE_LIMIT: int(1, 10000).default(100),
+  /** Which peers may set X-Forwarded-For (express "trust proxy"): presets loopback, linklocal, uniquelocal, or IPs/CIDRs, comma-separated. */
+  SVC_TRUST_PROXY: z
+    .string()
+    .default("loopback")
+    .refine((v) => v.split(",").every((p) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(p.trim())), {
+      message: "a comma-separated list of loopback, linklocal, uniquelocal or IP addresses/CIDRs",
+    }),
   MODEL_PROVIDER_API_KEY: z.string().optional(),
   SVC_MODEL_NAME: z.string().default("gpt-4o-mini"),
   SVC_MODEL_BASE_URL: z.string().url().optional(),
@@ -59,6 +67,10 @@ const envSchema = z.object({
   SVC_SSH_KEY_PATH: z.string().optional(),
   SVC_SSH_KNOWN_HOSTS: z.string().optional(),
   SVC_INVENTORY_DIR: z.string().default("/var/lib/svc/inventory"),
+  SVC_HOST_STATE_DIR: z
+    .string()
+    .regex(/^\/[^\0]*$/, "an absolute path on the host")
+    .optional(),
   SVC_VAULT_PASSWORD_FILE: z.string().optional(),
   SVC_SECRETS_FILE: z.string().optional(),
   SVC_PULL_SECRET_FILE: z.string().optional(),
@@ -74,6 +86,7 @@ const envSchema = z.object({
     .default(VM_DEFAULTS.network),
   SVC_VM_DRIVER: z.enum(["auto", "libvirt", "kcli"]).default("auto"),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ...LIMITS_ENV,
 });
 
 export type SvcEnv = z.infer<typeof envSchema>;
@@ -95,7 +108,7 @@ export interface SvcConfig {
   readonly enableAiAssistant: boolean;
   readonly enableWorkflows: boolean;
   readonly workflowUiUrl: string;
-  readonly http: { readonly assistantPort: number; readonly webUiPort: number; readonly bindHost: string | undefined; readonly maxPageLimit: number };
+  readonly http: { readonly assistantPort: number; readonly webUiPort: number; readonly bindHost: string | undefined; readonly maxPageLimit: number; readonly trustProxy: string };
   readonly auth: {
     readonly adminUser?: string;
     readonly adminPassword?: string;
@@ -120,6 +133,11 @@ export interface SvcConfig {
     readonly knownHostsPath?: string;
   };
   readonly inventoryDir: string;
+  /**
+   * Directory on the host where the at-most-once fence keeps its lock and result files, writable by
+   * the SSH user (SVC_HOST_STATE_DIR, default <inventoryDir>/tries: the inventory directory is already theirs).
+   */
+  readonly hostStateDir: string;
   readonly vaultPasswordFile?: string;
   /** ansible-vault file on the host with the services' passwords (default <inventoryDir>/secrets.yml). */
   readonly secretsFile: string;
@@ -137,6 +155,7 @@ export interface SvcConfig {
     readonly driver: "auto" | "libvirt" | "kcli";
   };
   readonly logLevel: SvcEnv["SVC_LOG_LEVEL"];
+  readonly limits: SvcLimits;
 }
 
 /** Thrown by loadConfig; lists every bad variable at once. Never includes values. */
@@ -173,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     enableAiAssistant: e.SVC_ENABLE_AI_ASSISTANT,
     enableWorkflows: e.SVC_ENABLE_WORKFLOWS,
     workflowUiUrl: e.SVC_WORKFLOW_UI_URL.replace(/\/+$/, ""),
-    http: { assistantPort: e.SVC_ASSISTANT_PORT, webUiPort: e.SVC_WEB_UI_PORT, bindHost: e.SVC_BIND_HOST, maxPageLimit: e.SVC_MAX_PAGE_LIMIT },
+    http: { assistantPort: e.SVC_ASSISTANT_PORT, webUiPort: e.SVC_WEB_UI_PORT, bindHost: e.SVC_BIND_HOST, maxPageLimit: e.SVC_MAX_PAGE_LIMIT, trustProxy: e.SVC_TRUST_PROXY },
     auth: {
       adminUser: e.SVC_ADMIN_USER,
       adminPassword: e.SVC_ADMIN_PASSWORD,
@@ -191,11 +210,13 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     },
     ssh: { host: e.SVC_SSH_HOST, port: e.SVC_SSH_PORT, user: e.SVC_SSH_USER ?? e.USER ?? "root", keyPath: e.SVC_SSH_KEY_PATH, knownHostsPath: e.SVC_SSH_KNOWN_HOSTS },
     inventoryDir: e.SVC_INVENTORY_DIR,
+    hostStateDir: e.SVC_HOST_STATE_DIR ?? `${e.SVC_INVENTORY_DIR.replace(/\/+$/, "")}/tries`,
     vaultPasswordFile: e.SVC_VAULT_PASSWORD_FILE,
     secretsFile: e.SVC_SECRETS_FILE ?? `${e.SVC_INVENTORY_DIR}/secrets.yml`,
     pullSecretFile: e.SVC_PULL_SECRET_FILE ?? `${e.SVC_INVENTORY_DIR}/pull-secret.json`,
     vm: { imagesDir: e.SVC_VM_IMAGES_DIR, disksDir: e.SVC_VM_DISKS_DIR, defaultImage: e.SVC_VM_DEFAULT_IMAGE, defaultNetwork: e.SVC_VM_DEFAULT_NETWORK, driver: e.SVC_VM_DRIVER },
     logLevel: e.SVC_LOG_LEVEL,
+    limits: limitsOf(e),
   };
   return deepFreeze(cfg);
 }

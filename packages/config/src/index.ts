@@ -1,5 +1,6 @@
 export { loadConfig, ConfigError, dagSettingsFromConfig } from "./config";
 export type { SvcConfig, SvcEnv } from "./config";
+export type { SvcLimits } from "./limits";
 export { VM_DEFAULTS } from "./vm-defaults";
 export { defaultKeyPath, resolveSshFiles } from "./ssh-files";
 export { hostSettingsLines } from "./host-settings";

@@ -1,3 +1,5 @@
+import type { RequestHandler } from "express";
+
 /** Seconds a client is told to wait when a backing service is down. */
 export const OUTAGE_RETRY_AFTER_S = 5;
 
@@ -17,3 +19,15 @@ export function isOutage(e: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Middleware for writes that need a backing service (the queue) to take effect: it is asked
+ * first (`check`, e.g. a Redis PING on a fail-fast connection), so with the service down the
+ * request is answered 503 with Retry-After by errorHandler before anything is written.
+ */
+export const requireReachable =
+  (check: () => Promise<unknown>): RequestHandler =>
+  async (_req, _res, next) => {
+    await check();
+    next();
+  };

@@ -61,7 +61,11 @@ export async function runMcpService(spec: McpServiceSpec, argv: readonly string[
     if (stopping) return;
     stopping = true;
     logger.info({ reason }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Whatever hangs, the process is gone within the stop grace plus 5 s (as the other services).
+    const force = setTimeout(() => {
+      logger.error({ graceMs: config.limits.stopGraceMs }, "shutdown did not finish within the stop grace; exiting now");
+      process.exit(1);
+    }, config.limits.stopGraceMs + 5000);
     force.unref();
     await stopTransport().catch(() => undefined);
     await service.close().catch((e: unknown) => logger.warn({ err: String(e) }, "close failed"));

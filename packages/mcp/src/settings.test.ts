@@ -2,7 +2,7 @@ import { decideMcpListen } from "./mcp-listen";
 import { loadMcpSettings, McpSettingsError } from "./settings";
 import { parseTransportArgs } from "./cli-args";
 
-const dev = { deploymentMode: "development" as const, http: { assistantPort: 8080, webUiPort: 8888, bindHost: undefined, maxPageLimit: 100 } };
+const dev = { deploymentMode: "development" as const, http: { assistantPort: 8080, webUiPort: 8888, bindHost: undefined, maxPageLimit: 100, trustProxy: "loopback" } };
 
 test("settings default to read-write, ports 8889/8890, no token; a short token is refused without echoing it", () => {
   expect(loadMcpSettings({})).toMatchObject({ token: undefined, readOnly: false, workflowPort: 8889, assistantPort: 8890, allowedOrigins: [] });

@@ -1,5 +1,7 @@
 export { createTestDb } from "./test-db";
 export type { TestDb } from "./test-db";
+export { dbOutage } from "./db-outage";
+export type { DbOutage } from "./db-outage";
 export { createTestRedis, deletePrefix, TEST_REDIS_URL } from "./test-redis";
 export type { TestRedis } from "./test-redis";
 export { freePort, waitFor } from "./ports";

@@ -14,7 +14,8 @@ import { ChatRequestSchema } from "./schemas";
 export function createAssistantApp(d: AssistantDeps): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  // Behind nginx: the client's own address (X-Forwarded-For) for the failed-login lockout and logs.
+  app.set("trust proxy", d.config.http.trustProxy);
   const metrics = createMetrics();
   app.use(metrics.middleware);
   app.use(securityHeaders(), csrfGuard());

@@ -3,6 +3,7 @@ import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { EngineApi } from "@svc/engine";
 import { createFlowStore, createServiceEngine, type FlowStore } from "@svc/flows";
+import { createOpenStreams, type OpenStreams } from "@svc/http";
 import type { Logger } from "@svc/logger";
 import { createQueues } from "@svc/queue";
 import pkg from "../package.json";
@@ -23,8 +24,8 @@ export interface AssistantDeps {
   version: string;
   /** How long a request waits for the orchestrator before answering 202 with the flow as it stands. */
   intentWaitMs: number;
-  /** SSE: how often Postgres is polled, and how often a comment keeps the connection alive. */
-  sse: { pollMs: number; heartbeatMs: number };
+  /** SSE: how often Postgres is polled, how often a comment keeps the connection alive, and the process's open streams (capped, closed on shutdown). */
+  sse: { pollMs: number; heartbeatMs: number; streams: OpenStreams };
   /** The routing mode the orchestrator uses with this config (same model settings). */
   router: { mode: "offline" | "llm"; model: string | null };
 }
@@ -60,7 +61,7 @@ export function createAssistantDeps(o: AssistantDepsOptions): AssistantResources
     logger,
     version: pkg.version,
     intentWaitMs: o.intentWaitMs ?? Math.max(10_000, config.model.timeoutMs + 2000),
-    sse: { pollMs: o.sse?.pollMs ?? 500, heartbeatMs: o.sse?.heartbeatMs ?? 15_000 },
+    sse: { pollMs: o.sse?.pollMs ?? 500, heartbeatMs: o.sse?.heartbeatMs ?? 15_000, streams: o.sse?.streams ?? createOpenStreams(config.limits.maxOpenStreams) },
     router: { mode: model ? "llm" : "offline", model: model?.model ?? null },
     async close() {
       await intents.close();

@@ -16,13 +16,18 @@ async function main(): Promise<void> {
   const app = createAssistantApp(deps);
   const heartbeat = startHeartbeat(db, "assistant-api", newInstanceId("assistant-api"), 5000, (e) => logger.warn({ err: String(e) }, "heartbeat failed"));
   const server = app.listen(config.http.assistantPort, listen.host, () => logger.info({ host: listen.host, port: config.http.assistantPort }, "assistant API listening"));
-  onShutdown(logger, async () => {
-    // Open SSE streams are closed after a short grace instead of holding the process.
-    await closeHttpServer(server, 2000);
-    await heartbeat.stop();
-    await deps.close();
-    await db.destroy();
-  });
+  onShutdown(
+    logger,
+    async () => {
+      // Event streams end at once (clients reconnect); requests in progress get the grace.
+      deps.sse.streams.closeAll();
+      await closeHttpServer(server, config.limits.stopGraceMs);
+      await heartbeat.stop();
+      await deps.close();
+      await db.destroy();
+    },
+    config.limits.stopGraceMs,
+  );
 }
 
 main().catch((e) => {

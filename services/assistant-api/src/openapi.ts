@@ -61,7 +61,11 @@ export const OPERATIONS: Op[] = [
     path: "/orchestrator/flows/{flow_id}/events",
     summary: "Server-Sent Events: phase, task and run events of a flow",
     pathParams: ["flow_id"],
-    responses: { 200: { description: "event stream", contentType: "text/event-stream" }, 404: problem("Unknown flow") },
+    responses: {
+      200: { description: "event stream", contentType: "text/event-stream" },
+      404: problem("Unknown flow"),
+      503: problem("Too many open event streams (SVC_MAX_OPEN_STREAMS) or the server is stopping; see Retry-After"),
+    },
   },
   {
     method: "post",

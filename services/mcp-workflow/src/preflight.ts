@@ -1,3 +1,4 @@
+import path from "node:path";
 import { validateParams } from "@svc/dags";
 import type { EngineApi } from "@svc/engine";
 import type { VmCliInfo, VmTools } from "./vm-access";
@@ -13,6 +14,15 @@ const GIB = 1024 * 1024 * 1024;
 async function probe(vms: VmTools, argv: string[]): Promise<string | undefined> {
   const r = await vms.exec(argv).catch(() => undefined);
   return r && r.code === 0 ? r.stdout : undefined;
+}
+
+/** Free space (KiB) of `dir`, or of its nearest existing parent when the first VM has not created it yet. */
+async function freeSpace(vms: VmTools, dir: string): Promise<{ dir: string; freeKb: number }> {
+  for (let d = dir; ; d = path.posix.dirname(d)) {
+    const df = await probe(vms, ["df", "-Pk", "--", d]);
+    if (df) return { dir: d, freeKb: Number(df.trim().split("\n").pop()?.split(/\s+/)[3]) };
+    if (d === path.posix.dirname(d)) return { dir, freeKb: NaN };
+  }
 }
 
 /** Host resources against the request: memory available, CPUs (over-commit is only noted), disk space for the disks. */
@@ -33,12 +43,12 @@ async function resourceChecks(vms: VmTools, conf: Record<string, unknown>): Prom
     ok: Number.isFinite(cpus) && cpus > 0,
     detail: Number.isFinite(cpus) ? `${wantCpus} vCPU requested, host has ${cpus}${wantCpus > cpus ? " (over-committed)" : ""}` : "could not count host CPUs",
   });
-  const df = await probe(vms, ["df", "-Pk", "--", vms.disksDir]);
-  const freeKb = df ? Number(df.trim().split("\n").pop()?.split(/\s+/)[3]) : NaN;
+  const { dir, freeKb } = await freeSpace(vms, vms.disksDir);
   const wantGb = Number(conf.disk_gb ?? 0);
+  const where = dir === vms.disksDir ? dir : `${dir} (where ${vms.disksDir} will be created)`;
   out.push(
     Number.isFinite(freeKb)
-      ? { check: "disk", ok: (freeKb * 1024) / GIB >= wantGb, detail: `${wantGb} GiB requested, ${Math.floor((freeKb * 1024) / GIB)} GiB free in ${vms.disksDir}` }
+      ? { check: "disk", ok: (freeKb * 1024) / GIB >= wantGb, detail: `${wantGb} GiB requested, ${Math.floor((freeKb * 1024) / GIB)} GiB free in ${where}` }
       : { check: "disk", ok: false, detail: `could not read free space of ${vms.disksDir}` },
   );
   return out;

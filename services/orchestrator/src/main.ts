@@ -9,10 +9,14 @@ async function main(): Promise<void> {
   const logger = createLogger("orchestrator", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-orchestrator");
   const orchestrator = createOrchestrator({ db, config, logger });
-  onShutdown(logger, async () => {
-    await orchestrator.close();
-    await db.destroy();
-  });
+  onShutdown(
+    logger,
+    async () => {
+      await orchestrator.close();
+      await db.destroy();
+    },
+    config.limits.stopGraceMs,
+  );
 }
 
 main().catch((e) => {

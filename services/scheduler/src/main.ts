@@ -8,10 +8,14 @@ async function main(): Promise<void> {
   const logger = createLogger("scheduler", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-scheduler");
   const rt = startEngineRuntime({ db, config, logger, worker: false });
-  onShutdown(logger, async () => {
-    await rt.stop();
-    await db.destroy();
-  });
+  onShutdown(
+    logger,
+    async () => {
+      await rt.stop();
+      await db.destroy();
+    },
+    config.limits.stopGraceMs,
+  );
 }
 
 main().catch((e) => {

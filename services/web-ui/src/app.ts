@@ -3,7 +3,7 @@ import express, { type Express, type Request, type RequestHandler } from "expres
 import type { EngineApi } from "@svc/engine";
 import { silentLogger, type Logger } from "@svc/logger";
 import { BadRequestError } from "@svc/errors";
-import { csrfGuard, errorHandler, notFoundHandler, requireAuth, securityHeaders, type AuthSettings, type Role } from "@svc/http";
+import { csrfGuard, errorHandler, notFoundHandler, requireAuth, requireReachable, securityHeaders, type AuthSettings, type Role } from "@svc/http";
 import { buildOpenApi } from "./openapi";
 import { API_ROUTES, apiRouter } from "./routes";
 import { uiRouter, type UiOptions } from "./ui/router";
@@ -15,6 +15,10 @@ export interface WebUiDeps {
   logger?: Logger;
   /** The ask box's assistant API base URL and the grid's live-update timing. */
   ui?: Omit<UiOptions, "logger">;
+  /** The scheduler queue's connection, asked before a trigger (fail-fast; none: not asked). */
+  queue?: { ping(): Promise<unknown> };
+  /** Peers trusted to set X-Forwarded-For (SVC_TRUST_PROXY; default loopback, where nginx runs). */
+  trustProxy?: string;
 }
 
 /** The web UI and the Airflow-compatible REST API under /api/v1, as an Express app (no listen). */
@@ -25,13 +29,18 @@ export function createWebUiApp(deps: WebUiDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
+  // Behind nginx: the client's own address counts failed logins, not the proxy's (one client must not lock out all).
+  app.set("trust proxy", deps.trustProxy ?? "loopback");
   app.use(securityHeaders(), csrfGuard());
 
   const v1 = express.Router();
   v1.use(express.json({ limit: "1mb" }));
   // The document describes the API itself (no data): served without credentials, like /health.
   v1.get("/openapi.json", (_req, res) => void res.json(openapi));
-  v1.post("/dags/:dag_id/dagRuns", auth, idempotencyKey(deps.api));
+  // A new run needs the queue to start: with Redis down the trigger is refused (503) before a run is
+  // made (a retry with its Idempotency-Key still gets a run made earlier).
+  const queueUp = deps.queue ? [requireReachable(() => deps.queue!.ping())] : [];
+  v1.post("/dags/:dag_id/dagRuns", auth, idempotencyKey(deps.api), ...queueUp);
   v1.use(apiRouter(deps.api, auth));
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);

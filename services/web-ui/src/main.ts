@@ -1,7 +1,7 @@
 import { loadConfig } from "@svc/config";
 import { createDb } from "@svc/db";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, newInstanceId, startHeartbeat } from "@svc/engine";
-import { closeHttpServer, resolveListenHost } from "@svc/http";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, newInstanceId, onShutdown, startHeartbeat } from "@svc/engine";
+import { closeHttpServer, createOpenStreams, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
@@ -26,8 +26,17 @@ async function main(): Promise<void> {
     maxPageLimit: config.http.maxPageLimit,
     logger,
   });
+  // Live-update streams of this process: capped at SVC_MAX_OPEN_STREAMS, all ended on shutdown.
+  const streams = createOpenStreams(config.limits.maxOpenStreams);
   // The ask box reaches the assistant API of this host (same credentials, forwarded per request).
-  const app = createWebUiApp({ api, auth: config.auth, logger, ui: { db, assistantUrl: `http://127.0.0.1:${config.http.assistantPort}` } });
+  const app = createWebUiApp({
+    api,
+    auth: config.auth,
+    trustProxy: config.http.trustProxy,
+    queue: queues.connection,
+    logger,
+    ui: { db, assistantUrl: `http://127.0.0.1:${config.http.assistantPort}`, streams },
+  });
   const heartbeat = startHeartbeat(db, "web-ui", newInstanceId("web-ui"), 5000, (e) => logger.warn({ err: String(e) }, "heartbeat failed"));
   const server = app.listen(config.http.webUiPort, listen.host, () => {
     logger.info({ host: listen.host, port: config.http.webUiPort, open: listen.open }, "web-ui listening");
@@ -37,22 +46,18 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    // Open SSE streams (the live updates of the grid and the DAG list) are closed after a short grace.
-    await closeHttpServer(server, 2000);
-    await heartbeat.stop();
-    await queues.close();
-    await db.destroy();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
+  onShutdown(
+    logger,
+    async () => {
+      // Live-update streams end at once (the page reconnects); other requests get the grace.
+      streams.closeAll();
+      await closeHttpServer(server, config.limits.stopGraceMs);
+      await heartbeat.stop();
+      await queues.close();
+      await db.destroy();
+    },
+    config.limits.stopGraceMs,
+  );
 }
 
 main().catch((e) => {

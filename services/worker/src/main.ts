@@ -8,10 +8,15 @@ async function main(): Promise<void> {
   const logger = createLogger("worker", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-worker");
   const rt = startEngineRuntime({ db, config, logger, scheduler: false });
-  onShutdown(logger, async () => {
-    await rt.stop();
-    await db.destroy();
-  });
+  // Running tries get SVC_STOP_GRACE_MS to finish; the ones still running are handed back.
+  onShutdown(
+    logger,
+    async () => {
+      await rt.stop();
+      await db.destroy();
+    },
+    config.limits.stopGraceMs,
+  );
 }
 
 main().catch((e) => {

@@ -15,13 +15,25 @@ export async function bootDatabase(databaseUrl: string, logger: Logger, applicat
   return db;
 }
 
-/** Run `stop` once on SIGINT/SIGTERM, then exit; a second signal exits at once. */
-export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
+/** How long past the stop grace a stopping process may take before it is made to exit. */
+export const HARD_STOP_MARGIN_MS = 5000;
+
+/**
+ * Run `stop` once on SIGINT/SIGTERM, then exit 0 (1 if it failed); a second signal exits at once.
+ * `graceMs` (SVC_STOP_GRACE_MS) is what `stop` may spend letting work finish: whatever hangs, the
+ * process exits within `graceMs` + 5 s, saying so in its log.
+ */
+export function onShutdown(logger: Logger, stop: () => Promise<void>, graceMs: number): void {
   let stopping = false;
   const handler = (sig: string) => {
     if (stopping) process.exit(130);
     stopping = true;
-    logger.info({ signal: sig }, "shutting down");
+    logger.info({ signal: sig, graceMs }, "shutting down");
+    const hard = setTimeout(() => {
+      logger.error({ graceMs, marginMs: HARD_STOP_MARGIN_MS }, "shutdown did not finish within the stop grace; exiting now");
+      process.exit(1);
+    }, graceMs + HARD_STOP_MARGIN_MS);
+    hard.unref();
     stop().then(
       () => process.exit(0),
       (e) => {

@@ -3,11 +3,12 @@ import { NonRetryableError } from "@svc/errors";
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import { canRetry, retryDelayMs } from "../core/retry";
-import { commitTry, tryBatcher, type TryOutcome } from "./task-claim";
+import { commitTry, tryBatcher, type TryBatcher, type TryOutcome } from "./task-claim";
 import { finishTry, type TryResult } from "./finish-try";
 import { NEVER, tryInstant } from "./instant-try";
 import { runDefinition, taskFacts } from "./definition-cache";
-import { createLogWriter } from "./log-writer";
+import { createLogWriter, type LogWriter } from "./log-writer";
+import { handBackTry, WorkerStoppingError } from "./requeue-try";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { templateContext } from "./template-context";
 
@@ -56,7 +57,9 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     return "failed";
   }
   const task = facts.task;
-  const writer = createLogWriter(deps.db, job, (e) => log().error({ err: String(e) }, "log write failed"));
+  const writer = createLogWriter(deps.db, job, (e) => log().warn({ err: String(e) }, "log write failed; the lines are kept and retried"), {
+    maxBytes: deps.config.limits.logMaxBytesPerTry,
+  });
   writer.write(`try ${job.tryNumber} of ${claimed.max_tries + 1} started on ${claimed.hostname} (worker ${deps.instanceId}, operator ${task.operator})`, "system");
 
   // The operator's signal: the caller's cancel signal as it is, unless an execution timeout needs a
@@ -68,7 +71,8 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   if (ac) cancel?.addEventListener("abort", onCancel, { once: true });
   const timer = ac && timeoutMs ? setTimeout(() => ac.abort(new TaskTimeoutError(timeoutMs)), timeoutMs) : null;
 
-  let outcome: TryOutcome;
+  // Undefined: the worker is stopping and hands the try back instead of settling it.
+  let outcome: TryOutcome | undefined;
   try {
     const op = deps.operators.get(task.operator);
     if (!op) throw new NonRetryableError(`unknown operator '${task.operator}'`);
@@ -109,22 +113,42 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     writer.write("task succeeded", "system");
   } catch (e) {
     const err = signal.aborted && signal.reason instanceof Error ? signal.reason : (e as Error);
-    const retryable = !(err instanceof NonRetryableError) && canRetry(job.tryNumber, claimed.max_tries);
-    const msg = err?.message ?? String(err);
-    writer.write(`task failed: ${msg}`, "system");
-    if (retryable) {
-      const delay = retryDelayMs(task, job.tryNumber);
-      outcome = { state: "up_for_retry", error: msg, nextRetryAt: new Date(nowOf(deps).getTime() + delay) };
-      writer.write(`will retry in ${delay / 1000}s (try ${job.tryNumber + 1} of ${claimed.max_tries + 1})`, "system");
-    } else {
-      outcome = { state: "failed", error: msg };
+    // A stopping worker's try is handed back (outcome stays undefined), not failed.
+    if (!(err instanceof WorkerStoppingError)) {
+      const msg = err?.message ?? String(err);
+      writer.write(`task failed: ${msg}`, "system");
+      if (!(err instanceof NonRetryableError) && canRetry(job.tryNumber, claimed.max_tries)) {
+        const delay = retryDelayMs(task, job.tryNumber);
+        outcome = { state: "up_for_retry", error: msg, nextRetryAt: new Date(nowOf(deps).getTime() + delay) };
+        writer.write(`will retry in ${delay / 1000}s (try ${job.tryNumber + 1} of ${claimed.max_tries + 1})`, "system");
+      } else {
+        outcome = { state: "failed", error: msg };
+      }
     }
   } finally {
     if (timer) clearTimeout(timer);
     if (ac) cancel?.removeEventListener("abort", onCancel);
   }
+  return settle(deps, tries, job, writer, outcome, facts.hasDownstream, log, detach);
+}
+
+/**
+ * Commit a try's outcome with the log lines not yet written, or (no outcome: the worker is
+ * stopping) hand the try back so another worker runs it at once without using a retry.
+ */
+async function settle(
+  deps: RuntimeDeps,
+  tries: TryBatcher,
+  job: TaskJob,
+  writer: LogWriter,
+  outcome: TryOutcome | undefined,
+  hasDownstream: boolean,
+  log: () => Logger,
+  detach?: DetachCommit,
+): Promise<TryResult | "detached"> {
   const logs = await writer.detach();
-  const finishing = finishTry(deps, tries, job, outcome.state, () => tries.commit({ job, workerId: deps.instanceId, outcome, logs }), facts.hasDownstream, log);
+  const write = outcome ? () => tries.commit({ job, workerId: deps.instanceId, outcome, logs }) : () => handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs);
+  const finishing = finishTry(deps, tries, job, outcome?.state ?? "up_for_retry", write, hasDownstream, log);
   if (!detach) return finishing;
   detach(finishing);
   return "detached";

@@ -84,7 +84,7 @@ export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
     // Idempotent: a second stop waits for the first.
     stop() {
       stopping ??= (async () => {
-        await worker?.close(2000);
+        await worker?.close(config.limits.stopGraceMs);
         await scheduler?.close();
         await queues.close();
       })();

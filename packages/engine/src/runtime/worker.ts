@@ -6,9 +6,14 @@ import { executeTry } from "./execute-try";
 import { startHeartbeat } from "./heartbeat";
 import { acquireTryBatcher } from "./task-claim";
 import { leafChecks } from "./leaf-checks";
+import { WorkerStoppingError } from "./requeue-try";
 
 export interface EngineWorker {
-  /** Stop taking jobs; running tries are cancelled after `graceMs` and committed as failed/retry. */
+  /**
+   * Stop taking jobs and let running tries finish for `graceMs` (default SVC_STOP_GRACE_MS); the
+   * ones still running then are cancelled and handed back: queued again at once for another worker,
+   * without using one of the task's retries.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -39,7 +44,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     finishing.add(tracked);
   };
   const connection = createRedis(deps.config.redisUrl);
-  // One signal for every try of this worker: aborted when a stop's grace period runs out.
+  // One signal for every try of this worker: aborted when a stop's grace period runs out (the tries hand themselves back).
   const stopping = new AbortController();
   setMaxListeners(0, stopping.signal); // one listener per running try, not a leak
   let running = 0;
@@ -77,9 +82,12 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   );
   deps.logger.info({ instanceId: deps.instanceId, concurrency: deps.config.worker.concurrency }, "worker started");
   return {
-    async close(graceMs = 10000) {
+    async close(graceMs = deps.config.limits.stopGraceMs) {
       const closing = worker.close();
-      const t = setTimeout(() => stopping.abort(new Error("worker shutting down")), graceMs);
+      const t = setTimeout(() => {
+        if (running) deps.logger.warn({ running, graceMs }, "stop grace over; handing back the tries still running");
+        stopping.abort(new WorkerStoppingError(deps.instanceId));
+      }, graceMs);
       await closing;
       clearTimeout(t);
       // Pending commits land while the heartbeat still says this worker is alive (no zombie reaping).

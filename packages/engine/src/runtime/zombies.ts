@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { RuntimeDeps } from "./deps";
 import { nowOf } from "./deps";
 import { triesOfRunningRuns } from "./running-tries";
+import { requeueTry } from "./requeue-try";
 
 /** Extra tries granted after worker loss before a task is failed (a task that kills its worker). */
 export const MAX_ZOMBIE_RETRIES = 3;
@@ -29,49 +30,20 @@ export async function reapZombies(deps: Pick<RuntimeDeps, "db" | "notifier" | "l
     )
     // A try claimed moments ago by a worker whose first heartbeat is in flight is not a zombie.
     .where("ti.start_date", "<", cutoff)
+    // Nobody could write a heartbeat while the database was down: after a restart, workers get a
+    // whole zombie period to be heard again before any of their tries counts as lost.
+    .where(sql<boolean>`pg_postmaster_start_time() < ${cutoff}`)
     .execute();
 
   for (const z of zombies) {
     const retry = z.zombie_count < MAX_ZOMBIE_RETRIES;
-    const version = await deps.db.transaction().execute(async (tx) => {
-      const row = await tx
-        .updateTable("task_instance")
-        .set({
-          state: retry ? "up_for_retry" : "failed",
-          end_date: now,
-          next_retry_at: retry ? now : null,
-          max_tries: retry ? sql`max_tries + 1` : sql`max_tries`,
-          zombie_count: sql`zombie_count + 1`,
-          error: `worker ${z.worker_id ?? "?"} stopped heartbeating`,
-          updated_at: now,
-        })
-        .where("dag_id", "=", z.dag_id)
-        .where("run_id", "=", z.run_id)
-        .where("task_id", "=", z.task_id)
-        .where("state", "=", "running")
-        .where("try_number", "=", z.try_number)
-        .returning("task_id")
-        .executeTakeFirst();
-      if (!row) return undefined;
-      await tx
-        .insertInto("task_log")
-        .values({
-          dag_id: z.dag_id,
-          run_id: z.run_id,
-          task_id: z.task_id,
-          try_number: z.try_number,
-          stream: "system",
-          line: `worker ${z.worker_id ?? "?"} stopped heartbeating; ${retry ? "the task will be retried on another worker" : "too many lost workers, task failed"}`,
-        })
-        .execute();
-      const r = await tx
-        .updateTable("dag_run")
-        .set({ version: sql`version + 1` })
-        .where("dag_id", "=", z.dag_id)
-        .where("run_id", "=", z.run_id)
-        .returning("version")
-        .executeTakeFirst();
-      return r?.version;
+    const worker = z.worker_id ?? "?";
+    const version = await requeueTry(deps.db, now, {
+      key: { dagId: z.dag_id, runId: z.run_id, taskId: z.task_id, tryNumber: z.try_number },
+      retry,
+      zombie: true,
+      error: `worker ${worker} stopped heartbeating`,
+      line: `worker ${worker} stopped heartbeating; ${retry ? "the task will be retried on another worker" : "too many lost workers, task failed"}`,
     });
     if (version !== undefined) {
       deps.logger.warn({ dagId: z.dag_id, runId: z.run_id, taskId: z.task_id, try: z.try_number, workerId: z.worker_id }, "zombie try reaped");

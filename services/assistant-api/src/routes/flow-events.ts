@@ -23,15 +23,7 @@ export function flowEventRoutes(d: AssistantDeps): Router {
   r.get("/orchestrator/flows/:flow_id/events", async (req, res) => {
     const flowId = flowIdOf(req.params.flow_id);
     await d.store.require(flowId);
-    res.status(200).set({ "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
-    res.flushHeaders();
-    res.write(`retry: 2000\n\n`);
-
     let closed = false;
-    const phasesSent = new Set<string>();
-    const taskStates = new Map<string, string>();
-    let lastStatus: string | null = null;
-    const heartbeat = setInterval(() => void (!res.writableEnded && res.write(`: ping\n\n`)), d.sse.heartbeatMs);
     let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       if (closed) return;
@@ -40,6 +32,16 @@ export function flowEventRoutes(d: AssistantDeps): Router {
       clearTimeout(timer);
       res.end();
     };
+    // Capped per process (503 with Retry-After past SVC_MAX_OPEN_STREAMS); ended at once on shutdown.
+    if (!d.sse.streams.admit(res, finish)) return;
+    res.status(200).set({ "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+    res.flushHeaders();
+    res.write(`retry: 2000\n\n`);
+
+    const phasesSent = new Set<string>();
+    const taskStates = new Map<string, string>();
+    let lastStatus: string | null = null;
+    const heartbeat = setInterval(() => void (!res.writableEnded && res.write(`: ping\n\n`)), d.sse.heartbeatMs);
     req.on("close", finish);
 
     const emitTasks = async (flow: FlowRow) => {

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import type { OpenStreams } from "@svc/http";
 import type { Logger } from "@svc/logger";
 
 export interface EventStreamOptions {
@@ -6,6 +7,8 @@ export interface EventStreamOptions {
   pollMs: number;
   /** Comment lines that keep idle connections (and proxies) open. */
   heartbeatMs: number;
+  /** The process's open streams: capped (503 past SVC_MAX_OPEN_STREAMS) and closed on shutdown. */
+  streams?: OpenStreams;
 }
 
 /** Sends one named event to the page. */
@@ -24,6 +27,16 @@ export async function serveEventStream(
   context: Record<string, unknown>,
   poll: (send: SendEvent) => Promise<void>,
 ): Promise<void> {
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const end = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    clearTimeout(timer);
+    res.end();
+  };
+  if (opts.streams && !opts.streams.admit(res, end)) return;
   res.status(200).set({ "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
   res.flushHeaders();
   res.write("retry: 1000\n\n");
@@ -31,15 +44,8 @@ export async function serveEventStream(
     if (!res.writableEnded && !res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
 
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
   const heartbeat = setInterval(() => void (!res.writableEnded && res.write(": ping\n\n")), opts.heartbeatMs);
-  req.on("close", () => {
-    closed = true;
-    clearInterval(heartbeat);
-    clearTimeout(timer);
-    res.end();
-  });
+  req.on("close", end);
 
   const loop = async () => {
     if (closed) return;

@@ -3,7 +3,7 @@ import express, { Router, type RequestHandler, type Response } from "express";
 import type { Db } from "@svc/db";
 import type { EngineApi } from "@svc/engine";
 import { isSvcError, toProblem } from "@svc/errors";
-import { notFoundHandler } from "@svc/http";
+import { createOpenStreams, notFoundHandler, type OpenStreams } from "@svc/http";
 import { silentLogger, type Logger } from "@svc/logger";
 import { askRouter } from "./ask-proxy";
 import { renderCode, renderGraph } from "./dag-views";
@@ -17,6 +17,9 @@ import { streamHomeEvents } from "./home-events";
 import { renderLogPage } from "./log-page";
 import { renderTriggerPage } from "./trigger-page";
 
+/** The stream cap when the process passes no registry of its own (SVC_MAX_OPEN_STREAMS's default). */
+const DEFAULT_MAX_OPEN_STREAMS = 200;
+
 /** Stylesheet and page scripts: no data in them, served without credentials (like the login prompt's page). */
 export const ASSETS_DIR = path.join(__dirname, "..", "..", "assets");
 
@@ -27,6 +30,8 @@ export interface UiOptions {
   gridEvents?: Partial<GridEventsOptions>;
   /** Read-only handle for the grid's one-query read of its squares; without it the engine API is paged. */
   db?: Db;
+  /** The process's open event streams (capped; closed on shutdown); without it the router keeps its own. */
+  streams?: OpenStreams;
 }
 
 function sendPage(res: Response, status: number, body: string): void {
@@ -49,7 +54,11 @@ const view =
 /** Server-rendered pages (DAG list, trigger form, grid, graph, code, log), the live streams of the DAG list and the grid, and the ask box. */
 export function uiRouter(api: EngineApi, auth: RequestHandler, opts: UiOptions = {}): Router {
   const logger = opts.logger ?? silentLogger();
-  const events: GridEventsOptions = { pollMs: opts.gridEvents?.pollMs ?? 500, heartbeatMs: opts.gridEvents?.heartbeatMs ?? 15_000 };
+  const events: GridEventsOptions = {
+    pollMs: opts.gridEvents?.pollMs ?? 500,
+    heartbeatMs: opts.gridEvents?.heartbeatMs ?? 15_000,
+    streams: opts.streams ?? createOpenStreams(DEFAULT_MAX_OPEN_STREAMS),
+  };
   const db = opts.db;
   const cells = db ? (d: string, runIds: string[]) => gridCellsFromDb(db, d, runIds) : apiCellLoader(api);
   const dagId = (req: Parameters<RequestHandler>[0]) => String(req.params.dag_id);
