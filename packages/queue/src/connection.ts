@@ -27,6 +27,27 @@ export function createProducerRedis(url: string, commandTimeoutMs = 3000): Redis
   return r;
 }
 
+/**
+ * PING that first waits up to `waitMs` for a connection still being made: a producer connection
+ * has no offline queue, so a command sent in the moments after a service starts (or while it
+ * reconnects) fails at once although Redis is up. A Redis that stays away still fails within
+ * `waitMs` plus the command timeout.
+ */
+export async function pingRedis(r: Redis, waitMs = 2000): Promise<string> {
+  if (r.status !== "ready" && r.status !== "end" && r.status !== "close") {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        r.off("ready", done);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      r.once("ready", done);
+    });
+  }
+  return r.ping();
+}
+
 export interface Queues {
   intents: Queue;
   scheduler: Queue;

@@ -1,4 +1,4 @@
 export { QUEUE_NAMES, schedulerJobSchema, taskJobSchema, parseTaskJob, intentJobSchema, taskJobId, runEvalJobId, jobDagHash } from "./names";
 export type { QueueName, SchedulerJob, TaskJob, IntentJob } from "./names";
-export { createRedis, createQueues } from "./connection";
+export { createRedis, createQueues, pingRedis } from "./connection";
 export type { RedisSettings, Queues } from "./connection";

@@ -5,7 +5,7 @@ import type { EngineApi } from "@svc/engine";
 import { createFlowStore, createServiceEngine, type FlowStore } from "@svc/flows";
 import { createOpenStreams, type OpenStreams } from "@svc/http";
 import type { Logger } from "@svc/logger";
-import { createQueues } from "@svc/queue";
+import { createQueues, pingRedis } from "@svc/queue";
 import pkg from "../package.json";
 import { createChatService, type ChatService } from "./chat";
 import { createIntentClient, type IntentClient } from "./intent-client";
@@ -53,7 +53,7 @@ export function createAssistantDeps(o: AssistantDepsOptions): AssistantResources
   return {
     config,
     db,
-    redis: queues.connection,
+    redis: { ping: () => pingRedis(queues.connection) },
     engine,
     store: createFlowStore(db),
     intents,

@@ -4,7 +4,7 @@ import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, newInstanc
 import { closeHttpServer, createOpenStreams, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
-import { createQueues } from "@svc/queue";
+import { createQueues, pingRedis } from "@svc/queue";
 import { createWebUiApp } from "./app";
 
 /** Web UI process: config, database, queues, HTTP server, graceful shutdown on SIGTERM/SIGINT. */
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     api,
     auth: config.auth,
     trustProxy: config.http.trustProxy,
-    queue: queues.connection,
+    queue: { ping: () => pingRedis(queues.connection) },
     logger,
     ui: { db, assistantUrl: `http://127.0.0.1:${config.http.assistantPort}`, streams },
   });
