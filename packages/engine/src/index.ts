@@ -29,6 +29,7 @@ export { syncDagFolder, watchDagFolder, getImportErrorForDag } from "./processor
 export type { SyncDagFolderDeps, SyncReport, WatchDagFolderOptions } from "./processor";
 export {
   createEngineApi,
+  openEngineApi,
   RUN_ID_PATTERN,
   parseApiDate,
   DEFAULT_MAX_PAGE_LIMIT,
@@ -64,6 +65,7 @@ export {
 } from "./api";
 export type {
   EngineApi,
+  OpenedEngineApi,
   EngineApiDeps,
   ListDagsQuery,
   PausePatternOptions,

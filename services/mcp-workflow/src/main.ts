@@ -1,8 +1,5 @@
-import { createDb } from "@svc/db";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig } from "@svc/engine";
+import { dagSettingsFromConfig, openEngineApi } from "@svc/engine";
 import { mainOf } from "@svc/mcp";
-import { defaultOperators } from "@svc/operators";
-import { createQueues } from "@svc/queue";
 import { createWorkflowServer, WORKFLOW_SERVER_NAME } from "./server";
 import { createVmAccess } from "./vm-access";
 
@@ -11,18 +8,7 @@ mainOf({
   name: WORKFLOW_SERVER_NAME,
   defaultPort: (s) => s.workflowPort,
   async open({ config, settings, logger }) {
-    const db = createDb(config.databaseUrl, { applicationName: "mcp-workflow" });
-    const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
-    const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "scheduler notification failed; reconciliation will catch up"));
-    const api = createEngineApi({
-      db,
-      notifier,
-      dagsDir: config.dagsDir,
-      catalog: defaultOperators(),
-      settings: dagSettingsFromConfig(config),
-      maxPageLimit: config.http.maxPageLimit,
-      logger,
-    });
+    const { db, queues, api } = openEngineApi(config, logger, "mcp-workflow");
     const vms = createVmAccess(config, process.env);
     const deps = { api, logger, vms, dagSettings: dagSettingsFromConfig(config) };
     return {

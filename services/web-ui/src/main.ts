@@ -1,10 +1,8 @@
 import { loadConfig } from "@svc/config";
-import { createDb } from "@svc/db";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, newInstanceId, onShutdown, startHeartbeat } from "@svc/engine";
+import { newInstanceId, onShutdown, openEngineApi, startHeartbeat } from "@svc/engine";
 import { closeHttpServer, createOpenStreams, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
-import { defaultOperators } from "@svc/operators";
-import { createQueues, pingRedis } from "@svc/queue";
+import { pingRedis } from "@svc/queue";
 import { createWebUiApp } from "./app";
 
 /** Web UI process: config, database, queues, HTTP server, graceful shutdown on SIGTERM/SIGINT. */
@@ -14,18 +12,7 @@ async function main(): Promise<void> {
   // Decided before anything opens: production without credentials must not start at all.
   const listen = resolveListenHost(config, logger);
 
-  const db = createDb(config.databaseUrl, { applicationName: "web-ui" });
-  const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
-  const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "scheduler notification failed; reconciliation will catch up"));
-  const api = createEngineApi({
-    db,
-    notifier,
-    dagsDir: config.dagsDir,
-    catalog: defaultOperators(),
-    settings: dagSettingsFromConfig(config),
-    maxPageLimit: config.http.maxPageLimit,
-    logger,
-  });
+  const { db, queues, api } = openEngineApi(config, logger, "web-ui");
   // Live-update streams of this process: capped at SVC_MAX_OPEN_STREAMS, all ended on shutdown.
   const streams = createOpenStreams(config.limits.maxOpenStreams);
   // The ask box reaches the assistant API of this host (same credentials, forwarded per request).

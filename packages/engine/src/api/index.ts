@@ -1,4 +1,6 @@
 export { createEngineApi } from "./engine-api";
+export { openEngineApi } from "./open-engine-api";
+export type { OpenedEngineApi } from "./open-engine-api";
 export type { EngineApi } from "./engine-api";
 export type { EngineApiDeps } from "./deps";
 export type { ListDagsQuery, PausePatternOptions, DagDefinitionEntry, ListDagDefinitionsOptions } from "./dags";
