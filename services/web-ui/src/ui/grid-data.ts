@@ -20,6 +20,19 @@ export async function gridRuns(api: EngineApi, dagId: string, limit = GRID_RUNS)
 }
 
 /** What the grid's squares and hover text need of a task instance. */
+/** A run as the grid page embeds it and its event stream sends it (the fields the page's script reads). */
+export const runView = (r: ApiDagRun) => ({
+  dag_run_id: r.dag_run_id,
+  state: r.state,
+  run_type: r.run_type,
+  logical_date: r.logical_date,
+  start_date: r.start_date,
+  end_date: r.end_date,
+  conf: r.conf,
+  note: r.note,
+  external_trigger: r.external_trigger,
+});
+
 export interface GridCell {
   run_id: string;
   task_id: string;

@@ -1,25 +1,13 @@
 import type { Request, Response } from "express";
-import type { ApiDagRun, EngineApi } from "@svc/engine";
+import type { EngineApi } from "@svc/engine";
 import type { Logger } from "@svc/logger";
 import { serveEventStream, type EventStreamOptions, type SendEvent } from "./event-stream";
-import { cellTitle, gridRuns, type CellLoader } from "./grid-data";
+import { cellTitle, gridRuns, runView, type CellLoader } from "./grid-data";
 
 /** The grid stream's timing (the DAG list's stream uses the same). */
 export type GridEventsOptions = EventStreamOptions;
 
 const ACTIVE = new Set(["queued", "running"]);
-
-const runView = (r: ApiDagRun) => ({
-  dag_run_id: r.dag_run_id,
-  state: r.state,
-  run_type: r.run_type,
-  logical_date: r.logical_date,
-  start_date: r.start_date,
-  end_date: r.end_date,
-  conf: r.conf,
-  note: r.note,
-  external_trigger: r.external_trigger,
-});
 
 /**
  * GET /dags/:dag_id/grid/events: Server-Sent Events for the grid. `ti` when a square changes

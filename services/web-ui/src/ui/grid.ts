@@ -1,5 +1,5 @@
 import { topoOrder, type ApiDagRun, type EngineApi } from "@svc/engine";
-import { cellTitle, gridRuns, type CellLoader, type GridCell } from "./grid-data";
+import { cellTitle, gridRuns, runView, type CellLoader, type GridCell } from "./grid-data";
 import { html, page, Raw, seg } from "./html";
 
 const STATES = ["queued", "scheduled", "running", "success", "failed", "up_for_retry", "upstream_failed", "skipped", "none"];
@@ -43,17 +43,8 @@ export async function renderGridTable(api: EngineApi, cells: CellLoader, dagId: 
 /** Runs × tasks grid of one DAG with its run/task panel (details, actions, log), updated live over SSE. */
 export async function renderGrid(api: EngineApi, cells: CellLoader, dagId: string): Promise<string> {
   const [dag, grid] = await Promise.all([api.getDagDetails(dagId), renderGridTable(api, cells, dagId)]);
-  const runs = grid.runs.map((r) => ({
-    dag_run_id: r.dag_run_id,
-    state: r.state,
-    run_type: r.run_type,
-    logical_date: r.logical_date,
-    start_date: r.start_date,
-    end_date: r.end_date,
-    conf: r.conf,
-    note: r.note,
-    external_trigger: r.external_trigger,
-  }));
+  const runs = grid.runs.map(runView);
+
   const body = html`<div class="toolbar">
 <button type="button" class="switch" role="switch" aria-checked="${String(!dag.is_paused)}" aria-label="Active: ${dag.dag_id}" data-dag-id="${dag.dag_id}"></button>
 <span class="muted">${dag.description ?? ""}</span>
