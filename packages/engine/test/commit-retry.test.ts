@@ -16,22 +16,28 @@ afterAll(async () => {
   await h.close();
 });
 
+/** The deps of a worker `id` whose tries go through `tries` (the real batcher by default). */
+const workerDeps = (id: string, tries = tryBatcher(h.db)): RuntimeDeps => ({
+  db: h.db,
+  queues: h.queues,
+  notifier: createQueueNotifier(h.queues),
+  logger: silentLogger(),
+  config: h.config,
+  operators: defaultOperators(),
+  instanceId: id,
+  tries,
+});
+
 test("a try whose outcome commit fails while the database is unreachable retries the commit and lands it once", async () => {
   const run = await h.api.triggerDagRun("one", { runId: "r1" });
   await waitFor(async () => (await h.tis("one", run.dag_run_id)).t?.state === "queued", { what: "task queued" });
 
   const real = tryBatcher(h.db);
   let failures = 0;
-  const deps: RuntimeDeps = {
-    db: h.db,
-    queues: h.queues,
-    notifier: createQueueNotifier(h.queues),
-    logger: silentLogger(),
-    config: h.config,
-    operators: defaultOperators(),
-    instanceId: "worker-test-1",
-    tries: { ...real, commit: async (req) => (failures++ < 2 ? Promise.reject(new Error("Connection terminated unexpectedly")) : real.commit(req)) },
-  };
+  const deps = workerDeps("worker-test-1", {
+    ...real,
+    commit: async (req) => (failures++ < 2 ? Promise.reject(new Error("Connection terminated unexpectedly")) : real.commit(req)),
+  });
   expect(await executeTry(deps, { dagId: "one", runId: run.dag_run_id, taskId: "t", tryNumber: 1 })).toBe("success");
   expect(failures).toBe(3); // two refused, the third landed
   expect((await h.tis("one", run.dag_run_id)).t).toMatchObject({ state: "success", try_number: 1 });
@@ -57,18 +63,8 @@ test("an instant try delivered to two workers at once lands once: one success, o
   const run = await h.api.triggerDagRun("one", { runId: "dup" });
   await waitFor(async () => (await h.tis("one", run.dag_run_id)).t?.state === "queued", { what: "task queued" });
   const { dag_hash } = await h.db.selectFrom("dag_run").select("dag_hash").where("dag_id", "=", "one").where("run_id", "=", "dup").executeTakeFirstOrThrow();
-  const worker = (id: string, tries = tryBatcher(h.db)): RuntimeDeps => ({
-    db: h.db,
-    queues: h.queues,
-    notifier: createQueueNotifier(h.queues),
-    logger: silentLogger(),
-    config: h.config,
-    operators: defaultOperators(),
-    instanceId: id,
-    tries,
-  });
   const job = { dagId: "one", runId: "dup", taskId: "t", tryNumber: 1, dagHash: dag_hash };
-  const results = await Promise.all([executeTry(worker("worker-a"), job), executeTry(worker("worker-b"), job)]);
+  const results = await Promise.all([executeTry(workerDeps("worker-a"), job), executeTry(workerDeps("worker-b"), job)]);
   expect(results.sort()).toEqual(["dropped", "success"]);
   expect((await h.tis("one", "dup")).t).toMatchObject({ state: "success", try_number: 1 });
   const lines = await h.logs("one", "dup", "t", 1);

@@ -5,7 +5,7 @@ import { enqueueTasks } from "./enqueue";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { runDefinition, readsOutputs } from "./definition-cache";
 import { applyDecision, readRun, type RunRead } from "./run-read";
-import { templateContext } from "./template-context";
+import { successOutputs, templateContext } from "./template-context";
 
 export interface EvaluateResult {
   evaluated: boolean;
@@ -78,19 +78,7 @@ async function decide(deps: EvalDeps, run: RunRead, tis: NonNullable<RunRead["ti
   const dag = await runDefinition(deps.db, run.dag_id, run.run_id, run.dag_hash);
   if (!dag) return undefined;
   const needOutputs = dag.tasks.some((t) => t.when && readsOutputs(t.when));
-  const outputs = needOutputs
-    ? Object.fromEntries(
-        (
-          await deps.db
-            .selectFrom("task_instance")
-            .select(["task_id", "output"])
-            .where("dag_id", "=", run.dag_id)
-            .where("run_id", "=", run.run_id)
-            .where("state", "=", "success")
-            .execute()
-        ).map((t) => [t.task_id, t.output]),
-      )
-    : {};
+  const outputs = needOutputs ? await successOutputs(deps.db, run.dag_id, run.run_id) : {};
   const ctx = templateContext(run, outputs);
   const when = (task: TaskDefinition) => {
     if (!task.when) return true;

@@ -10,7 +10,7 @@ import { runDefinition, taskFacts } from "./definition-cache";
 import { createLogWriter, type LogWriter } from "./log-writer";
 import { handBackTry, WorkerStoppingError } from "./requeue-try";
 import { nowOf, type RuntimeDeps } from "./deps";
-import { templateContext } from "./template-context";
+import { successOutputs, templateContext } from "./template-context";
 
 export type { TryResult } from "./finish-try";
 
@@ -76,21 +76,13 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   try {
     const op = deps.operators.get(task.operator);
     if (!op) throw new NonRetryableError(`unknown operator '${task.operator}'`);
-    const upstream = facts.readsOutputs
-      ? await deps.db
-          .selectFrom("task_instance")
-          .select(["task_id", "output"])
-          .where("dag_id", "=", job.dagId)
-          .where("run_id", "=", job.runId)
-          .where("state", "=", "success")
-          .execute()
-      : [];
+    const outputs = facts.readsOutputs ? await successOutputs(deps.db, job.dagId, job.runId) : {};
     const note = facts.readsNote
       ? (await deps.db.selectFrom("dag_run").select("note").where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).executeTakeFirst())?.note
       : undefined;
     let args: unknown;
     try {
-      args = renderArgs(task.args, facts.templated ? templateContext(run, Object.fromEntries(upstream.map((u) => [u.task_id, u.output])), note) : NO_TEMPLATES);
+      args = renderArgs(task.args, facts.templated ? templateContext(run, outputs, note) : NO_TEMPLATES);
     } catch (e) {
       throw new NonRetryableError(`cannot render args: ${(e as Error).message}`);
     }

@@ -1,5 +1,5 @@
 import { createTemplateContext, type TemplateContext } from "@svc/dags";
-import type { DagRunRow } from "@svc/db";
+import type { DagRunRow, Db } from "@svc/db";
 
 /** Variables visible to `{{ ... }}` templates and `when` conditions of a run's tasks. */
 export function templateContext(run: Pick<DagRunRow, "dag_id" | "run_id" | "conf" | "logical_date">, outputs: Record<string, unknown>, runNote?: string | null): TemplateContext {
@@ -11,4 +11,10 @@ export function templateContext(run: Pick<DagRunRow, "dag_id" | "run_id" | "conf
     outputs,
     runNote,
   });
+}
+
+/** The outputs of a run's successful tasks, by task id: what `ti.<task>.output` reads. */
+export async function successOutputs(db: Db, dagId: string, runId: string): Promise<Record<string, unknown>> {
+  const rows = await db.selectFrom("task_instance").select(["task_id", "output"]).where("dag_id", "=", dagId).where("run_id", "=", runId).where("state", "=", "success").execute();
+  return Object.fromEntries(rows.map((t) => [t.task_id, t.output]));
 }
