@@ -13,6 +13,8 @@ export type ErrorCode =
   | "conflict"
   | "unauthenticated"
   | "forbidden"
+  | "not_acceptable"
+  | "rate_limited"
   | "unavailable"
   | "host_unreachable"
   | "non_retryable"
@@ -89,6 +91,13 @@ export class DagHasImportErrorsError extends SvcError {
 export class ForbiddenError extends SvcError {
   constructor(message: string, details?: Record<string, unknown>) {
     super("forbidden", message, details);
+  }
+}
+
+/** Too many attempts (failed logins): 429; the answer carries Retry-After. */
+export class RateLimitedError extends SvcError {
+  constructor(message: string) {
+    super("rate_limited", message);
   }
 }
 

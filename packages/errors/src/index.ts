@@ -9,6 +9,7 @@ export {
   DagHasImportErrorsError,
   ConflictError,
   ForbiddenError,
+  RateLimitedError,
   UnavailableError,
   HostUnreachableError,
   NonRetryableError,

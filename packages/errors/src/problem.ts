@@ -34,9 +34,13 @@ export function statusOf(code: ErrorCode): { status: number; title: string } {
     case "import_error_not_found":
     case "flow_not_found":
       return { status: 404, title: "Not Found" };
+    case "not_acceptable":
+      return { status: 406, title: "Not Acceptable" };
     case "already_exists":
     case "conflict":
       return { status: 409, title: "Conflict" };
+    case "rate_limited":
+      return { status: 429, title: "Too Many Requests" };
     case "unavailable":
     case "host_unreachable":
       return { status: 503, title: "Service Unavailable" };

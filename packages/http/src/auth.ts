@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import { SvcError } from "@svc/errors";
+import { RateLimitedError, SvcError } from "@svc/errors";
 import { LoginLimiter } from "./login-limiter";
 import { verifyPassword } from "./passwords";
 import { VerifiedCredentials } from "./verified-credentials";
@@ -101,7 +101,7 @@ const UNKNOWN_USER_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAA
 export interface RequireAuthOptions {
   /** The lowest role each request needs (default: viewer for reads, user otherwise). */
   roles?: RolePolicy;
-  /** Failed-login lockout (default: one per middleware, 10 failures in 5 min → 5 min of 429). */
+  /** Failed-login lockout per client and per account (default: one per middleware, 10 failures in 5 min → 5 min of 429). */
   limiter?: LoginLimiter;
   /** Users' headers verified recently (default: one per middleware, 5 minutes). */
   verified?: VerifiedCredentials;
@@ -109,8 +109,8 @@ export interface RequireAuthOptions {
 
 /**
  * Middleware: HTTP basic or bearer token, else 401 problem with WWW-Authenticate; a role too low
- * for the request (opts.roles) is 403; a client with too many failed logins gets 429 with
- * Retry-After. Records who made the request in `res.locals.actor` and `res.locals.role`; open,
+ * for the request (opts.roles) is 403; a client, or an account, with too many failed logins gets
+ * 429 with Retry-After (LoginLimiter). Records who made the request in `res.locals.actor` and `res.locals.role`; open,
  * with actor `anonymous` and role admin, when nothing is configured.
  */
 export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): RequestHandler {
@@ -126,26 +126,24 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
   const verified = opts.verified ?? new VerifiedCredentials();
   const challenges = [(a.adminUser && a.adminPassword) || a.users?.length ? 'Basic realm="svc"' : null, a.apiToken ? 'Bearer realm="svc"' : null].filter(Boolean).join(", ");
   return (req, res, next) => {
-    const client = clientOf(req);
-    const wait = limiter.retryAfter(client);
+    const attempt = { client: clientOf(req), account: accountOf(req.headers.authorization) };
+    const wait = limiter.retryAfter(attempt);
     if (wait > 0) {
+      // Hammering a locked account counts against the client too (its own lockout then follows).
+      if (limiter.retryAfter({ client: attempt.client }) === 0) limiter.fail({ client: attempt.client });
       res.setHeader("Retry-After", String(wait));
-      return sendProblem(res, new SvcError("forbidden", "Too many failed logins from this client; try again later"), {
-        status: 429,
-        title: "Too Many Requests",
-        type: "https://svc.dev/docs/errors#rate_limited",
-      });
+      return sendProblem(res, new RateLimitedError("Too many failed logins from this client or for this account; try again later"));
     }
     authenticate(req.headers.authorization, a, verified).then((who) => {
       if (!who) {
-        if (req.headers.authorization) limiter.fail(client);
+        if (req.headers.authorization) limiter.fail(attempt);
         res.setHeader("WWW-Authenticate", challenges);
         return sendProblem(
           res,
           new SvcError("unauthenticated", req.headers.authorization ? "Invalid credentials" : "Authentication required: use HTTP basic auth or a bearer token"),
         );
       }
-      limiter.succeed(client);
+      limiter.succeed(attempt);
       res.locals.actor = who.name;
       res.locals.role = who.role;
       const need = policy(req);
@@ -153,6 +151,15 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
       next();
     }, next);
   };
+}
+
+/** The account a basic-auth header names (its user name); a bearer token has none: its guesses count per client. */
+function accountOf(header: string | undefined): string | undefined {
+  const m = header ? /^basic\s+(.+)$/i.exec(header.trim()) : null;
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+  const sep = decoded.indexOf(":");
+  return sep < 0 ? undefined : decoded.slice(0, sep);
 }
 
 function clientOf(req: Request): string {

@@ -2,7 +2,7 @@
 export { ANONYMOUS, TOKEN_PRINCIPAL, actorOf, authConfigured, authenticate, isAuthorized, principalOf, requireAuth, roleOf, safeEqual } from "./auth";
 export type { AuthSettings, Principal, RequireAuthOptions, UserCredential } from "./auth";
 export { LoginLimiter } from "./login-limiter";
-export type { LoginLimiterOptions } from "./login-limiter";
+export type { LoginAttempt, LoginLimiterOptions } from "./login-limiter";
 export { hashPassword, verifyPassword } from "./passwords";
 export { ROLES, defaultRolePolicy, roleAtLeast } from "./roles";
 export type { Role, RolePolicy } from "./roles";
