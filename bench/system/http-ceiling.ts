@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import express from "express";
 import { autocannon } from "./load";
-import { startNginx } from "./nginx";
+import { findNginx, MissingTool, startNginx } from "./nginx";
 
 async function listen(server: http.Server): Promise<number> {
   server.listen(0, "127.0.0.1");
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { connections: { type: "string", default: "200" }, seconds: { type: "string", default: "10" } } });
   const connections = Number(values.connections);
   const seconds = Number(values.seconds);
+  findNginx();
   const app = express();
   app.use(express.json());
   app.post("/orchestrator/intent", (req, res) => void res.json({ status: "ok", echo: typeof req.body }));
@@ -60,6 +61,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  console.error(e);
+  console.error(e instanceof MissingTool ? `http-ceiling: ${e.message}` : e);
   process.exit(1);
 });

@@ -21,6 +21,7 @@ import { formatTable, jsonLine } from "./report";
 import { rssNow, rssPeaks } from "./rss";
 import { cpuUse, formatCpu } from "./cpu-use";
 import { startStack } from "./stack";
+import { findNginx, MissingTool } from "./nginx";
 import { createCleanups } from "../lib/cleanups";
 
 const { values } = parseArgs({
@@ -62,6 +63,7 @@ const cleanups = createCleanups();
 const runCleanups = cleanups.run;
 
 async function main(): Promise<void> {
+  findNginx(); // before anything is started: a missing nginx is said in one line, with how to install it
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-sysbench-"));
   const tdb = await createTestDb("sysbench");
   const redis = createTestRedis("sysbench");
@@ -211,7 +213,7 @@ hardStop.unref();
 main().then(
   () => process.exit(0),
   (e) => {
-    console.error(e);
+    console.error(e instanceof MissingTool ? `bench:system: ${e.message}` : e);
     process.exit(1);
   },
 );

@@ -28,11 +28,12 @@ Prepares this host for VM workflows, reading the settings the services use (svc-
   - the default image (SVC_VM_DEFAULT_IMAGE): the small Debian test image is built once
     (scripts/development/build-test-image.sh, cached) when it is the default;
   - the default network (SVC_VM_DEFAULT_NETWORK) active when it is a libvirt network;
-  - svc-vm on PATH (a link to this checkout's VM CLI) when no svc-vm is installed.
+  - svc-vm, svc-mcp-workflow and svc-mcp-assistant on PATH (links into this checkout) when they
+    are not installed.
 Needs root for the repairs; without root it reports what is missing and what to run.
 
   --no-image      do not build the test image
-  --no-path-link  do not link svc-vm into /usr/local/bin
+  --no-path-link  do not link svc-vm, svc-mcp-workflow, svc-mcp-assistant into /usr/local/bin
   -h, --help      this help
 USAGE
 }
@@ -67,5 +68,5 @@ hp_kvm_note
 hp_directories
 if [ "$BUILD_IMAGE" = 1 ]; then hp_default_image "$REPO"; fi
 hp_network
-if [ "$PATH_LINK" = 1 ]; then hp_vm_cli "$REPO"; fi
+if [ "$PATH_LINK" = 1 ]; then hp_cli_links "$REPO"; fi
 svc_log "host ready in $(($(date +%s) - START)) s"

@@ -120,18 +120,22 @@ hp_network() {
   fi
 }
 
-# svc-vm on PATH for the workers' SSH sessions and for the operator: link this checkout's CLI
-# into /usr/local/bin when none is installed. An installed one is left alone.
-hp_vm_cli() {
-  local repo=$1 link=/usr/local/bin/svc-vm target
-  target=$repo/packages/vm/bin/svc-vm
-  if [ -L "$link" ] && [ ! -e "$link" ]; then
-    ln -sfn "$target" "$link"
-    svc_info "svc-vm: replaced a broken link: $link -> $target"
-  elif command -v svc-vm >/dev/null 2>&1; then
-    svc_info "svc-vm: $(command -v svc-vm)$( [ -L "$(command -v svc-vm)" ] && printf ' -> %s' "$(readlink "$(command -v svc-vm)")")"
-  else
-    ln -s "$target" "$link"
-    svc_info "svc-vm: linked $link -> $target"
-  fi
+# The commands set-up puts on PATH: svc-vm (the VM CLI, for the workers' SSH sessions and the
+# operator) and the MCP tool servers (svc-mcp-workflow, svc-mcp-assistant), each a link into this
+# checkout, in DIR (default /usr/local/bin). A command already on PATH is kept; a broken link is
+# replaced.
+hp_cli_links() {
+  local repo=$1 dir=${2:-/usr/local/bin} rel name link target found
+  for rel in packages/vm/bin/svc-vm services/mcp-workflow/bin/svc-mcp-workflow services/mcp-assistant/bin/svc-mcp-assistant; do
+    name=${rel##*/} link=$dir/$name target=$repo/$rel
+    if [ -L "$link" ] && [ ! -e "$link" ]; then
+      ln -sfn "$target" "$link"
+      svc_info "$name: replaced a broken link: $link -> $target"
+    elif found=$(command -v "$name" 2>/dev/null); then
+      svc_info "$name: $found$([ -L "$found" ] && printf ' -> %s' "$(readlink "$found")")"
+    else
+      ln -s "$target" "$link"
+      svc_info "$name: linked $link -> $target"
+    fi
+  done
 }
