@@ -15,6 +15,8 @@ LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")/lib" && pwd)
 . "$LIB/env-file.sh"
 # shellcheck source=lib/compose.sh
 . "$LIB/compose.sh"
+# shellcheck source=lib/offline-images.sh
+. "$LIB/offline-images.sh"
 # shellcheck source=lib/preflight-checks.sh
 . "$LIB/preflight-checks.sh"
 # shellcheck source=lib/preflight-fixes.sh

@@ -19,6 +19,21 @@ svc_offline_env() {
   printf 'SVC_NGINX_IMAGE=%s\n' "$(svc_offline_tag nginx)"
 }
 
+# Can the offline base images serve this host? Prints how ("present: …" or "buildable from
+# MIRROR"); fails when they are neither present nor buildable (no debootstrap or no mirror).
+svc_offline_available() {
+  local name missing=0 mirror
+  if svc_have docker; then
+    for name in node postgres redis nginx; do
+      docker image inspect "$(svc_offline_tag "$name")" >/dev/null 2>&1 || missing=1
+    done
+    if [ "$missing" = 0 ]; then printf 'present: %s/{node,postgres,redis,nginx}:%s' "$SVC_OFFLINE_PREFIX" "$SVC_OFFLINE_SUITE"; return 0; fi
+  fi
+  svc_have debootstrap || return 1
+  mirror=$(svc_debian_mirror) || return 1
+  printf 'buildable from %s' "$mirror"
+}
+
 # The Debian mirror this machine installs bookworm from (SVC_DEBIAN_MIRROR wins), read from apt.
 svc_debian_mirror() {
   local uri

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034 # PF_CHECKS, PF_STATUS, PF_MSG are read by preflight-check.sh
 # The preflight checks. Each pf_check_<name> sets PF_STATUS (pass|warn|fail) and PF_MSG and
-# changes nothing. Needs common.sh, os.sh, ssh.sh, compose.sh.
+# changes nothing. Needs common.sh, os.sh, ssh.sh, compose.sh, offline-images.sh.
 
 PF_CHECKS=(os memory disk cpu-cores cpu-virtualization kvm-device libvirt cmd-ssh cmd-ansible-playbook
   cmd-virsh vm-cli compose container-engine port-assistant port-web-ui ssh-localhost dns)
@@ -165,10 +165,23 @@ pf_check_ssh_localhost() {
   fi
 }
 
+# Names that must resolve: this host's own name, and the public registry the official base images
+# come from. A registry that does not resolve only warns when the offline base images serve instead
+# (present, or buildable from this machine's Debian mirror: deploy-with-workflows.sh builds them).
 pf_check_dns() {
-  local names=${SVC_PREFLIGHT_DNS_NAMES:-"$(hostname) registry-1.docker.io"} n bad=""
+  local names=${SVC_PREFLIGHT_DNS_NAMES:-"$(hostname) registry-1.docker.io"} n bad="" registry="" offline
+  local registries=" ${SVC_PREFLIGHT_REGISTRY_NAMES:-registry-1.docker.io} "
   for n in $names; do
-    timeout 10 getent ahosts "$n" >/dev/null 2>&1 || bad+=" $n"
+    timeout 10 getent ahosts "$n" >/dev/null 2>&1 && continue
+    if [[ "$registries" == *" $n "* ]]; then registry+=" $n"; else bad+=" $n"; fi
   done
-  if [ -z "$bad" ]; then pf_pass "resolved: $names"; else pf_fail "cannot resolve:$bad"; fi
+  if [ -n "$bad" ]; then
+    pf_fail "cannot resolve:$bad${registry:+ (nor the registry:$registry)}"
+  elif [ -z "$registry" ]; then
+    pf_pass "resolved: $names"
+  elif offline=$(svc_offline_available); then
+    pf_warn "cannot resolve the registry$registry: the official base images cannot be pulled; the offline images serve instead ($offline)"
+  else
+    pf_fail "cannot resolve the registry$registry, and no offline base images: give this host DNS and a route to the registry, or install debootstrap and configure a bookworm apt mirror so scripts/build-offline-images.sh can build them"
+  fi
 }

@@ -126,7 +126,7 @@ pf_fix_hint() {
       key=$(svc_ssh_key_path "$user" 2>/dev/null) || key="(no home directory for $user)"
       printf -- '--fix starts sshd when it is not running, creates the key %s when it is missing, adds it to authorized_keys of %s and pins the host key in %s' "$key" "$user" "$kh"
       ;;
-    dns) printf 'make the names resolvable (/etc/resolv.conf, /etc/hosts) or set SVC_PREFLIGHT_DNS_NAMES; not repairable by --fix' ;;
+    dns) printf 'make the names resolvable (/etc/resolv.conf, /etc/hosts) or set SVC_PREFLIGHT_DNS_NAMES; without a registry, install debootstrap (offline base images: scripts/build-offline-images.sh); not repairable by --fix' ;;
     *) printf 'see scripts/preflight-check.sh --help' ;;
   esac
 }

@@ -154,3 +154,39 @@ all_checks() { "$PF" --list; }
   found=$(grep -nE '\(\( *[A-Za-z_]+ *(\+\+|--) *\)\)' "$REPO/scripts/preflight-check.sh" "$REPO"/scripts/lib/*.sh | grep -vE ':[0-9]+: *#' || true)
   [ -z "$found" ]
 }
+
+# pf_check_dns alone, with the libraries the preflight script loads; prints "STATUS MESSAGE".
+dns_check() {
+  bash -c '. "$1/common.sh"; . "$1/os.sh"; . "$1/ssh.sh"; . "$1/compose.sh"; . "$1/offline-images.sh"; . "$1/preflight-checks.sh"; pf_check_dns; printf "%s %s\n" "$PF_STATUS" "$PF_MSG"' _ "$REPO/scripts/lib"
+}
+
+# A PATH with the tools the check needs and, when asked, a debootstrap stand-in (only its presence is read).
+dns_path() {
+  local dir=$BATS_TEST_TMPDIR/dns-bin t
+  mkdir -p "$dir"
+  for t in bash getent timeout hostname cat awk sed cut sha256sum dirname; do ln -sf "$(command -v "$t")" "$dir/$t"; done
+  if [ "${1:-}" = with-debootstrap ]; then printf '#!/bin/sh\nexit 0\n' >"$dir/debootstrap" && chmod 755 "$dir/debootstrap"; fi
+  printf '%s' "$dir"
+}
+
+@test "dns: a host name that does not resolve fails the check" {
+  run env SVC_PREFLIGHT_DNS_NAMES="localhost host.invalid" bash -c "$(declare -f dns_check); dns_check"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "fail cannot resolve: host.invalid" ]]
+}
+
+@test "dns: an unresolvable registry only warns when the offline base images can be built from the apt mirror" {
+  run env PATH="$(dns_path with-debootstrap)" SVC_DEBIAN_MIRROR=http://mirror.invalid/debian \
+    SVC_PREFLIGHT_DNS_NAMES="localhost registry.invalid" SVC_PREFLIGHT_REGISTRY_NAMES=registry.invalid \
+    bash -c "$(declare -f dns_check); dns_check"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "warn cannot resolve the registry registry.invalid: the official base images cannot be pulled; the offline images serve instead (buildable from http://mirror.invalid/debian)" ]]
+}
+
+@test "dns: an unresolvable registry fails, saying what would help, when no offline images can serve" {
+  run env PATH="$(dns_path)" SVC_DEBIAN_MIRROR=http://mirror.invalid/debian \
+    SVC_PREFLIGHT_DNS_NAMES="localhost registry.invalid" SVC_PREFLIGHT_REGISTRY_NAMES=registry.invalid \
+    bash -c "$(declare -f dns_check); dns_check"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "fail cannot resolve the registry registry.invalid, and no offline base images: "*"install debootstrap"* ]]
+}
