@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
-import express, { type Express, type Request, type RequestHandler } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import type { EngineApi } from "@svc/engine";
 import { silentLogger, type Logger } from "@svc/logger";
 import { BadRequestError } from "@svc/errors";
-import { csrfGuard, errorHandler, notFoundHandler, requireAuth, requireReachable, securityHeaders, type AuthSettings, type Role } from "@svc/http";
+import { csrfGuard, errorHandler, notFoundHandler, requireAuth, requireReachable, securityHeaders, type AuthSettings } from "@svc/http";
 import { buildOpenApi } from "./openapi";
 import { API_ROUTES, apiRouter } from "./routes";
+import { toExpressPath } from "./routes/route";
+import { assertRolesDeclared, routeRole, webUiRole } from "./route-roles";
 import { uiRouter, type UiOptions } from "./ui/router";
 
 export interface WebUiDeps {
@@ -46,19 +48,11 @@ export function createWebUiApp(deps: WebUiDeps): Express {
   app.use("/api/v1", v1);
   app.use(uiRouter(deps.api, auth, { ...deps.ui, logger }));
   app.use(errorHandler(logger));
+  // Each route's role is declared (route-roles.ts): a route without one stops the app here.
+  assertRolesDeclared(app);
+  const publicMismatch = API_ROUTES.filter((r) => (routeRole(r.method, `/api/v1${toExpressPath(r.path)}`) === "public") !== Boolean(r.public));
+  if (publicMismatch.length) throw new Error(`route-roles.ts and the route table disagree on public routes: ${publicMismatch.map((r) => r.operationId).join(", ")}`);
   return app;
-}
-
-/**
- * The lowest role each route needs: reads (and POST …/list queries) viewer; triggering a run or
- * asking the assistant user; approving, pausing, clearing, setting states and deleting op.
- */
-export function webUiRole(req: Request): Role {
-  const routePath = (req.route as { path?: unknown } | undefined)?.path;
-  const route = typeof routePath === "string" ? routePath : req.path;
-  if (req.method === "GET" || req.method === "HEAD" || route.endsWith("/list")) return "viewer";
-  if (req.method === "POST" && (route === "/dags/:dag_id/dagRuns" || route === "/ui/ask")) return "user";
-  return "op";
 }
 
 /**
