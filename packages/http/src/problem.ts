@@ -1,12 +1,20 @@
-import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { ServerResponse } from "node:http";
+import type { ErrorRequestHandler, RequestHandler } from "express";
 import { BadRequestError, NotFoundError, SvcError, toProblem } from "@svc/errors";
 import type { Logger } from "@svc/logger";
 import { isOutage, OUTAGE_RETRY_AFTER_S } from "./outage";
 
-/** Answer with an RFC 7807 problem (application/problem+json); `extra` adds or overrides members. */
-export function sendProblem(res: Response, e: unknown, extra: Record<string, unknown> = {}): void {
+/**
+ * Answer with an RFC 7807 problem (application/problem+json); `extra` adds or overrides members.
+ * The one place problem JSON is written: express apps and plain node servers (the MCP transport) alike.
+ */
+export function sendProblem(res: ServerResponse, e: unknown, extra: Record<string, unknown> = {}): void {
   const p = { ...toProblem(e), ...extra };
-  res.status(p.status).type("application/problem+json").send(JSON.stringify(p));
+  const body = JSON.stringify(p);
+  res.statusCode = p.status;
+  res.setHeader("Content-Type", "application/problem+json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** 404 problem for unknown paths. */

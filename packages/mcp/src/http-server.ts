@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { safeEqual } from "@svc/http";
+import { ForbiddenError, NotFoundError, SvcError } from "@svc/errors";
+import { safeEqual, sendProblem } from "@svc/http";
 import type { Logger } from "@svc/logger";
 
 export interface McpHttpOptions {
@@ -24,11 +25,6 @@ export interface McpHttpServer {
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-function problem(res: ServerResponse, status: number, title: string, detail: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/problem+json", ...headers });
-  res.end(JSON.stringify({ type: `https://svc.dev/docs/errors/${title.toLowerCase().replace(/\s+/g, "_")}`, title, status, detail }));
-}
 
 function originAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
   if (origin === undefined) return true; // non-browser clients send none
@@ -55,14 +51,15 @@ export async function startMcpHttpServer(o: McpHttpOptions): Promise<McpHttpServ
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(JSON.stringify({ status: "ok", server: o.name }));
     }
-    if (path !== "/mcp") return problem(res, 404, "Not Found", `no route ${req.method} ${String(path).slice(0, 100)}; the MCP endpoint is /mcp`);
-    if (!originAllowed(req.headers.origin, o.allowedOrigins)) return problem(res, 403, "Forbidden", "Origin not allowed");
+    if (path !== "/mcp") return sendProblem(res, new NotFoundError("not_found", `no route ${req.method} ${String(path).slice(0, 100)}; the MCP endpoint is /mcp`));
+    if (!originAllowed(req.headers.origin, o.allowedOrigins)) return sendProblem(res, new ForbiddenError("Origin not allowed"));
     if (o.token && !bearerOk(req, o.token)) {
-      return problem(res, 401, "Unauthorized", "a bearer token is required (Authorization: Bearer <SVC_MCP_TOKEN>)", { "www-authenticate": 'Bearer realm="mcp"' });
+      res.setHeader("WWW-Authenticate", 'Bearer realm="mcp"');
+      return sendProblem(res, new SvcError("unauthenticated", "a bearer token is required (Authorization: Bearer <SVC_MCP_TOKEN>)"));
     }
     node(req, res).catch((e: unknown) => {
       o.logger.error({ err: e instanceof Error ? e.message : String(e) }, "mcp request failed");
-      if (!res.headersSent) problem(res, 500, "Internal Server Error", "the request could not be handled");
+      if (!res.headersSent) sendProblem(res, new SvcError("internal", "the request could not be handled"));
       else res.end();
     });
   });

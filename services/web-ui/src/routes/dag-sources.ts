@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SvcError } from "@svc/errors";
 import { defineRoute, errors } from "./route";
 
 /** Content negotiation as Airflow: text/plain first, JSON on request, 406 otherwise. */
@@ -18,20 +19,7 @@ export const dagSourceRoutes = [
     },
     async handler({ api, params, req, res }) {
       const type = req.accepts(["text/plain", "application/json"]);
-      if (!type) {
-        res
-          .status(406)
-          .type("application/problem+json")
-          .send(
-            JSON.stringify({
-              type: "https://svc.dev/docs/errors#not_acceptable",
-              title: "Not Acceptable",
-              status: 406,
-              detail: "Accept text/plain or application/json",
-            }),
-          );
-        return undefined;
-      }
+      if (!type) throw new SvcError("not_acceptable", "Accept text/plain or application/json");
       const { content } = await api.getDagSource(params.file_token);
       if (type === "text/plain") return void res.type("text/plain").send(content);
       return { content };
