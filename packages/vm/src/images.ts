@@ -8,6 +8,7 @@ import type { ImageInfo } from "./types";
 /**
  * Image layout in the images directory:
  *   <dir>/<name>/disk.qcow2 (or disk.img, disk.raw) [+ vmlinuz + initrd.img] [+ image.json]
+ *   (names starting with "." are skipped: downloads in progress are staged there)
  *   <dir>/<name>.qcow2 | <name>.img   (a cloud image: boots from its disk, cloud-init seed)
  * With vmlinuz + initrd.img the VM boots that kernel directly (the test image).
  */
@@ -24,6 +25,12 @@ export interface ResolvedImage extends ImageInfo {
 
 const manifestSchema = z.object({
   description: z.string().optional(),
+  /** Guest OS and major release, lower-case: debian12, centos9stream, rocky9 (else unknown, not fatal). */
+  os: z
+    .string()
+    .regex(/^[a-z][a-z0-9._-]{0,40}$/)
+    .optional()
+    .catch(undefined),
   boot: z.enum(["kernel", "disk"]).optional(),
   cmdline: z.string().optional(),
   key_injection: z.enum(["cmdline", "cloud-init"]).optional(),
@@ -66,6 +73,7 @@ function fromDir(dir: string, name: string): ResolvedImage | null {
     path: dir,
     boot,
     description: m.description ?? null,
+    os: m.os ?? null,
     disk,
     diskFormat: formatOf(disk),
     kernel: boot === "kernel" ? join(dir, "vmlinuz") : null,
@@ -82,6 +90,7 @@ function fromFile(path: string, name: string): ResolvedImage {
     path,
     boot: "disk",
     description: null,
+    os: null,
     disk: path,
     diskFormat: formatOf(path),
     kernel: null,
@@ -102,6 +111,7 @@ export function listImages(imagesDir: string): ResolvedImage[] {
   }
   const out: ResolvedImage[] = [];
   for (const entry of entries.sort()) {
+    if (entry.startsWith(".")) continue;
     const full = join(imagesDir, entry);
     let st;
     try {
@@ -135,5 +145,5 @@ export function resolveImage(imagesDir: string, name: string): ResolvedImage {
 
 /** The public ImageInfo view of a resolved image. */
 export function toImageInfo(i: ResolvedImage): ImageInfo {
-  return { name: i.name, path: i.path, boot: i.boot, description: i.description };
+  return { name: i.name, path: i.path, boot: i.boot, description: i.description, os: i.os };
 }

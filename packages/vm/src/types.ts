@@ -49,6 +49,8 @@ export interface ImageInfo {
   /** kernel = direct kernel boot (test image); disk = boots from its disk (cloud image). */
   boot: "kernel" | "disk";
   description: string | null;
+  /** The guest OS from the image's metadata (`debian12`, `centos9stream`, ...); null when unknown. */
+  os: string | null;
 }
 
 /** The task that creates a VM, recorded in its metadata (a later create adopts it only for the same run). */

@@ -1,3 +1,4 @@
+import { ChecksumMismatchError, DownloadError } from "../download/errors";
 import { ImageNotFoundError, LibvirtUnavailableError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError, VmPermissionError } from "../errors";
 
 /** Exit codes of svc-vm; operators map them back to retryable or not. */
@@ -12,5 +13,7 @@ export function classify(e: unknown): { exit: number; code: string } {
   if (e instanceof VmExistsError) return { exit: EXIT.exists, code: "vm_exists" };
   if (e instanceof LibvirtUnavailableError) return { exit: EXIT.unavailable, code: "hypervisor_unavailable" };
   if (e instanceof VmPermissionError) return { exit: EXIT.permission, code: "permission_denied" };
+  if (e instanceof ChecksumMismatchError) return { exit: EXIT.error, code: "checksum_mismatch" };
+  if (e instanceof DownloadError) return { exit: EXIT.error, code: "download_failed" };
   return { exit: EXIT.error, code: "error" };
 }

@@ -44,7 +44,7 @@ export function vmDetails(v: VmInfo): string {
 export function imageTable(images: ImageInfo[], dir: string): string {
   if (images.length === 0) return `no images in ${dir}`;
   return table(
-    ["NAME", "BOOT", "PATH"],
-    images.map((i) => [i.name, i.boot, i.path]),
+    ["NAME", "OS", "BOOT", "PATH"],
+    images.map((i) => [i.name, i.os ?? "-", i.boot, i.path]),
   );
 }

@@ -1,3 +1,5 @@
+import { CATALOG } from "../download/catalog";
+
 /** Help texts, one per verb; `svc-vm <verb> --help` prints the verb's. */
 export const HELP: Record<string, string> = {
   main: `Usage: svc-vm <command> [options]
@@ -6,7 +8,8 @@ Manage VMs on this host (libvirt, or kcli when it is installed).
 
 Commands:
   list vm                      List VMs
-  list image                   List images in the images directory
+  list image                   List images in the images directory, with their OS
+  download image <name>        Download a published cloud image, verify it, register it
   info vm <name>               VM details: state, SSH endpoint, memory, cpus, image, disks
   create vm <name> -i <image>  Create a VM from an image (or from an ISO: -P iso=/path)
   delete vm <name> -y          Delete a VM svc created and its disks
@@ -27,7 +30,29 @@ Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 not found, 4 exists with 
   list: `Usage: svc-vm list vm [-o json]
        svc-vm list image [-o json]
 
-List VMs (name, state, image, cpus, memory, SSH endpoint) or the images VMs can be created from.`,
+List VMs (name, state, image, cpus, memory, SSH endpoint) or the images VMs can be created from
+(name, os, boot, path, description). An image's os (debian12, centos9stream, ...) is read from the
+image.json beside its disk; it is null (- in the table) when the image does not say.`,
+  download: `Usage: svc-vm download image <name> [--force] [-o json]
+       svc-vm download image <name> --url URL (--sha256 HEX | --checksum-url URL) [--force]
+
+Download a published cloud image into the images directory, verify its checksum and register it
+as <images-dir>/<name>/disk.qcow2 with an image.json (os, boot disk, cloud-init key injection,
+the image's cloud user), ready for: svc-vm create vm NAME -i <name>.
+${CATALOG.map((c) => `  ${c.name.padEnd(16)} ${c.description.padEnd(42)} user ${c.sshUser}`).join("\n")}
+The publishers only keep rolling "latest" builds: the checksum comes from the publisher's checksum
+file next to the image (SHA-256; SHA-512 for Debian), fetched over HTTPS first. A mismatch removes
+the download and fails (exit 1), naming the expected and the actual digest. Progress goes to stderr.
+An image that is already registered is kept (exit 0) unless --force; --force refuses while VMs
+are created on the image. Ctrl-C removes the partial file.
+  --url URL            Fetch the image from here instead (a mirror, or a host without internet
+                       serving a copy); needs --sha256 or --checksum-url
+  --sha256 HEX         The image's SHA-256 (64 hex digits): verify against it instead of the
+                       publisher's checksum file
+  --checksum-url URL   A checksum file (sha256sum/sha512sum or BSD "SHA256 (file) = hex" lines)
+  --force              Download again and replace the registered image
+Needs write access to the images directory (qemu:///system: sudo svc-vm ...). With the kcli
+driver, images kcli manages are downloaded with kcli download image.`,
   info: `Usage: svc-vm info vm <name> [-o json]
 
 Show one VM: state, ip, ssh_host and ssh_port, memory_mb, cpus, image, iso, disks, nets, macs.

@@ -21,6 +21,9 @@ const VALUE_OPTS: Record<string, string> = {
   "--owner-dag": "owner-dag",
   "--owner-run": "owner-run",
   "--owner-task": "owner-task",
+  "--url": "url",
+  "--sha256": "sha256",
+  "--checksum-url": "checksum-url",
 };
 const FLAGS: Record<string, string> = {
   "-y": "yes",
@@ -30,6 +33,7 @@ const FLAGS: Record<string, string> = {
   "--help": "help",
   "--trust-on-first-use": "trust-on-first-use",
   "--force-foreign": "force-foreign",
+  "--force": "force",
 };
 
 /** argv split into positionals, repeatable options, flags and the words after `--`. */

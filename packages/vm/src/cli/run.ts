@@ -11,6 +11,7 @@ import { imageTable, vmDetails, vmTable } from "./format";
 import { HELP } from "./help";
 import type { CliIo } from "./io";
 import { opt, parseArgs, type ParsedArgs } from "./parse-args";
+import { runDownloadVerb } from "./download-verb";
 import { runSshVerb } from "./ssh-verb";
 
 export type { CliIo };
@@ -58,6 +59,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await create(driver, p, args, settings, io, print);
       case "delete vm":
         return await remove(driver, p, args, io, print);
+      case "download image":
+        await runDownloadVerb(p, args, driver, settings, io, print);
+        return EXIT.ok;
       case "ssh vm":
         return await runSshVerb(p, one(args, "ssh vm <name> -- <command>"), driver, settings, io);
       default:

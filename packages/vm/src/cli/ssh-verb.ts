@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { defaultKeyPath, SshExecutor, SshPool } from "@svc/host";
 import { VmInputError } from "../errors";
+import { vmKnownHostsPath } from "../host-keys";
 import type { VmSettings } from "../settings";
 import type { VmDriver } from "../types";
 import type { CliIo } from "./io";
@@ -15,8 +16,8 @@ export async function runSshVerb(p: ParsedArgs, name: string, driver: VmDriver, 
   if (!info.ssh_host || !info.ssh_port) throw new Error(`VM '${name}' has no SSH endpoint (state ${info.state})`);
   // The VM's own known_hosts lives beside its disks and goes away with it, so a new VM that
   // reuses the name or port never trips over a stale pinned key.
-  const vmDir = join(settings.disksDir, name);
-  const knownHostsPath = opt(p, "known-hosts") ?? (driver.name === "libvirt" && existsSync(vmDir) ? join(vmDir, "known_hosts") : join(homedir(), ".ssh", "known_hosts"));
+  const own = vmKnownHostsPath(settings.disksDir, name);
+  const knownHostsPath = opt(p, "known-hosts") ?? (driver.name === "libvirt" && existsSync(dirname(own)) ? own : join(homedir(), ".ssh", "known_hosts"));
   const timeout = opt(p, "timeout");
   if (timeout !== undefined && !/^\d+$/.test(timeout)) throw new VmInputError("--timeout takes whole seconds");
   const pool = new SshPool();

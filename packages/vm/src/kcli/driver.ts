@@ -99,7 +99,7 @@ export class KcliDriver implements VmDriver {
       .split("\n")
       .map((l) => /^\|\s*(\S+)\s*\|/.exec(l.trim())?.[1])
       .filter((v): v is string => !!v && !/^images$/i.test(v))
-      .map((p) => ({ name: p.split("/").pop()!, path: p, boot: "disk" as const, description: null }));
+      .map((p) => ({ name: p.split("/").pop()!, path: p, boot: "disk" as const, description: null, os: null }));
   }
 
   private async kcli(args: string[], signal?: AbortSignal, onLine?: (l: string) => void): Promise<string> {
