@@ -1,6 +1,8 @@
 import { VmInputError } from "./errors";
+import { parseForward } from "./forwards";
 import { assertNetName } from "./names";
 import { assertIsoPath, assertMac, assertMacsForNets } from "./spec-check";
+import type { PortForwardSpec } from "./types";
 
 /** The `-P key=value` parameters of `create vm`, parsed. */
 export interface VmParams {
@@ -12,10 +14,12 @@ export interface VmParams {
   iso?: string;
   /** One MAC per network (`macs=[52:54:00:..,..]`). */
   macs?: string[];
+  /** Guest ports forwarded to 127.0.0.1 (`forwards=[tcp/53,udp/53]`, user-mode networking). */
+  forwards?: PortForwardSpec[];
 }
 
 export const DEFAULT_PARAMS: VmParams = { memoryMb: 512, cpus: 1, disksGb: [], nets: ["user"] };
-const KEYS = ["memory", "numcpus", "disks", "nets", "iso", "macs"] as const;
+const KEYS = ["memory", "numcpus", "disks", "nets", "iso", "macs", "forwards"] as const;
 
 function list(v: string): string[] {
   const inner = v.startsWith("[") && v.endsWith("]") ? v.slice(1, -1) : v;
@@ -32,7 +36,7 @@ function int(key: string, v: string, min: number, max: number): number {
   return n;
 }
 
-/** Parse kcli-style parameters (`memory=2048`, `numcpus=2`, `disks=[20,10]`, `nets=[user]`, `iso=/x.iso`, `macs=[..]`). */
+/** Parse kcli-style parameters (`memory=2048`, `numcpus=2`, `disks=[20,10]`, `nets=[user]`, `iso=/x.iso`, `macs=[..]`, `forwards=[tcp/53]`). */
 export function parseVmParams(pairs: readonly string[]): VmParams {
   const p: VmParams = { ...DEFAULT_PARAMS, disksGb: [], nets: [...DEFAULT_PARAMS.nets] };
   for (const pair of pairs) {
@@ -60,6 +64,9 @@ export function parseVmParams(pairs: readonly string[]): VmParams {
         break;
       case "macs":
         p.macs = list(value).map(assertMac);
+        break;
+      case "forwards":
+        p.forwards = list(value).map(parseForward);
         break;
       default:
         throw new VmInputError(`unknown parameter ${JSON.stringify(pair).slice(0, 60)}: use ${KEYS.map((k) => `${k}=...`).join(", ")}`);

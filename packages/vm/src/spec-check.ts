@@ -1,4 +1,5 @@
 import { VmInputError } from "./errors";
+import { assertForwards } from "./forwards";
 import { assertImageName, assertNetName, assertVmName } from "./names";
 import type { VmSpec } from "./types";
 
@@ -30,7 +31,7 @@ export function assertMacsForNets(macs: readonly string[], nets: readonly string
   if (new Set(macs).size !== macs.length) throw new VmInputError("macs: every network needs its own MAC address");
 }
 
-/** Validate a create request before any hypervisor call: names, boot source, ISO path, MACs. */
+/** Validate a create request before any hypervisor call: names, boot source, ISO path, MACs, forwards. */
 export function assertVmSpec(spec: VmSpec): void {
   assertVmName(spec.name);
   if (!spec.image && !spec.iso) throw new VmInputError("give an image (-i IMAGE) or an ISO to boot (-P iso=/path/to.iso)");
@@ -38,4 +39,5 @@ export function assertVmSpec(spec: VmSpec): void {
   if (spec.iso) assertIsoPath(spec.iso);
   spec.nets.forEach(assertNetName);
   if (spec.macs) assertMacsForNets(spec.macs, spec.nets);
+  if (spec.forwards) assertForwards(spec.forwards, spec.nets);
 }

@@ -18,6 +18,22 @@ export interface VmSpec {
   macs?: string[];
   /** authorized_keys lines injected into the guest (image boots only: nothing is injected into an ISO). */
   sshKeys: string[];
+  /** Guest ports forwarded to 127.0.0.1 ports on the host (user-mode networking only; SSH always is). */
+  forwards?: PortForwardSpec[];
+}
+
+/** A guest port a client on the host needs: forwarded from a 127.0.0.1 port picked at create. */
+export interface PortForwardSpec {
+  proto: "tcp" | "udp";
+  guestPort: number;
+}
+
+/** A forward as `info vm` reports it: the product's port in the guest, reached at host_address:host_port. */
+export interface PortForward {
+  proto: "tcp" | "udp";
+  guest_port: number;
+  host_address: string;
+  host_port: number;
 }
 
 /** What `info vm` returns (snake_case: it is the CLI's and operators' JSON). */
@@ -39,6 +55,8 @@ export interface VmInfo {
   ssh_host: string | null;
   ssh_port: number | null;
   ssh_user: string | null;
+  /** Every forwarded port of a user-mode VM, SSH's included; empty otherwise. */
+  forwards: PortForward[];
   driver: string;
 }
 

@@ -6,6 +6,8 @@ export const imageName = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "image name must be letters, digits, '.', '_' or '-'")
   .refine((s) => !s.includes(".."), "image name must not contain '..'");
+/** A guest port to forward to the host's loopback: `tcp/636`, `udp/53`. */
+export const forwardPort = z.string().regex(/^(tcp|udp)\/([1-9][0-9]{0,4})$/, "forward must be PROTO/PORT with PROTO tcp or udp, e.g. tcp/636");
 export const netName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "network name must be letters, digits, '.', '_' or '-'");
 export const hostName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.:-]{0,252}$/, "host must be a host name or IP address");
 export const userName = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "user must be a POSIX user name");

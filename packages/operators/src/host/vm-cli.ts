@@ -17,6 +17,8 @@ export interface VmCliInfo {
   ssh_host: string | null;
   ssh_port: number | null;
   ssh_user: string | null;
+  /** Forwarded ports (user-mode VMs); absent from VM CLIs older than forwards. */
+  forwards?: { proto: string; guest_port: number; host_address: string; host_port: number }[];
   created?: boolean;
   [k: string]: unknown;
 }
@@ -68,6 +70,7 @@ export function vmOutput(v: VmCliInfo): Record<string, unknown> {
     image: v.image,
     iso: v.iso ?? null,
     macs: v.macs ?? [],
+    forwards: v.forwards ?? [],
     memory_mb: v.memory_mb,
     cpus: v.cpus,
     ...(v.created !== undefined ? { created: v.created } : {}),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Operator } from "../types";
 import { NonRetryableError } from "@svc/errors";
 import { hostOperatorSettings, defaultHostExecutor, effectFence, type HostOperatorDeps } from "./deps";
-import { absoluteHostPath, imageName, macAddress, netName, vmName, hostPath } from "./schemas";
+import { absoluteHostPath, forwardPort, imageName, macAddress, netName, vmName, hostPath } from "./schemas";
 import { ForeignVmError, runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
 
 const createArgs = z
@@ -18,6 +18,8 @@ const createArgs = z
     nets: z.array(netName).min(1).max(8).default(["user"]),
     /** One MAC per entry of nets (lower-case, unicast); null or absent: the hypervisor picks them. */
     macs: z.array(macAddress).max(8).nullish(),
+    /** Guest ports forwarded to 127.0.0.1 ports on the host (`tcp/53`, `udp/53`; nets must include user). */
+    forward_ports: z.array(forwardPort).max(32).default([]),
     /** Public key file on the host to inject (default SVC_VM_SSH_PUBKEY, else the host user's ~/.ssh/id_*.pub). */
     ssh_pubkey_path: hostPath.optional(),
     /** Wait in the CLI until SSH answers (vm_wait_ssh does the same as its own task). */
@@ -46,7 +48,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
   const vmCreate: Operator<CreateArgs> = {
     name: "vm_create",
     description:
-      "Create a VM on the host with the VM CLI from an image or a bootable ISO, MACs optionally pinned (idempotent: the same spec again succeeds); output name, state, ssh_host, ssh_port, ip, image, iso, macs, memory_mb, cpus",
+      "Create a VM on the host with the VM CLI from an image or a bootable ISO, MACs optionally pinned, guest ports forwarded to 127.0.0.1 (idempotent: the same spec again succeeds); output name, state, ssh_host, ssh_port, forwards, ip, image, iso, macs, memory_mb, cpus",
     args: createArgs,
     async run(a, ctx) {
       const s = settings();
@@ -65,6 +67,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
         "-P",
         `nets=[${a.nets.join(",")}]`,
         ...(a.macs ? ["-P", `macs=[${a.macs.join(",")}]`] : []),
+        ...(a.forward_ports.length ? ["-P", `forwards=[${a.forward_ports.join(",")}]`] : []),
         ...(key ? ["--ssh-key", key] : []),
         ...(a.wait ? ["--wait", "--wait-timeout", String(a.wait_timeout_s)] : []),
         // Recorded in the domain's metadata: a later create adopts the VM only for this run.

@@ -1,5 +1,5 @@
 import type { HostExecutor, RunResult } from "@svc/host";
-import { ImageNotFoundError, VmExistsError, VmNotFoundError } from "../errors";
+import { ImageNotFoundError, VmExistsError, VmInputError, VmNotFoundError } from "../errors";
 import { assertVmName } from "../names";
 import { assertVmSpec } from "../spec-check";
 import type { CreateOptions, CreateResult, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
@@ -34,6 +34,7 @@ export class KcliDriver implements VmDriver {
 
   async create(spec: VmSpec, opts: CreateOptions = {}): Promise<CreateResult> {
     assertVmSpec(spec);
+    if (spec.forwards?.length) throw new VmInputError("forwards: the kcli driver has no user-mode port forwards; use the libvirt driver (SVC_VM_DRIVER=libvirt)");
     const existing = await this.info(spec.name).catch((e) => (e instanceof VmNotFoundError ? null : Promise.reject(e)));
     if (existing) {
       const diff = [
@@ -133,6 +134,7 @@ export class KcliDriver implements VmDriver {
       ssh_host: ip,
       ssh_port: ip ? 22 : null,
       ssh_user: str("user"),
+      forwards: [],
       driver: this.name,
     };
   }

@@ -37,6 +37,19 @@ describe("libvirt domain XML", () => {
     });
   });
 
+  it("forwards SSH and each recorded product port from 127.0.0.1 on the user-mode netdev, and keeps them in the metadata", () => {
+    const forwards = [
+      { proto: "tcp" as const, guest_port: 53, host_port: 41053 },
+      { proto: "udp" as const, guest_port: 53, host_port: 41053 },
+      { proto: "tcp" as const, guest_port: 636, host_port: 41636 },
+    ];
+    const xml = buildDomainXml({ ...base, meta: { ...base.meta, forwards } });
+    expect(xml).toContain(
+      "user,id=svcnet0,restrict=on,hostfwd=tcp:127.0.0.1:40022-:22,hostfwd=tcp:127.0.0.1:41053-:53,hostfwd=udp:127.0.0.1:41053-:53,hostfwd=tcp:127.0.0.1:41636-:636'",
+    );
+    expect(parseDomainXml(xml).meta?.forwards).toEqual(forwards);
+  });
+
   it("marks the domain as managed by svc and records the creating task, also as libvirt rewrites it", () => {
     const owner = { dagId: "vm_deployment", runId: "manual__2024-01-01T00:00:00+00:00", taskId: "create_vm" };
     const xml = buildDomainXml({ ...base, owner });

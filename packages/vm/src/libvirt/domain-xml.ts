@@ -13,9 +13,18 @@ export interface SvcVmMeta {
   /** The ISO attached as a CD-ROM (absent in older metadata). */
   iso?: string | null;
   ssh_port: number | null;
+  /** Product ports forwarded to 127.0.0.1 (user-mode networking; absent in older metadata). */
+  forwards?: RecordedForward[];
   /** Null when no key was injected (ISO boots: the ISO decides who may log in). */
   ssh_user: string | null;
   vm_dir: string;
+}
+
+/** A forward as recorded in the metadata: the guest port and the 127.0.0.1 port it was given. */
+export interface RecordedForward {
+  proto: "tcp" | "udp";
+  guest_port: number;
+  host_port: number;
 }
 
 /** Inputs of the domain definition. */
@@ -102,10 +111,14 @@ ${n.mac ? `      <mac address='${e(n.mac)}'/>\n` : ""}      <source network='${e
   // <interface type='user'> only with the passt backend. restrict=on keeps the guest
   // isolated (no traffic out of it); the SSH forward on 127.0.0.1 still works. The NIC
   // takes the last slot of the i440fx bus, which libvirt fills from the bottom.
+  // Product ports (meta.forwards) are forwarded the same way, each to its own 127.0.0.1 port.
+  const fwds = [{ proto: "tcp", host_port: o.userNetPort ?? 0, guest_port: 22 }, ...(o.meta.forwards ?? [])]
+    .map((f) => `hostfwd=${f.proto}:127.0.0.1:${f.host_port}-:${f.guest_port}`)
+    .join(",");
   const qemuArgs = o.userNetPort
     ? `  <qemu:commandline>
     <qemu:arg value='-netdev'/>
-    <qemu:arg value='user,id=svcnet0,restrict=on,hostfwd=tcp:127.0.0.1:${o.userNetPort}-:22'/>
+    <qemu:arg value='user,id=svcnet0,restrict=on,${fwds}'/>
     <qemu:arg value='-device'/>
     <qemu:arg value='virtio-net-pci,netdev=svcnet0,bus=pci.0,addr=0x1f${o.userNetMac ? `,mac=${e(o.userNetMac)}` : ""}'/>
   </qemu:commandline>\n`

@@ -11,7 +11,8 @@ import { assertVmSpec } from "../spec-check";
 import { waitForSsh } from "../ssh-probe";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmOwner, VmSpec } from "../types";
 import { makeDisks, type VmDisk } from "./disks";
-import { buildDomainXml, parseDomainXml, type ParsedDomain, type SvcVmMeta } from "./domain-xml";
+import { assertForwards } from "../forwards";
+import { buildDomainXml, parseDomainXml, type ParsedDomain, type RecordedForward, type SvcVmMeta } from "./domain-xml";
 import { pickForwardPort } from "./ports";
 import { writeSeedIso } from "./seed-iso";
 import { specDiff } from "./spec-diff";
@@ -169,6 +170,14 @@ export class LibvirtDriver implements VmDriver {
       ssh_host: userPort ? "127.0.0.1" : ip,
       ssh_port: userPort ?? (ip ? 22 : null),
       ssh_user: m?.ssh_user ?? null,
+      forwards: userPort
+        ? [{ proto: "tcp" as const, guest_port: 22, host_port: userPort }, ...(m?.forwards ?? [])].map((f) => ({
+            proto: f.proto,
+            guest_port: f.guest_port,
+            host_address: "127.0.0.1",
+            host_port: f.host_port,
+          }))
+        : [],
       driver: this.name,
     };
   }
@@ -225,7 +234,9 @@ export class LibvirtDriver implements VmDriver {
     const keyArg = image?.keyInjection === "cmdline" ? ` svc_ssh_key=${Buffer.from(spec.sshKeys.join("\n") + "\n").toString("base64")} svc_hostname=${spec.name}` : "";
     // A free port can be taken between picking and qemu binding it: retry with another.
     for (let attempt = 0; ; attempt++) {
-      const port = userNet ? await pickForwardPort(await this.takenPorts()) : null;
+      const taken = userNet ? await this.takenPorts() : new Set<number>();
+      const port = userNet ? await pickForwardPort(taken) : null;
+      const forwards = userNet ? await this.pickForwards(spec, taken.add(port!)) : [];
       const meta: SvcVmMeta = {
         image: image?.name ?? null,
         iso: spec.iso ?? null,
@@ -235,6 +246,7 @@ export class LibvirtDriver implements VmDriver {
         nets: spec.nets,
         macs: spec.macs ?? [],
         ssh_port: port,
+        ...(forwards.length ? { forwards } : {}),
         ssh_user: image?.sshUser ?? null,
         vm_dir: vmDir,
       };
@@ -281,8 +293,22 @@ export class LibvirtDriver implements VmDriver {
     for (const n of names) {
       const d = await this.domain(n).catch(() => null);
       if (d?.meta?.ssh_port) taken.add(d.meta.ssh_port);
+      for (const f of d?.meta?.forwards ?? []) taken.add(f.host_port);
     }
     return taken;
+  }
+
+  /** A 127.0.0.1 port per forwarded guest port (tcp and udp of one guest port share a number). */
+  private async pickForwards(spec: VmSpec, taken: Set<number>): Promise<RecordedForward[]> {
+    const wanted = assertForwards(spec.forwards ?? [], spec.nets);
+    const out: RecordedForward[] = [];
+    for (const guest of [...new Set(wanted.map((f) => f.guestPort))]) {
+      const protos = wanted.filter((f) => f.guestPort === guest).map((f) => f.proto);
+      const hostPort = await pickForwardPort(taken, protos);
+      taken.add(hostPort);
+      for (const proto of protos) out.push({ proto, guest_port: guest, host_port: hostPort });
+    }
+    return out;
   }
 
   private async removeDomain(name: string): Promise<void> {

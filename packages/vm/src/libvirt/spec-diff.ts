@@ -1,14 +1,24 @@
+import { assertForwards, forwardText } from "../forwards";
 import type { VmSpec } from "../types";
 import type { SvcVmMeta } from "./domain-xml";
 
 /**
  * How an existing VM's recorded spec differs from a create request: "" when it is the same VM
  * (create is then an idempotent success), else one `key: has X, asked Y` per difference.
- * Metadata written before ISOs and MACs existed reads as "no ISO, no pinned MACs".
+ * Metadata written before ISOs, MACs and forwards existed reads as "no ISO, no pinned MACs, no forwards".
  */
 export function specDiff(spec: VmSpec, meta: SvcVmMeta | null): string {
   if (!meta) return "not created by svc-vm";
-  const want = { image: spec.image ?? null, iso: spec.iso ?? null, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets, macs: spec.macs ?? [] };
+  const want = {
+    image: spec.image ?? null,
+    iso: spec.iso ?? null,
+    memory_mb: spec.memoryMb,
+    cpus: spec.cpus,
+    disks_gb: spec.disksGb,
+    nets: spec.nets,
+    macs: spec.macs ?? [],
+    forwards: assertForwards(spec.forwards ?? [], spec.nets).map(forwardText),
+  };
   const have: typeof want = {
     image: meta.image,
     iso: meta.iso ?? null,
@@ -17,6 +27,7 @@ export function specDiff(spec: VmSpec, meta: SvcVmMeta | null): string {
     disks_gb: meta.disks_gb,
     nets: meta.nets,
     macs: meta.macs ?? [],
+    forwards: (meta.forwards ?? []).map((f) => forwardText({ proto: f.proto, guestPort: f.guest_port })),
   };
   return (Object.keys(want) as (keyof typeof want)[])
     .filter((k) => JSON.stringify(want[k]) !== JSON.stringify(have[k]))
