@@ -1,15 +1,24 @@
 import type { FlowRow } from "@svc/db";
-import { ConflictError } from "@svc/errors";
+import { ConflictError, ForbiddenError } from "@svc/errors";
+import { approvalOf, roleMeets } from "./pipeline/approval-needs";
 import { CANCELLABLE_STATUSES } from "./flow-status";
 import type { FlowStore } from "./flow-store";
 
 /**
  * Approve a flow waiting for approval: awaiting_approval → approved (the orchestrator then runs
- * dag_execution). 404 for an unknown flow, 409 for any other status; exactly one approval wins.
+ * dag_execution). 404 for an unknown flow, 409 for any other status, 403 when the approver's role
+ * is below the one the flow needs (a param reserved for admin); exactly one approval wins.
  */
-export async function approveFlow(store: FlowStore, flowId: string, actor: string): Promise<FlowRow> {
+export async function approveFlow(store: FlowStore, flowId: string, actor: string, role: string): Promise<FlowRow> {
   const current = await store.require(flowId);
-  const approval = { ...(current.approval ?? {}), approved_by: actor, approved_at: new Date().toISOString() };
+  const { requiredRole, needs } = approvalOf(current);
+  if (current.status === "awaiting_approval" && !roleMeets(role, requiredRole)) {
+    const reserved = needs.filter((n) => n.kind === "min_role" && n.min_role === requiredRole).map((n) => `params.${n.param}`);
+    throw new ForbiddenError(`Approving flow ${flowId} needs the role '${requiredRole}' or above (${reserved.join(", ") || "the flow asks for it"}); '${actor}' has '${role}'`, {
+      required_role: requiredRole,
+    });
+  }
+  const approval = { ...(current.approval ?? {}), approved_by: actor, approver_role: role, approved_at: new Date().toISOString() };
   const row = await store.update(flowId, { status: "approved", approval, next_steps: [] }, ["awaiting_approval"]);
   if (!row) {
     const now = await store.require(flowId);

@@ -10,6 +10,8 @@ export interface NewFlowInput {
   requestedParams: Record<string, unknown>;
   autoApprove: boolean;
   autoExecute: boolean;
+  /** The role of the caller asking for auto_approve: it covers only what that role may approve (min_role params). */
+  autoApproveRole?: "op" | "admin";
 }
 
 /** Fields a phase may change; jsonb values are given as plain values. */
@@ -69,6 +71,7 @@ export function createFlowStore(db: Db): FlowStore {
           status: "pending",
           auto_approve: input.autoApprove,
           auto_execute: input.autoExecute,
+          approval: input.autoApprove && input.autoApproveRole ? JSON.stringify({ auto_approve_role: input.autoApproveRole }) : null,
           router: "{}",
           phases_completed: "[]",
           phases_skipped: "[]",

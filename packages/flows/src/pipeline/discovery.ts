@@ -29,72 +29,15 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
   const catalogue = await loadCatalogue(deps.engine);
   const entries = catalogue.map((c) => c.entry);
   const result = await routeSafely(deps, flow.intent, entries);
-  const fallback = fallbackReasonOf(deps.router, result);
-  const router = {
-    mode: result.mode,
-    configured_mode: deps.router.mode,
-    model: deps.router.mode === "llm" ? deps.router.model : null,
-    fallback_reason: fallback,
-    confidence: result.confidence,
-    candidates: result.candidates,
-    reason: result.reason,
-    refused: result.refused ?? null,
-    warnings: result.warnings,
-    // The route status contract: ready | needs_input | rejected, with what to ask.
-    status: result.dag_id ? (result.status ?? "ready") : "rejected",
-    question: result.question ?? null,
-    input: result.input ?? [],
-  };
-  const fallbackNote = routerNotes(router);
-  deps.logger.info({ flowId: flow.flow_id, dagId: result.dag_id, mode: result.mode, fallback }, "intent routed");
-
-  if (!result.dag_id) {
-    const refusal = result.refused?.message ?? result.reason;
-    const summary = refusal.includes("I can:") ? refusal : `${refusal} ${describeCatalogue(entries)}`;
-    const rejected = await patchFlow(
-      deps.store,
-      flow,
-      {
-        status: "rejected",
-        router,
-        summary,
-        error_message: refusal,
-        phases_skipped: ["dag_validation", "dag_execution"],
-        next_steps: [...suggestions(entries), ...fallbackNote],
-      },
-      ["planning"],
-    );
-    return { flow: rejected, catalogue };
-  }
+  const router = routerEvidence(deps, result);
+  deps.logger.info({ flowId: flow.flow_id, dagId: result.dag_id, mode: result.mode, fallback: router.fallback_reason }, "intent routed");
+  if (!result.dag_id) return { flow: await rejectUnmatched(deps, flow, result, router, entries), catalogue };
   // Params the client typed answer a question before it is asked; validation judges them.
   const explicit = flow.requested_params ?? {};
   const input = (result.status === "needs_input" ? (result.input ?? []) : []).filter((i) => explicit[i.field] === undefined);
   // Explicit params answered every question: the route is ready as far as routing goes.
   if (router.status === "needs_input" && input.length === 0) router.status = "ready";
-  if (input.length) {
-    // The DAG is clear but a value is missing or broke a rule: ask, run nothing, never substitute a default.
-    const rules = input.map((i) => (i.given !== undefined ? `${i.rule} (given: ${JSON.stringify(i.given)})` : i.rule)).join("; ");
-    const asking = await patchFlow(
-      deps.store,
-      flow,
-      {
-        status: "needs_input",
-        dag_id: result.dag_id,
-        params: result.params,
-        router,
-        missing_params: [...new Set(input.map((i) => i.field))],
-        phases_completed: ["dag_discovery"],
-        warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
-        summary: `${result.dag_id} needs input for ${[...new Set(input.map((i) => i.field))].join(", ")}: ${rules}. ${input[0]!.question}`,
-        next_steps: [
-          `POST /orchestrator/flows/${flow.flow_id}/answer with {"answer": "..."} or {"params": {${input.map((i) => `"${i.field}": "..."`).join(", ")}}}, or /cancel to drop it.`,
-          ...fallbackNote,
-        ],
-      },
-      ["planning"],
-    );
-    return { flow: asking, catalogue };
-  }
+  if (input.length) return { flow: await askForInput(deps, flow, result, router, input), catalogue };
   const routed = await patchFlow(
     deps.store,
     flow,
@@ -105,10 +48,76 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
       router,
       phases_completed: ["dag_discovery"],
       warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
-      next_steps: fallbackNote,
+      next_steps: routerNotes(router),
       summary: `Matched ${result.dag_id}: ${result.reason}`,
     },
     ["planning"],
   );
   return { flow: routed, catalogue };
+}
+
+type RouterEvidence = ReturnType<typeof routerEvidence>;
+type RouteInput = NonNullable<RouteResult["input"]>;
+
+/** What `flow.router` records of a routing: mode, fallback, candidates, and the route status contract. */
+function routerEvidence(deps: PipelineDeps, result: RouteResult) {
+  return {
+    mode: result.mode,
+    configured_mode: deps.router.mode,
+    model: deps.router.mode === "llm" ? deps.router.model : null,
+    fallback_reason: fallbackReasonOf(deps.router, result),
+    confidence: result.confidence,
+    candidates: result.candidates,
+    reason: result.reason,
+    refused: result.refused ?? null,
+    warnings: result.warnings,
+    // The route status contract: ready | needs_input | rejected, with what to ask.
+    status: result.dag_id ? (result.status ?? "ready") : "rejected",
+    question: result.question ?? null,
+    input: result.input ?? [],
+  };
+}
+
+/** No DAG matched, or the router refused: reject with what the catalogue can do. */
+function rejectUnmatched(deps: PipelineDeps, flow: FlowRow, result: RouteResult, router: RouterEvidence, entries: RouterCatalogEntry[]): Promise<FlowRow> {
+  const refusal = result.refused?.message ?? result.reason;
+  const summary = refusal.includes("I can:") ? refusal : `${refusal} ${describeCatalogue(entries)}`;
+  return patchFlow(
+    deps.store,
+    flow,
+    {
+      status: "rejected",
+      router,
+      summary,
+      error_message: refusal,
+      phases_skipped: ["dag_validation", "dag_execution"],
+      next_steps: [...suggestions(entries), ...routerNotes(router)],
+    },
+    ["planning"],
+  );
+}
+
+/** The DAG is clear but a value is missing or broke a rule: ask, run nothing, never substitute a default. */
+function askForInput(deps: PipelineDeps, flow: FlowRow, result: RouteResult, router: RouterEvidence, input: RouteInput): Promise<FlowRow> {
+  const rules = input.map((i) => (i.given !== undefined ? `${i.rule} (given: ${JSON.stringify(i.given)})` : i.rule)).join("; ");
+  const fields = [...new Set(input.map((i) => i.field))];
+  return patchFlow(
+    deps.store,
+    flow,
+    {
+      status: "needs_input",
+      dag_id: result.dag_id,
+      params: result.params,
+      router,
+      missing_params: fields,
+      phases_completed: ["dag_discovery"],
+      warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
+      summary: `${result.dag_id} needs input for ${fields.join(", ")}: ${rules}. ${input[0]!.question}`,
+      next_steps: [
+        `POST /orchestrator/flows/${flow.flow_id}/answer with {"answer": "..."} or {"params": {${input.map((i) => `"${i.field}": "..."`).join(", ")}}}, or /cancel to drop it.`,
+        ...routerNotes(router),
+      ],
+    },
+    ["planning"],
+  );
 }

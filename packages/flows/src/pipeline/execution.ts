@@ -1,18 +1,13 @@
+import type { ParamRole } from "@svc/dags";
 import type { FlowRow } from "@svc/db";
 import { AlreadyExistsError, isSvcError, type ErrorCode } from "@svc/errors";
 import { workflowUiUrlOf } from "../flow-view";
 import { runIdForExecution } from "../ids";
 import { patchFlow, phasesOf, routerNotes, type PipelineDeps } from "./deps";
-import { pausedReason } from "./validation";
+import { approvalOf, approvedWhilePaused, roleMeets } from "./approval-needs";
 
-/** Whether the flow's approval covered the DAG being paused (given by an op, or in advance with auto_approve). */
-const approvedWhilePaused = (flow: FlowRow, dagId: string): boolean => {
-  const a = flow.approval as { reasons?: unknown; approved_by?: unknown } | null | undefined;
-  return Boolean(a?.approved_by) && Array.isArray(a?.reasons) && a.reasons.includes(pausedReason(dagId));
-};
-
-/** Engine errors that retrying cannot fix: the flow fails with the engine's message. */
-const PERMANENT: readonly ErrorCode[] = ["dag_not_found", "params_invalid", "dag_has_import_errors", "bad_request"];
+/** Engine errors that retrying cannot fix: the flow fails with the engine's message (forbidden: a reserved param the approval did not cover). */
+const PERMANENT: readonly ErrorCode[] = ["dag_not_found", "params_invalid", "dag_has_import_errors", "bad_request", "forbidden"];
 
 /**
  * Phase 3: create the run (on a paused DAG, one run the approval covered; the DAG stays paused). The run id derives from the flow's
@@ -28,12 +23,16 @@ export async function execute(deps: PipelineDeps, flow: FlowRow, workflowUiUrl: 
       const dag = await deps.engine.getDag(dagId);
       // Approved for a paused DAG: this one run starts, the DAG stays paused. Paused since an
       // approval that did not cover it: the run waits in the queue until someone unpauses the DAG.
-      const runWhilePaused = dag.is_paused && approvedWhilePaused(flow, dagId);
+      const runWhilePaused = dag.is_paused && approvedWhilePaused(flow);
       if (dag.is_paused && !runWhilePaused) {
         warnings = [...warnings, `DAG ${dagId} was paused after this flow was approved: its run is queued until the DAG is unpaused.`];
       }
       try {
-        await deps.engine.triggerDagRun(dagId, { conf: flow.params, runId, note: `flow ${flow.flow_id}: ${flow.intent}`.slice(0, 2000), runWhilePaused });
+        // Checked again here, against the DAG as it is now: every param reserved for a role (min_role)
+        // needs whoever approved (or the caller, with auto_approve) to have that role; no approval, no reserved params.
+        const { approvedBy, approverRole } = approvalOf(flow);
+        const callerHasRole = (role: ParamRole) => approvedBy !== null && roleMeets(approverRole, role);
+        await deps.engine.triggerDagRun(dagId, { conf: flow.params, runId, note: `flow ${flow.flow_id}: ${flow.intent}`.slice(0, 2000), runWhilePaused, callerHasRole });
         await deps.store.audit("orchestrator", "dag_run.created", `${dagId}/${runId}`, { flow_id: flow.flow_id });
       } catch (e) {
         if (!(e instanceof AlreadyExistsError)) throw e;

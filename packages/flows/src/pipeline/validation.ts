@@ -1,11 +1,11 @@
-import { restrictedParamsSet, type ParamError } from "@svc/dags";
+import type { ParamError } from "@svc/dags";
 import type { FlowRow } from "@svc/db";
 import { loadCatalogue, type CatalogueDag } from "../catalogue";
-import { resolveParams } from "../params";
+import { resolveParams, type ResolvedParams } from "../params";
+import { approvalNeeds, approvalOf, requiredApproverRole, roleMeets } from "./approval-needs";
 import { patchFlow, phasesOf, routerNotes, type PipelineDeps } from "./deps";
 
-/** The approval reason of a flow on a paused DAG; execution looks for it before running one run of a paused DAG. */
-export const pausedReason = (dagId: string): string => `DAG ${dagId} is paused: approving runs this one run and leaves the DAG paused`;
+type Validated = { flow: FlowRow; paramErrors?: ParamError[] };
 
 const describeParam = (dag: CatalogueDag, name: string) => {
   const s = dag.definition.params[name];
@@ -14,99 +14,105 @@ const describeParam = (dag: CatalogueDag, name: string) => {
 
 /**
  * Phase 2: the DAG exists, is active, parsed without errors; params valid (explicit over
- * extracted). Then decide: run now, wait for approval (the DAG asks for it, or it is paused), or ask for input.
+ * extracted). Then decide: run now, wait for approval (the DAG asks for it, it is paused, or a
+ * param reserved for a role is set), or ask for input.
  */
-export async function validate(deps: PipelineDeps, flow: FlowRow, known?: CatalogueDag[]): Promise<{ flow: FlowRow; paramErrors?: ParamError[] }> {
+export async function validate(deps: PipelineDeps, flow: FlowRow, known?: CatalogueDag[]): Promise<Validated> {
   const dagId = flow.dag_id!;
   const catalogue = known ?? (await loadCatalogue(deps.engine));
   const dag = catalogue.find((d) => d.dag_id === dagId);
-  const phases = phasesOf(flow);
-  const notes = routerNotes(flow.router);
-  const reject = (message: string, next: string[]) =>
-    patchFlow(deps.store, flow, { status: "rejected", error_message: message, summary: message, phases_skipped: ["dag_execution"], next_steps: [...next, ...notes] }, ["planning"]);
-
-  if (!dag || !dag.is_active)
-    return { flow: await reject(`DAG ${dagId} does not exist or is no longer in the DAG folder.`, ["GET /orchestrator/dags lists the workflows that exist."]) };
-  if (dag.has_import_errors) {
-    return {
-      flow: await reject(`The file of DAG ${dagId} has import errors; it cannot run until they are fixed.`, [
-        "List them with `svc-engine dags list-import-errors`, fix the file, then `dags reserialize`.",
-      ]),
-    };
-  }
-
-  const extracted = flow.params ?? {};
-  const explicit = flow.requested_params ?? {};
-  const resolved = resolveParams(dag.definition, extracted, explicit);
+  if (!dag || !dag.is_active || dag.has_import_errors) return { flow: await rejectUnusableDag(deps, flow, dag) };
+  const resolved = resolveParams(dag.definition, flow.params ?? {}, flow.requested_params ?? {});
   const warnings = [...(flow.warnings ?? []), ...resolved.warnings];
-  if (resolved.invalid.length) {
-    const list = resolved.invalid.map((e) => `${e.field}: ${e.message}`).join("; ");
-    const rejected = await patchFlow(
-      deps.store,
-      flow,
-      {
-        status: "rejected",
-        warnings,
-        error_message: `Invalid params for ${dagId}: ${list}`,
-        summary: `Invalid params for ${dagId}: ${list}`,
-        phases_skipped: ["dag_execution"],
-        next_steps: ["Correct the params named above and send the intent again.", ...notes],
-      },
-      ["planning"],
-    );
-    return { flow: rejected, paramErrors: resolved.invalid };
-  }
-  if (resolved.missing.length) {
-    const names = resolved.missing.map((n) => describeParam(dag, n)).join(", ");
-    const example = Object.fromEntries(resolved.missing.map((n) => [n, "..."]));
-    return {
-      flow: await patchFlow(
-        deps.store,
-        flow,
-        {
-          status: "needs_input",
-          params: resolved.params,
-          missing_params: resolved.missing,
-          warnings,
-          summary: `${dagId} needs more input: ${names}.`,
-          next_steps: [`Send the intent again with "params": ${JSON.stringify(example)}.`, ...notes],
-        },
-        ["planning"],
-      ),
-    };
-  }
-  // A paused DAG stays paused: an operator approves this one run (auto_approve is an op's approval given in advance).
-  // Params reserved for an op or admin (min_role): the flow waits for an op's approval.
-  const reserved = restrictedParamsSet(dag.definition, resolved.params).map((p) => `params.${p.name} may only be set by the role '${p.minRole}' or above`);
-  const needsApproval = [...(dag.approval_reason ? [dag.approval_reason] : []), ...(dag.is_paused ? [pausedReason(dagId)] : []), ...reserved];
-  if (dag.is_paused) warnings.push(`DAG ${dagId} is paused: this flow runs one run and leaves the DAG paused.`);
+  if (resolved.invalid.length) return rejectInvalidParams(deps, flow, resolved, warnings);
+  if (resolved.missing.length) return { flow: await askForMissing(deps, flow, dag, resolved, warnings) };
+  return { flow: await decideApproval(deps, flow, dag, resolved.params, warnings) };
+}
 
-  const reasons = [...(!flow.auto_execute ? ["auto_execute is false"] : []), ...(flow.auto_approve ? [] : needsApproval)];
-  const base = { params: resolved.params, warnings, missing_params: [], phases_completed: [...phases, "dag_validation" as const] };
-  if (reasons.length) {
-    const waiting = await patchFlow(
+/** A DAG that is gone, inactive or broken rejects the flow. */
+function rejectUnusableDag(deps: PipelineDeps, flow: FlowRow, dag: CatalogueDag | undefined): Promise<FlowRow> {
+  const dagId = flow.dag_id!;
+  const reject = (message: string, next: string[]) =>
+    patchFlow(
       deps.store,
       flow,
-      {
-        ...base,
-        status: "awaiting_approval",
-        approval: { required: true, reasons, requested_at: new Date().toISOString() },
-        summary: `Ready to run ${dagId} with ${JSON.stringify(resolved.params)}. Waiting for approval: ${reasons.join("; ")}.`,
-        next_steps: [`POST /orchestrator/flows/${flow.flow_id}/approve to run it, or /cancel to drop it.`, ...notes],
-      },
+      { status: "rejected", error_message: message, summary: message, phases_skipped: ["dag_execution"], next_steps: [...next, ...routerNotes(flow.router)] },
       ["planning"],
     );
-    return { flow: waiting };
+  if (!dag || !dag.is_active) return reject(`DAG ${dagId} does not exist or is no longer in the DAG folder.`, ["GET /orchestrator/dags lists the workflows that exist."]);
+  const next = ["List them with `svc-engine dags list-import-errors`, fix the file, then `dags reserialize`."];
+  return reject(`The file of DAG ${dagId} has import errors; it cannot run until they are fixed.`, next);
+}
+
+async function rejectInvalidParams(deps: PipelineDeps, flow: FlowRow, resolved: ResolvedParams, warnings: string[]): Promise<Validated> {
+  const dagId = flow.dag_id!;
+  const list = resolved.invalid.map((e) => `${e.field}: ${e.message}`).join("; ");
+  const rejected = await patchFlow(
+    deps.store,
+    flow,
+    {
+      status: "rejected",
+      warnings,
+      error_message: `Invalid params for ${dagId}: ${list}`,
+      summary: `Invalid params for ${dagId}: ${list}`,
+      phases_skipped: ["dag_execution"],
+      next_steps: ["Correct the params named above and send the intent again.", ...routerNotes(flow.router)],
+    },
+    ["planning"],
+  );
+  return { flow: rejected, paramErrors: resolved.invalid };
+}
+
+function askForMissing(deps: PipelineDeps, flow: FlowRow, dag: CatalogueDag, resolved: ResolvedParams, warnings: string[]): Promise<FlowRow> {
+  const names = resolved.missing.map((n) => describeParam(dag, n)).join(", ");
+  const example = Object.fromEntries(resolved.missing.map((n) => [n, "..."]));
+  return patchFlow(
+    deps.store,
+    flow,
+    {
+      status: "needs_input",
+      params: resolved.params,
+      missing_params: resolved.missing,
+      warnings,
+      summary: `${dag.dag_id} needs more input: ${names}.`,
+      next_steps: [`Send the intent again with "params": ${JSON.stringify(example)}.`, ...routerNotes(flow.router)],
+    },
+    ["planning"],
+  );
+}
+
+/**
+ * Run now or wait for approval. A paused DAG stays paused: an approval runs this one run. A param
+ * reserved for a role (min_role) must be approved by that role or above; auto_approve is the
+ * caller's approval given in advance, so it covers only what the caller's own role may approve.
+ */
+async function decideApproval(deps: PipelineDeps, flow: FlowRow, dag: CatalogueDag, params: Record<string, unknown>, warnings: string[]): Promise<FlowRow> {
+  const needs = approvalNeeds(dag, params);
+  const requiredRole = requiredApproverRole(needs);
+  const { autoApproveRole } = approvalOf(flow);
+  const autoCovers = autoApproveRole !== null && roleMeets(autoApproveRole, requiredRole);
+  if (dag.is_paused) warnings.push(`DAG ${dag.dag_id} is paused: this flow runs one run and leaves the DAG paused.`);
+  if (autoApproveRole !== null && needs.length && !autoCovers) {
+    warnings.push(`auto_approve does not cover this flow: approving it needs the role '${requiredRole}', the caller has '${autoApproveRole}'.`);
   }
-  const approval = { required: needsApproval.length > 0, reasons: needsApproval, approved_by: needsApproval.length ? "auto_approve" : null };
-  const ready = await patchFlow(
+  const reasons = [...(!flow.auto_execute ? ["auto_execute is false"] : []), ...(autoCovers ? [] : needs.map((n) => n.reason))];
+  const base = { params, warnings, missing_params: [], phases_completed: [...phasesOf(flow), "dag_validation" as const] };
+  const record = { needs, required_role: requiredRole, ...(autoApproveRole !== null ? { auto_approve_role: autoApproveRole } : {}) };
+  if (!reasons.length) {
+    const auto = needs.length ? { approved_by: "auto_approve", approver_role: autoApproveRole } : { approved_by: null };
+    return patchFlow(deps.store, flow, { ...base, approval: { required: needs.length > 0, reasons: needs.map((n) => n.reason), ...record, ...auto } }, ["planning"]);
+  }
+  const who = requiredRole === "admin" ? " (by an admin: a param set needs the role 'admin')" : "";
+  return patchFlow(
     deps.store,
     flow,
     {
       ...base,
-      approval,
+      status: "awaiting_approval",
+      approval: { required: true, reasons, ...record, requested_at: new Date().toISOString() },
+      summary: `Ready to run ${dag.dag_id} with ${JSON.stringify(params)}. Waiting for approval${who}: ${reasons.join("; ")}.`,
+      next_steps: [`POST /orchestrator/flows/${flow.flow_id}/approve to run it, or /cancel to drop it.`, ...routerNotes(flow.router)],
     },
     ["planning"],
   );
-  return { flow: ready };
 }

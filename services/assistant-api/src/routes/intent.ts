@@ -36,7 +36,13 @@ export function intentRoutes(d: AssistantDeps): Router {
       const created = await d.store
         // The flow and its flow.created audit event in one statement.
         .create(
-          { intent: body.intent, requestedParams: body.params ?? {}, autoApprove: body.auto_approve && roleAtLeast(roleOf(res), "op"), autoExecute: body.auto_execute },
+          {
+            intent: body.intent,
+            requestedParams: body.params ?? {},
+            autoApprove: body.auto_approve && roleAtLeast(roleOf(res), "op"),
+            autoApproveRole: roleOf(res) === "admin" ? "admin" : "op",
+            autoExecute: body.auto_execute,
+          },
           actorOf(res),
         )
         .catch(async (e: unknown) => (await idem.release().catch(() => undefined), Promise.reject(e)));
@@ -59,7 +65,7 @@ export function intentRoutes(d: AssistantDeps): Router {
 
   r.post("/orchestrator/flows/:flow_id/approve", async (req, res) => {
     const flowId = flowIdOf(req.params.flow_id);
-    await approveFlow(d.store, flowId, actorOf(res));
+    await approveFlow(d.store, flowId, actorOf(res), roleOf(res));
     await d.intents.submit(flowId, "approve", d.intentWaitMs);
     answer(res, await d.store.require(flowId));
   });
