@@ -2,30 +2,45 @@
 // flow live until the VM is running and configured; `--delete` removes it the same way.
 import { readSse } from "./sse";
 import { Screen, type DemoState } from "./render";
+import { fetchTimings, formatTimings } from "./timings";
 
-const HELP = `Usage: pnpm demo [--name NAME] [--delete] [--url URL]
+const HELP = `Usage: pnpm demo [--name NAME] [--delete] [--timings] [--url URL] [--web-url URL]
 
 Sends "create a vm called NAME" (default demo01) to the assistant (POST /orchestrator/intent,
 auto_approve and auto_execute on) and shows the flow live: phases, each task's state, progress and
 elapsed time, until the VM is running and configured. Then prints how to reach and remove it.
   --name NAME   the VM's name (lower-case letters, digits and '-', starting with a letter)
   --delete      send "delete the vm NAME" instead
+  --timings     at the end, print where the time went: routing and planning, queueing, each task
+                (boot to SSH; each Ansible task split into start-up, fact gathering and its plays),
+                the hops between tasks and the report, from the run's task and log timestamps
   --url URL     the assistant (default http://127.0.0.1:$SVC_ASSISTANT_PORT, port 8080)
+  --web-url URL the workflow UI, read for --timings (default http://127.0.0.1:$SVC_WEB_UI_PORT, port 8888)
 Credentials, when the API needs them: SVC_API_TOKEN (bearer), else SVC_ADMIN_USER/SVC_ADMIN_PASSWORD.`;
 
 interface Args {
   name: string;
   del: boolean;
+  timings: boolean;
   url: string;
+  webUrl: string;
 }
 
 function parseArgs(argv: string[]): Args | string {
-  const a: Args = { name: "demo01", del: false, url: `http://127.0.0.1:${process.env.SVC_ASSISTANT_PORT || "8080"}` };
+  const a: Args = {
+    name: "demo01",
+    del: false,
+    timings: false,
+    url: `http://127.0.0.1:${process.env.SVC_ASSISTANT_PORT || "8080"}`,
+    webUrl: `http://127.0.0.1:${process.env.SVC_WEB_UI_PORT || "8888"}`,
+  };
+  const valued: Record<string, "name" | "url" | "webUrl"> = { "--name": "name", "--url": "url", "--web-url": "webUrl" };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     if (k === "-h" || k === "--help") return HELP;
     if (k === "--delete") a.del = true;
-    else if ((k === "--name" || k === "--url") && argv[i + 1] !== undefined) a[k === "--name" ? "name" : "url"] = argv[++i]!;
+    else if (k === "--timings") a.timings = true;
+    else if (valued[k] && argv[i + 1] !== undefined) a[valued[k]] = argv[++i]!;
     else return `unknown or incomplete option: ${k.slice(0, 40)}\n\n${HELP}`;
   }
   if (!/^[a-z][a-z0-9-]{0,62}$/.test(a.name)) return `--name: '${a.name.slice(0, 70)}' is not a VM name (lower-case letters, digits and '-', starting with a letter, at most 63)`;
@@ -94,13 +109,14 @@ async function main(): Promise<number> {
     process.stdout.write(`${parsed}\n`);
     return parsed === HELP ? 0 : 2;
   }
-  const { name, del, url } = parsed;
+  const { name, del, url, timings, webUrl } = parsed;
   const base = url.replace(/\/+$/, "");
   const intent = del ? `delete the vm ${name}` : `create a vm called ${name}`;
   const screen = new Screen(process.stdout);
   const startedAt = Date.now();
   screen.say(`sending to ${base}: "${intent}"`);
   const flow = await call(`${base}/orchestrator/intent`, { method: "POST", body: JSON.stringify({ intent, auto_approve: true, auto_execute: true }) });
+  const answeredAt = Date.now();
   const s: DemoState = {
     intent,
     flowId: String(flow.flow_id),
@@ -117,7 +133,18 @@ async function main(): Promise<number> {
     return 1;
   }
   const end = await follow(base, s, screen);
-  const took = Math.round((Date.now() - startedAt) / 1000);
+  const seenEndAt = Date.now();
+  const took = Math.round((seenEndAt - startedAt) / 1000);
+  if (timings && s.dagId && s.runId) {
+    const web = webUrl.replace(/\/+$/, "");
+    const get = async (p: string, asText = false) => {
+      const res = await fetch(`${web}${p}`, { headers: { Accept: asText ? "text/plain" : "application/json", ...authHeaders() } });
+      if (!res.ok) throw new Error(`GET ${web}${p}: ${res.status} ${res.statusText}`);
+      return asText ? res.text() : res.json();
+    };
+    const phases = await fetchTimings(get, s.dagId, s.runId, { sentAt: startedAt, answeredAt, seenEndAt }).catch((e: unknown) => `cannot read the run's timings: ${String(e)}`);
+    screen.say(typeof phases === "string" ? phases : `\n${formatTimings(phases, (seenEndAt - startedAt) / 1000)}`);
+  }
   if (end !== "success") {
     screen.say(`\nthe run ended ${end ?? "without a run"} after ${took} s (flow ${s.flowStatus}); details: GET ${base}/orchestrator/flows/${s.flowId}`);
     if (s.dagId) screen.say(`grid and logs: http://127.0.0.1:${process.env.SVC_WEB_UI_PORT || "8888"}/dags/${s.dagId}/grid`);
