@@ -1,10 +1,9 @@
-import IORedis from "ioredis";
 import { loadConfig, ConfigError, type SvcConfig } from "@svc/config";
 import { createDb, type Db } from "@svc/db";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, nullNotifier, type EngineApi, type Notifier } from "@svc/engine";
 import { silentLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
-import { createQueues, type Queues } from "@svc/queue";
+import { createQueues, openRedis, type Queues } from "@svc/queue";
 import { CliError } from "./errors";
 
 /** Where the CLI writes; tests and the binary pass process streams. */
@@ -73,7 +72,7 @@ export class CliContext {
    * unreachable Redis costs a warning and a few seconds, never the command.
    */
   private boundedNotifier(): Notifier {
-    const connection = new IORedis(this.config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (n) => (n > 2 ? null : 200) });
+    const connection = openRedis(this.config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (n: number) => (n > 2 ? null : 200) });
     connection.on("error", () => undefined);
     this.queues = createQueues({ url: this.config.redisUrl, prefix: this.config.redisPrefix }, connection);
     const inner = createQueueNotifier(this.queues, () => this.warnNotify());

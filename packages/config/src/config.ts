@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { VM_DEFAULTS } from "./vm-defaults";
 import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
+import { REDIS_ENV, redisUrlOf } from "./redis-settings";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -9,7 +10,7 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 /** Every SVC_* (and related) variable the platform reads, with defaults. */
 const envSchema = z.object({
   DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/svc"),
-  REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+  ...REDIS_ENV,
   SVC_REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.-]+$/)
@@ -176,9 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const e = parsed.data;
+  const redis = redisUrlOf(e);
+  if (redis.problems.length) throw new ConfigError(redis.problems);
   const cfg: SvcConfig = {
     databaseUrl: e.DATABASE_URL,
-    redisUrl: e.REDIS_URL,
+    redisUrl: redis.url,
     redisPrefix: e.SVC_REDIS_PREFIX,
     // Absolute, so that paths handed to ansible over SSH or to child processes mean the same thing.
     dagsDir: path.resolve(e.SVC_DAGS_DIR),

@@ -1,6 +1,7 @@
 import { Queue, type QueueOptions } from "bullmq";
-import IORedis, { type Redis } from "ioredis";
+import IORedis, { type Redis, type RedisOptions } from "ioredis";
 import { QUEUE_NAMES } from "./names";
+import { ioredisArgs } from "./redis-url";
 
 export interface RedisSettings {
   url: string;
@@ -8,9 +9,15 @@ export interface RedisSettings {
   prefix: string;
 }
 
+/** `new IORedis` for a plain or a Sentinel URL (see redis-url.ts); READONLY after a failover reconnects. */
+export function openRedis(url: string, opts: RedisOptions): Redis {
+  const args = ioredisArgs(url, opts);
+  return args.length === 1 ? new IORedis(args[0]) : new IORedis(args[0], args[1]);
+}
+
 /** An ioredis connection configured as BullMQ requires (workers block, so no per-request retry cap). */
 export function createRedis(url: string): Redis {
-  const r = new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+  const r = openRedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
   // Connection errors are retried by ioredis; log them at the call site via health checks, never crash.
   r.on("error", () => undefined);
   return r;
@@ -22,7 +29,7 @@ export function createRedis(url: string): Redis {
  * Workers keep createRedis (BullMQ's blocking reads need the offline queue and no retry cap).
  */
 export function createProducerRedis(url: string, commandTimeoutMs = 3000): Redis {
-  const r = new IORedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: commandTimeoutMs, connectTimeout: commandTimeoutMs, enableReadyCheck: true });
+  const r = openRedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: commandTimeoutMs, connectTimeout: commandTimeoutMs, enableReadyCheck: true });
   r.on("error", () => undefined);
   return r;
 }

@@ -1,4 +1,8 @@
 export { QUEUE_NAMES, schedulerJobSchema, taskJobSchema, parseTaskJob, intentJobSchema, taskJobId, runEvalJobId, jobDagHash } from "./names";
 export type { QueueName, SchedulerJob, TaskJob, IntentJob } from "./names";
-export { createRedis, createQueues, pingRedis } from "./connection";
+export { createRedis, createProducerRedis, createQueues, openRedis, pingRedis } from "./connection";
+export { isSentinelUrl, parseSentinelUrl, redactRedisUrl, reconnectOnReplicaError } from "./redis-url";
+export type { SentinelTarget } from "./redis-url";
+export { checkRedisKeepsJobs, redisEvictionPolicy, refuseEvictingRedis, RedisEvictsJobsError } from "./redis-policy";
+export type { RedisPolicyCheck } from "./redis-policy";
 export type { RedisSettings, Queues } from "./connection";

@@ -2,6 +2,7 @@ import { loadConfig } from "@svc/config";
 import { bootDatabase, newInstanceId, onShutdown, startHeartbeat } from "@svc/engine";
 import { closeHttpServer, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
+import { refuseEvictingRedis } from "@svc/queue";
 import { createAssistantApp } from "./app";
 import { createAssistantDeps } from "./deps";
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   // Decided before anything opens: production without credentials must not start at all.
   const listen = resolveListenHost(config, logger);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-assistant-api");
+  await refuseEvictingRedis(config.redisUrl, logger);
   const deps = createAssistantDeps({ config, logger, db });
   const app = createAssistantApp(deps);
   const heartbeat = startHeartbeat(db, "assistant-api", newInstanceId("assistant-api"), 5000, (e) => logger.warn({ err: String(e) }, "heartbeat failed"));

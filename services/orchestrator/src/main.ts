@@ -1,6 +1,7 @@
 import { loadConfig } from "@svc/config";
 import { bootDatabase, onShutdown } from "@svc/engine";
 import { createLogger } from "@svc/logger";
+import { refuseEvictingRedis } from "@svc/queue";
 import { createOrchestrator } from "./orchestrator";
 
 /** Orchestrator service: consumes `intents` jobs and runs the intent pipeline. */
@@ -8,6 +9,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger("orchestrator", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-orchestrator");
+  await refuseEvictingRedis(config.redisUrl, logger);
   const orchestrator = createOrchestrator({ db, config, logger });
   onShutdown(
     logger,

@@ -1,12 +1,14 @@
 import { loadConfig } from "@svc/config";
 import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine";
 import { createLogger } from "@svc/logger";
+import { refuseEvictingRedis } from "@svc/queue";
 
 /** Scheduler service: DAG processor, run scheduling, retries, cron, reconciliation, heartbeats. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger("scheduler", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-scheduler");
+  await refuseEvictingRedis(config.redisUrl, logger);
   const rt = startEngineRuntime({ db, config, logger, worker: false });
   onShutdown(
     logger,

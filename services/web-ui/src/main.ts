@@ -2,7 +2,7 @@ import { loadConfig } from "@svc/config";
 import { newInstanceId, onShutdown, openEngineApi, startHeartbeat } from "@svc/engine";
 import { closeHttpServer, createOpenStreams, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
-import { pingRedis } from "@svc/queue";
+import { pingRedis, refuseEvictingRedis } from "@svc/queue";
 import { createWebUiApp } from "./app";
 
 /** Web UI process: config, database, queues, HTTP server, graceful shutdown on SIGTERM/SIGINT. */
@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const logger = createLogger("web-ui", config.logLevel);
   // Decided before anything opens: production without credentials must not start at all.
   const listen = resolveListenHost(config, logger);
+  await refuseEvictingRedis(config.redisUrl, logger);
 
   const { db, queues, api } = openEngineApi(config, logger, "web-ui");
   // Live-update streams of this process: capped at SVC_MAX_OPEN_STREAMS, all ended on shutdown.

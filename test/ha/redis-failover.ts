@@ -1,0 +1,132 @@
+// The Redis failover drill shared by the HA test and `pnpm chaos --ha`: real services (scheduler,
+// two workers, web UI) reach Redis only through three sentinels; 100+ runs are in flight when the
+// primary is killed with -9; meanwhile a client keeps triggering through the REST API. Returns what
+// happened, measured, for the caller to assert or print.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { createPool } from "@svc/db";
+import { waitFor } from "@svc/testing";
+import { countRuns, installCommitAudit, type RunCounts } from "../../bench/chaos/checks";
+import { AUTH, startFaultStack } from "../security/fault-stack";
+import { startSentinelSet } from "./sentinel-set";
+
+export const HA_DAG_ID = "ha_redis";
+const HA_DAG = `dag_id: ${HA_DAG_ID}
+max_active_runs: 1000
+tasks:
+  - {task_id: start, operator: noop}
+  - {task_id: work, operator: sleep, args: {seconds: 1}, depends_on: [start], retries: 2, retry_delay: 1s}
+  - {task_id: end, operator: noop, depends_on: [work]}
+`;
+
+export interface ApiAnswer {
+  status: number;
+  /** Seconds the answer took. */
+  seconds: number;
+  /** Milliseconds after the kill the request was sent. */
+  atMs: number;
+}
+
+export interface RedisFailoverResult {
+  runs: RunCounts;
+  /** Runs triggered before the kill, and through the REST API during and after it (200s). */
+  triggered: number;
+  /** Milliseconds from kill -9 until the sentinels named the new primary. */
+  promotionMs: number;
+  /** Milliseconds from kill -9 until the REST API accepted a trigger again. */
+  apiBackMs: number;
+  answers: ApiAnswer[];
+  /** Seconds from the kill until every run had ended. */
+  settledS: number;
+  oldPrimaryPort: number;
+  newPrimaryPort: number;
+}
+
+/** `runs` triggered up front; the primary is killed once `killAfterDone` tries have landed. */
+export async function redisFailoverDrill(o: { databaseUrl: string; runs: number; label: string; say?: (s: string) => void }): Promise<RedisFailoverResult> {
+  const say = o.say ?? (() => undefined);
+  const sentinels = await startSentinelSet();
+  const pool = createPool(o.databaseUrl, { max: 2, applicationName: "ha-checks" });
+  const stack = await startFaultStack({
+    label: o.label,
+    databaseUrl: o.databaseUrl,
+    redisUrl: sentinels.url,
+    dags: { [HA_DAG_ID]: HA_DAG },
+    env: { SVC_WORKER_CONCURRENCY: "8", SVC_ZOMBIE_AFTER_MS: "4000", SVC_LOG_LEVEL: "warn" },
+  });
+  try {
+    await installCommitAudit(pool);
+    await stack.start("scheduler", "scheduler");
+    await stack.start("worker-1", "worker");
+    await stack.start("worker-2", "worker");
+    await stack.start("web-ui", "web-ui");
+    say(`sentinels on ${sentinels.sentinelPorts.join(", ")}; primary ${sentinels.primary.port}, replica ${sentinels.replica.port}; services up`);
+
+    const t0 = Date.now();
+    for (let i = 0; i < o.runs; i++) await stack.api.triggerDagRun(HA_DAG_ID, { runId: `ha-${i}`, logicalDate: new Date(t0 + i) });
+    let triggered = o.runs;
+    say(`${o.runs} runs triggered`);
+    // Kill while work is really in flight: some tries landed, most runs still going.
+    await waitFor(async () => (await pool.query("select count(*)::int as n from task_instance where dag_id = $1 and state = 'success'", [HA_DAG_ID])).rows[0].n >= o.runs / 2, {
+      timeoutMs: 120_000,
+      intervalMs: 100,
+      what: "the first tries landed",
+    });
+    const inFlight = (await countRuns(pool, HA_DAG_ID)).unfinishedRuns;
+    const oldPrimaryPort = sentinels.primary.port;
+    const killedAt = Date.now();
+    await sentinels.primary.kill9();
+    say(`primary killed (-9) with ${inFlight} runs unfinished`);
+
+    // A client triggering through the REST API during the failover: each answer is 200 or 503, fast.
+    const answers: ApiAnswer[] = [];
+    let promotedAt = 0;
+    const promotion = sentinels.waitForPromotion(oldPrimaryPort, 60_000).then((p) => ((promotedAt = Date.now()), p));
+    let apiBackAt = 0;
+    for (let k = 0; apiBackAt === 0 || promotedAt === 0; k++) {
+      const sent = Date.now();
+      if (sent - killedAt > 90_000) throw new Error(`the REST API did not accept a trigger within 90 s of the kill: ${answers.map((a) => a.status).join(" ")}`);
+      const res = await fetch(`${stack.webUiUrl}/api/v1/dags/${HA_DAG_ID}/dagRuns`, {
+        method: "POST",
+        headers: { ...AUTH, "content-type": "application/json", "Idempotency-Key": `ha-api-${k}` },
+        body: JSON.stringify({ conf: {} }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await res.text();
+      if (res.status !== 200 && res.status !== 503) throw new Error(`REST API answered ${res.status}: ${text.slice(0, 300)}`);
+      answers.push({ status: res.status, seconds: (Date.now() - sent) / 1000, atMs: sent - killedAt });
+      if (res.status === 200) {
+        triggered++;
+        if (!apiBackAt) apiBackAt = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const newPrimaryPort = await promotion;
+    say(`sentinels promoted ${newPrimaryPort} after ${promotedAt - killedAt} ms; REST API accepted again after ${apiBackAt - killedAt} ms`);
+
+    await waitFor(
+      async () => {
+        const r = await countRuns(pool, HA_DAG_ID);
+        return r.runs >= triggered && r.unfinishedRuns === 0 && r.stuckTasks === 0;
+      },
+      { timeoutMs: 240_000, intervalMs: 500, what: "every run ended" },
+    ).catch(() => undefined);
+    const settledS = (Date.now() - killedAt) / 1000;
+    return {
+      runs: await countRuns(pool, HA_DAG_ID),
+      triggered,
+      promotionMs: promotedAt - killedAt,
+      apiBackMs: apiBackAt - killedAt,
+      answers,
+      settledS,
+      oldPrimaryPort,
+      newPrimaryPort,
+    };
+  } finally {
+    if (process.env.SVC_HA_KEEP_LOGS)
+      for (const n of ["scheduler", "worker-1", "worker-2", "web-ui"]) writeFileSync(path.join(process.env.SVC_HA_KEEP_LOGS, `${n}.log`), stack.output(n));
+    await stack.stop();
+    await pool.end();
+    await sentinels.stop();
+  }
+}
