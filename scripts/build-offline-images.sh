@@ -8,7 +8,9 @@
 #   redis     Debian's redis-server and redis-cli                         ~ redis:7-bookworm
 #   nginx     Debian's nginx and wget                                     ~ nginx:1.27-alpine
 # An image is rebuilt only when its recipe (this script, the offline directory, the Node version,
-# the mirror) changed: its label svc.offline-recipe holds the recipe's hash.
+# the mirror) changed: its label svc.offline-recipe holds the recipe's hash. Each image is checked
+# before it is tagged (and a cached one before it is reused): its shell and its service binary
+# run as the user the image runs as. Builds take a lock (flock on the cache's build.lock).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -51,6 +53,16 @@ svc_require_root build-offline-images.sh
 svc_have debootstrap || svc_die "debootstrap is missing: apt-get install -y debootstrap"
 svc_have docker || svc_die "docker is missing: apt-get install -y docker.io"
 docker info >/dev/null 2>&1 || svc_die "the Docker engine does not answer (start dockerd)"
+
+svc_have flock || svc_die "flock is missing: apt-get install -y util-linux"
+
+# One build at a time: two deploys started together would otherwise share half-written files.
+install -d -m 755 "$SVC_OFFLINE_CACHE"
+exec 9>"$SVC_OFFLINE_CACHE/build.lock"
+if ! flock -n 9; then
+  svc_info "another build of the offline images is running: waiting for it ($SVC_OFFLINE_CACHE/build.lock)"
+  flock 9
+fi
 
 MIRROR=$(svc_debian_mirror) || svc_die "no bookworm mirror in the apt configuration: set SVC_DEBIAN_MIRROR"
 svc_log "offline images from $MIRROR (cache $SVC_OFFLINE_CACHE)"

@@ -65,6 +65,37 @@ svc_offline_recipe() {
   } | sha256sum | cut -c1-16
 }
 
+# A root file system directory as a tarball on stdout. Its root becomes drwxr-xr-x: a directory
+# made by `mktemp -d` is drwx------, and an image whose / is that lets no user but root execute
+# anything (the vfs storage driver shows it; overlay2 hides it).
+svc_offline_pack() {
+  chmod 755 "$1"
+  tar -C "$1" --numeric-owner -c .
+}
+
+# How each image is checked before it is tagged: the user it runs as (postgres: the user its
+# entrypoint switches to) and a command that needs its service binary.
+svc_offline_check() {
+  case "$1" in
+    node) echo "node node --version" ;;
+    postgres) echo "postgres postgres --version" ;;
+    redis) echo "redis redis-server --version" ;;
+    nginx) echo "root nginx -t -q" ;;
+  esac
+}
+
+# Does IMAGE run a shell and CMD as USER? Says what failed (with the engine's words) otherwise.
+svc_offline_verify() {
+  local image=$1 user=$2 out
+  shift 2
+  # shellcheck disable=SC2016 # expanded by the image's shell
+  if out=$(docker run --rm --network none --user "$user" --entrypoint /bin/sh "$image" -c '"$@"' sh "$@" 2>&1); then
+    return 0
+  fi
+  svc_warn "$image does not run '$*' as $user: $(printf '%s' "$out" | tail -n 3 | tr '\n' ' ')"
+  return 1
+}
+
 # A cached minbase root file system (tarball) for the mirror; prints its path.
 svc_offline_base() {
   local mirror=$1 key tar dir
@@ -77,7 +108,7 @@ svc_offline_base() {
   # shellcheck disable=SC2086 # the option list
   debootstrap $SVC_OFFLINE_BASE_ARGS --cache-dir="$SVC_OFFLINE_CACHE/debs" "$SVC_OFFLINE_SUITE" "$dir" "$mirror" >"$SVC_OFFLINE_CACHE/debootstrap.log" 2>&1 ||
     { rm -rf "$dir"; svc_die "debootstrap failed; see $SVC_OFFLINE_CACHE/debootstrap.log"; }
-  tar -C "$dir" --numeric-owner -cf "$tar.tmp" . && mv "$tar.tmp" "$tar"
+  svc_offline_pack "$dir" >"$tar.tmp" && mv "$tar.tmp" "$tar"
   rm -rf "$dir"
   find "$SVC_OFFLINE_CACHE" -maxdepth 1 -name 'base-*.tar' ! -name "base-$key.tar" -delete
   printf '%s' "$tar"
@@ -132,7 +163,11 @@ svc_offline_build() {
   tag=$(svc_offline_tag "$name")
   recipe=$(svc_offline_recipe "$name" "$mirror")
   have=$(docker image inspect -f '{{ index .Config.Labels "svc.offline-recipe" }}' "$tag" 2>/dev/null || true)
-  if [ "$force" != 1 ] && [ "$have" = "$recipe" ]; then svc_info "$tag: up to date (recipe $recipe)"; return 0; fi
+  # shellcheck disable=SC2046 # user and command words
+  if [ "$force" != 1 ] && [ "$have" = "$recipe" ]; then
+    if svc_offline_verify "$tag" $(svc_offline_check "$name"); then svc_info "$tag: up to date (recipe $recipe)"; return 0; fi
+    svc_warn "$tag: the cached image fails its check: rebuilding it"
+  fi
   svc_info "$tag: building (recipe $recipe)"
   base=$(svc_offline_base "$mirror")
   dir=$(mktemp -d /var/tmp/svc-offline-"$name".XXXXXX)
@@ -144,10 +179,15 @@ svc_offline_build() {
   [ "$name" != node ] || svc_offline_add_node "$dir"
   rm -rf "$dir"/var/lib/apt/lists/* "$dir"/var/cache/apt/*.bin "$dir"/var/cache/apt/archives/*.deb \
     "$dir"/usr/share/man/* "$dir"/usr/share/info/* "$dir"/var/log/*.log "$dir"/tmp/*
-  raw="$tag-rootfs"
-  tar -C "$dir" --numeric-owner -c . | docker import - "$raw" >/dev/null
-  docker build -q --build-arg "BASE=$raw" --label "svc.offline-recipe=$recipe" -t "$tag" \
+  raw="$tag-rootfs" candidate="$tag-unverified"
+  svc_offline_pack "$dir" | docker import - "$raw" >/dev/null
+  docker build -q --build-arg "BASE=$raw" --label "svc.offline-recipe=$recipe" -t "$candidate" \
     "$(svc_repo_root)/compose/offline/$name" >/dev/null || svc_die "docker build of $tag failed"
   docker rmi "$raw" >/dev/null 2>&1 || true
+  # Tagged only once it runs: a broken image is never kept under the name deployments use.
+  # shellcheck disable=SC2046 # user and command words
+  svc_offline_verify "$candidate" $(svc_offline_check "$name") ||
+    { docker rmi "$candidate" >/dev/null 2>&1 || true; svc_die "$tag: the built image fails its check (see above); nothing was tagged"; }
+  docker tag "$candidate" "$tag" && docker rmi "$candidate" >/dev/null
   svc_info "$tag: built ($(docker image inspect -f '{{ .Size }}' "$tag" | awk '{ printf "%d MB", $1 / 1000000 }'))"
 }
