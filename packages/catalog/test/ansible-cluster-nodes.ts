@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { CATALOG_PATHS } from "../src";
 
-/** One node as playbooks/vars/cluster.yml lists it. */
+/** One node as the cluster role's defaults list it. */
 export interface AnsibleNode {
   name: string;
   role: string;
@@ -9,7 +9,7 @@ export interface AnsibleNode {
   ip: string;
 }
 
-/** The node list playbooks/vars/cluster.yml derives (what agent-config.yaml is rendered from), by real Ansible. */
+/** The node list the cluster role's defaults (playbooks/roles/cluster/defaults/main.yml) derive (what agent-config.yaml is rendered from), by real Ansible. */
 export function ansibleClusterNodes(clusterName: string, size: string): AnsibleNode[] {
   const r = spawnSync(
     "ansible",
@@ -24,7 +24,7 @@ export function ansibleClusterNodes(clusterName: string, size: string): AnsibleN
       "-a",
       "var=cluster_nodes",
       "-e",
-      "@vars/cluster.yml",
+      "@roles/cluster/defaults/main.yml",
       "-e",
       JSON.stringify({ cluster_name: clusterName, deployment_size: size }),
     ],
