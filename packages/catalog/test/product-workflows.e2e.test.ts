@@ -97,7 +97,7 @@ describe("cluster_initial_deployment", () => {
     expect(virsh("qemu-monitor-command", node, "--hmp", "info network")).toContain(`macaddr=${first!.mac}`);
     const prep = (await rt.logs("cluster_initial_deployment", run.run_id, "prepare_installer")).join("\n");
     expect(prep).toMatch(/check mode on Debian: package installs, downloads and the ISO build are skipped/);
-    expect(prep).toMatch(/TASK \[Write install-config.yaml and agent-config.yaml/);
+    expect(prep).toMatch(/TASK \[cluster : Write install-config.yaml and agent-config.yaml/);
     expect(prep).not.toMatch(/auths/);
   }, 960_000);
 
