@@ -19,7 +19,7 @@ export function orchestratorRoutes(d: AssistantDeps): Router {
 
   r.post("/orchestrator/observe", async (req, res) => {
     const q = parseInput(ObserveQuerySchema, req.query, "query");
-    res.json(await observeDag(d.engine, d.config.workflowUiUrl, q.dag_id, q.run_id));
+    res.json(await observeDag(d.engine, d.config.workflowUiUrl, q.dag_id, q.run_id, d.logger));
   });
 
   r.get("/orchestrator/status", async (_req, res) => {
