@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NonRetryableError } from "@svc/errors";
 import { waitFor } from "@svc/testing";
-import { fenceArgv, fenceKey, FencedError, type FenceOptions } from "./fence";
+import type { RunResult } from "./executor";
+import { checkFenced, fenceArgv, fenceKey, FencedError, type FenceOptions } from "./fence";
 import { LocalExecutor } from "./local-executor";
 
 // The fence through LocalExecutor: the same sh text runs on the host over SSH (see
@@ -179,7 +180,53 @@ describe("the at-most-once fence on the host (LocalExecutor)", () => {
   it("is plain POSIX sh that shellcheck accepts", () => {
     const script = fenceArgv({ stateDir: "/x", key: fenceKey("a", "b", "c"), tryNumber: 1 }, ["true"])[2]!;
     const r = spawnSync("shellcheck", ["-s", "sh", "-"], { input: script, encoding: "utf8" });
-    if (r.error) return; // shellcheck not installed here: scripts/lint-shell.sh covers CI
+    // Never a pass without the check: a host without shellcheck fails here, saying how to get it.
+    if (r.error) throw new Error(`shellcheck could not run (${r.error.message}): install it (apt-get install shellcheck, or pnpm test:ci)`);
     expect(r.stdout).toBe("");
+    expect(r.status).toBe(0);
+  });
+
+  /** The fence script run by /bin/sh with PATH holding only `dir`: a host with fewer tools. */
+  const onHostWith = (tools: Record<string, string>) => {
+    const bin = mkdtempSync(join(dir, "bin-"));
+    for (const [name, target] of Object.entries(tools)) symlinkSync(target, join(bin, name));
+    const t = task();
+    t.go(); // the command, when it runs, runs straight through
+    const argv = fenceArgv(t.fence(1), t.cmd(0));
+    const r = spawnSync("/bin/sh", argv.slice(1), { encoding: "utf8", env: { PATH: bin } });
+    return { r, t };
+  };
+  const TOOLS = ["flock", "mkfifo", "tee", "find", "mv", "rm", "touch", "cat", "id", "chmod", "mkdir", "sh", "sleep"];
+  /** Where this machine has each tool (the test needs them all). */
+  const realTools = () =>
+    Object.fromEntries(
+      TOOLS.map((c) => {
+        const at = spawnSync("/bin/sh", ["-c", 'command -v "$1"', "sh", c], { encoding: "utf8" }).stdout.trim();
+        if (!at.startsWith("/")) throw new Error(`${c} is not installed on this machine: the fence tests need it`);
+        return [c, at];
+      }),
+    );
+
+  it("checks every tool it uses before running anything: a host without mkfifo (or find) fails naming it", () => {
+    const real = realTools();
+    for (const missing of ["mkfifo", "find"]) {
+      const { r, t } = onHostWith(Object.fromEntries(Object.entries(real).filter(([c]) => c !== missing)));
+      expect(r.status).toBe(96);
+      expect(r.stderr).toContain(`svc-fence: ${missing} is not installed on this host`);
+      expect(t.effects()).toBe(0);
+    }
+    // The whole set is enough: the same command runs.
+    const { r, t } = onHostWith(real);
+    expect([r.status, r.stderr, t.effects()]).toEqual([0, "", 1]);
+  });
+
+  it("a tee without -p (busybox) fails with a clear error before running the command, and checkFenced makes it non-retryable", () => {
+    const fake = join(dir, "tee-without-p");
+    writeFileSync(fake, '#!/bin/sh\ncase "$1" in -p) echo "tee: unrecognized option: p" >&2; exit 1;; esac\nexec cat\n', { mode: 0o755 });
+    const { r, t } = onHostWith({ ...realTools(), tee: fake });
+    expect(r.status).toBe(96);
+    expect(r.stderr).toContain("svc-fence: tee -p is not supported on this host: GNU coreutils 8.24 or later is not installed");
+    expect(t.effects()).toBe(0);
+    expect(() => checkFenced({ code: r.status!, stdout: r.stdout, stderr: r.stderr } as RunResult, "host1")).toThrow(NonRetryableError);
   });
 });

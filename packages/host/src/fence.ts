@@ -19,7 +19,8 @@ import type { RunResult } from "./executor";
  *   (tmp + mv) when it ends. `adoptFinished` (the previous try was lost, not failed) also adopts
  *   a result that was already there when this try arrived.
  * The command's stdout and stderr pass through `tee -p`, so a lost connection (worker killed) does
- * not kill the command with SIGPIPE: it finishes and a retry adopts its result.
+ * not kill the command with SIGPIPE: it finishes and a retry adopts its result. Every tool the
+ * script uses (and GNU tee's -p) is checked first: a host without one fails with its name, before anything runs.
  *
  * Files per key in the state directory: K.meta and K.run (lock files), K.newest, K.ran (try
  * numbers), K.<try>.out and K.<try>.rc (the result of the last try that ran; older ones are
@@ -31,7 +32,10 @@ const FENCE_SCRIPT = String.raw`d=$1 k=$2 t=$3 a=$4; shift 5
 err() { printf 'svc-fence: %s\n' "$*" >&2; }
 case $k in ''|*[!0-9a-f]*) err "invalid fence key"; exit 96;; esac
 case $t in ''|*[!0-9]*) err "invalid try number"; exit 96;; esac
-command -v flock >/dev/null 2>&1 || { err "flock(1) is not installed on this host (package util-linux)"; exit 96; }
+for c in flock mkfifo tee find mv rm touch cat id chmod mkdir; do
+  command -v "$c" >/dev/null 2>&1 || { err "$c is not installed on this host (flock: util-linux; find: findutils; the others: coreutils)"; exit 96; }
+done
+tee -p /dev/null </dev/null >/dev/null 2>&1 || { err "tee -p is not supported on this host: GNU coreutils 8.24 or later is not installed"; exit 96; }
 [ -d "$d" ] || { mkdir -p -- "$d" && chmod 700 -- "$d"; } 2>/dev/null
 o=$(umask); umask 077
 { [ -d "$d" ] && [ -w "$d" ]; } || { err "state directory $d is missing or not writable by $(id -un); create it (mode 700) or set SVC_HOST_STATE_DIR"; exit 96; }
