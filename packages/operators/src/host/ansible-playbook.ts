@@ -93,6 +93,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
             ANSIBLE_RETRY_FILES_ENABLED: "0",
             ANSIBLE_HOST_KEY_CHECKING: "True",
             ANSIBLE_LOCAL_TEMP: `${dir}/tmp`,
+            ...sshReuseEnv(dir),
             PYTHONUNBUFFERED: "1",
           },
           // Relative paths a playbook or its ansible.cfg names resolve under the playbooks directory.
@@ -129,6 +130,19 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         await removeDir(ex, dir);
       }
     },
+  };
+}
+
+/**
+ * One SSH connection per target for the whole play, its control socket in the run's own temporary
+ * directory (removed with it; not the SSH user's ~/.ansible/cp), and pipelining: each task is one
+ * SSH exchange instead of a temporary directory, a file copy and a run. No compression: the targets
+ * are on the host's loopback or bridge, where -C costs CPU (a TCG guest's most of all) and saves nothing.
+ */
+export function sshReuseEnv(dir: string): Record<string, string> {
+  return {
+    ANSIBLE_PIPELINING: "True",
+    ANSIBLE_SSH_ARGS: `-o ControlMaster=auto -o ControlPersist=30s -o ControlPath=${dir}/cp-%r@%h:%p`,
   };
 }
 

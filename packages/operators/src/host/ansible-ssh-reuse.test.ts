@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig, type SvcConfig } from "@svc/config";
+import { sharedSshPool } from "@svc/host";
+import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
+import { createHostOperators } from "./index";
+import type { Operator } from "../types";
+
+// Each task reports, from the target, the SSH connection it came over, the control sockets in
+// the inventory directory, and the module files the task's own run left in the remote temp dir.
+const PLAYBOOK = `- hosts: all
+  gather_facts: false
+  vars:
+    ansible_remote_tmp: "{{ out_dir }}/remote-tmp"
+  tasks:
+    - name: first task
+      ansible.builtin.shell: >-
+        echo "$SSH_CONNECTION";
+        ls -d {{ inv_dir }}/svc-ansible.*/cp-* 2>/dev/null | wc -l;
+        find {{ out_dir }}/remote-tmp -mindepth 1 2>/dev/null | wc -l
+      register: first
+    - name: second task
+      ansible.builtin.shell: 'echo "$SSH_CONNECTION"'
+      register: second
+    - name: write what the tasks saw
+      ansible.builtin.copy:
+        dest: "{{ out_dir }}/seen.json"
+        content: "{{ {'first': first.stdout_lines, 'second': second.stdout_lines} | to_json }}"
+`;
+
+let sshd: TestSshd;
+let dir: string;
+let op: Operator;
+let cfg: SvcConfig;
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  dir = mkdtempSync(join(tmpdir(), "svc-ssh-reuse-"));
+  cfg = loadConfig({
+    SVC_SSH_HOST: "127.0.0.1",
+    SVC_SSH_PORT: String(sshd.port),
+    SVC_SSH_USER: sshd.user,
+    SVC_SSH_KEY_PATH: sshd.keyPath,
+    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
+    SVC_PLAYBOOKS_DIR: dir,
+    SVC_INVENTORY_DIR: join(dir, "inv"),
+    SVC_HOST_STATE_DIR: join(dir, "tries"),
+  });
+  op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
+}, 60_000);
+afterAll(async () => {
+  await sharedSshPool().closeAll();
+  await sshd?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("a play reuses one SSH connection whose socket is in the run's temp dir, and pipelines its tasks (no module files on the target)", async () => {
+  writeFileSync(join(dir, "probe.yml"), PLAYBOOK);
+  const args = op.args.parse({
+    playbook: "probe.yml",
+    hosts: [{ name: "target", host: "127.0.0.1", port: sshd.port, user: sshd.user }],
+    private_key: sshd.keyPath,
+    extra_vars: { out_dir: dir, inv_dir: cfg.inventoryDir },
+  });
+  await op.run(args, createTestOperatorContext(cfg, "ansible_playbook"));
+  const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8")) as { first: string[]; second: string[] };
+  const [conn1, sockets, moduleFiles] = seen.first;
+  // The same client address and port: the second task came over the first task's connection.
+  expect(conn1).toMatch(/^127\.0\.0\.1 \d+ 127\.0\.0\.1 \d+$/);
+  expect(seen.second[0]).toBe(conn1);
+  // The control socket is the run's own (under the inventory directory's svc-ansible.* temp dir)...
+  expect(Number(sockets)).toBe(1);
+  // ...and the running task's module came over stdin: nothing was copied into the remote temp dir.
+  expect(Number(moduleFiles)).toBe(0);
+}, 400_000);
