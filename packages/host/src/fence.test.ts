@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NonRetryableError } from "@svc/errors";
 import { waitFor } from "@svc/testing";
-import type { RunResult } from "./executor";
 import { checkFenced, fenceArgv, fenceKey, FencedError, type FenceOptions } from "./fence";
 import { LocalExecutor } from "./local-executor";
 
@@ -227,6 +226,6 @@ describe("the at-most-once fence on the host (LocalExecutor)", () => {
     expect(r.status).toBe(96);
     expect(r.stderr).toContain("svc-fence: tee -p is not supported on this host: GNU coreutils 8.24 or later is not installed");
     expect(t.effects()).toBe(0);
-    expect(() => checkFenced({ code: r.status!, stdout: r.stdout, stderr: r.stderr } as RunResult, "host1")).toThrow(NonRetryableError);
+    expect(() => checkFenced({ code: r.status!, stdout: r.stdout, stderr: r.stderr }, "host1")).toThrow(NonRetryableError);
   });
 });
