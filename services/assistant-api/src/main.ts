@@ -13,7 +13,11 @@ async function main(): Promise<void> {
   // Decided before anything opens: production without credentials must not start at all.
   const listen = resolveListenHost(config, logger);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-assistant-api");
-  await refuseEvictingRedis(config.redisUrl, logger);
+  // Checked beside the start-up, not before it: an API answers (503 while Redis is away) at once.
+  void refuseEvictingRedis(config.redisUrl, logger).catch((e: unknown) => {
+    logger.fatal({ err: String(e) }, "refusing to run on this Redis");
+    process.exit(1);
+  });
   const deps = createAssistantDeps({ config, logger, db });
   const app = createAssistantApp(deps);
   const heartbeat = startHeartbeat(db, "assistant-api", newInstanceId("assistant-api"), 5000, (e) => logger.warn({ err: String(e) }, "heartbeat failed"));

@@ -11,7 +11,11 @@ async function main(): Promise<void> {
   const logger = createLogger("web-ui", config.logLevel);
   // Decided before anything opens: production without credentials must not start at all.
   const listen = resolveListenHost(config, logger);
-  await refuseEvictingRedis(config.redisUrl, logger);
+  // Checked beside the start-up, not before it: an API answers (503 while Redis is away) at once.
+  void refuseEvictingRedis(config.redisUrl, logger).catch((e: unknown) => {
+    logger.fatal({ err: String(e) }, "refusing to run on this Redis");
+    process.exit(1);
+  });
 
   const { db, queues, api } = openEngineApi(config, logger, "web-ui");
   // Live-update streams of this process: capped at SVC_MAX_OPEN_STREAMS, all ended on shutdown.
