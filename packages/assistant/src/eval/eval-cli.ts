@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (outcomes.length > 0) {
     const summary = summarize(cases.length, outcomes);
-    process.stderr.write(`${JSON.stringify({ summary: { ...summary, catalog: catalog.source, ...(catalog.note ? { catalog_note: catalog.note } : {}) } })}\n`);
+    process.stderr.write(`${JSON.stringify({ summary: { ...summary, catalog: catalog.source } })}\n`);
     if (argv.includes("--failures")) {
       for (const o of outcomes.filter((x) => !x.dagOk || x.paramsOk === false || x.statusOk === false)) process.stderr.write(`${JSON.stringify({ failure: o })}\n`);
     }

@@ -1,15 +1,15 @@
 import * as path from "node:path";
 import { dagSettingsFromConfig, loadConfig } from "@svc/config";
 import { parseDagFolder, type OperatorCatalog } from "@svc/dags";
-import { CATALOG_FIXTURE } from "../catalog/catalog-fixture";
 import { toRouterCatalogEntry } from "../catalog/catalog-entry";
 import type { RouterCatalogEntry } from "../types";
 
 /** The catalogue the eval runs on, and where it came from. */
 export interface LoadedCatalog {
   entries: RouterCatalogEntry[];
-  source: "dags" | "dags+fixture" | "fixture";
-  note?: string;
+  /** Always the DAG folder: the eval never scores a stand-in catalogue. */
+  source: "dags";
+  dir: string;
 }
 
 /** The repository's DAG folder. */
@@ -22,19 +22,21 @@ export const DEFAULT_DAGS_DIR = path.resolve(__dirname, "../../../../dags");
 const ANY_OPERATOR: OperatorCatalog = { has: () => true, checkArgs: () => [] };
 
 /**
- * The real DAG folder (parsed with parseDagFolder) when it yields DAGs, with fixture entries standing in
- * for catalogue DAGs the folder does not hold yet; the fixture catalogue alone when the folder has none.
+ * Every DAG of the folder (parsed with parseDagFolder), or an error saying why not: a folder that is
+ * missing or holds no DAG, and any file that fails to parse, stop the eval. Scores must come from
+ * the catalogue users get, so a broken `dags/` can never pass the eval on a stand-in.
  */
 export async function loadEvalCatalog(dagsDir: string = DEFAULT_DAGS_DIR): Promise<LoadedCatalog> {
+  const dir = path.resolve(dagsDir);
+  let results: Awaited<ReturnType<typeof parseDagFolder>>;
   try {
-    const results = await parseDagFolder(dagsDir, { catalog: ANY_OPERATOR, settings: dagSettingsFromConfig(loadConfig(process.env)) });
-    const dags = results.flatMap((r) => (r.ok ? [r.dag] : []));
-    if (dags.length === 0) return { entries: CATALOG_FIXTURE, source: "fixture", note: `no DAGs in ${dagsDir}` };
-    const real = dags.map(toRouterCatalogEntry);
-    const missing = CATALOG_FIXTURE.filter((f) => !real.some((r) => r.dag_id === f.dag_id));
-    if (missing.length === 0) return { entries: real, source: "dags" };
-    return { entries: [...real, ...missing], source: "dags+fixture", note: `fixture stands in for ${missing.map((m) => m.dag_id).join(", ")}` };
+    results = await parseDagFolder(dir, { catalog: ANY_OPERATOR, settings: dagSettingsFromConfig(loadConfig(process.env)) });
   } catch (err) {
-    return { entries: CATALOG_FIXTURE, source: "fixture", note: `could not read ${dagsDir}: ${(err as Error).message}` };
+    throw new Error(`cannot read the DAG folder ${dir}: ${(err as Error).message}`, { cause: err });
   }
+  const broken = results.flatMap((r) => (r.ok ? [] : [`${path.relative(dir, r.fileloc)}: ${r.problems.map((p) => p.message).join("; ")}`]));
+  if (broken.length > 0) throw new Error(`${broken.length} DAG file(s) in ${dir} do not parse: ${broken.join(" | ")}`);
+  const entries = results.flatMap((r) => (r.ok ? [toRouterCatalogEntry(r.dag)] : []));
+  if (entries.length === 0) throw new Error(`no DAG files in ${dir}`);
+  return { entries, source: "dags", dir };
 }
