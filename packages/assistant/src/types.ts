@@ -21,6 +21,11 @@ export interface RouteCandidate {
 export interface RouteRefusal {
   kind: "unsafe" | "out_of_scope" | "low_confidence";
   message: string;
+  /**
+   * Set when the request asks about a run that already happened ("why did my last identity
+   * deployment fail?"): nothing is started; a caller can answer from that workflow's runs (observe).
+   */
+  about_run?: { dag_id: string | null };
 }
 
 /**

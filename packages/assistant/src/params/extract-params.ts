@@ -1,8 +1,10 @@
 import type { ParsedIntent } from "../router/parse-intent";
 import type { InputRequest } from "../types";
-import { findGivenImagePath, findGivenName, findSuspectAfterNoun } from "./given-names";
+import { findGivenImagePath, findGivenName, findSuspectAfterNoun, foldedName } from "./given-names";
 import { readFrame, type IntentFrame } from "../router/intent-frame";
 import { readFlags, sizeFromCounts } from "./flag-values";
+import { numberWordsToDigits } from "./number-words";
+import { readOsMention, type OsMention } from "./os-images";
 import { readSizes } from "./sizes";
 import { CREATE_TERMS, DELETE_TERMS, DOMAIN_KNOWLEDGE, FUNCTION_WORDS } from "../router/domain-knowledge";
 import {
@@ -12,7 +14,6 @@ import {
   extractDiskGb,
   extractDnsForwarder,
   extractDomain,
-  extractImage,
   extractMemoryMb,
   extractRegistryType,
   extractVersion,
@@ -107,6 +108,16 @@ const NOT_A_NAME = new Set<string>([
   "merci",
   "gracias",
   "danke",
+  // Words that follow a noun in a sentence without naming it ("the cluster deployment", "cluster going").
+  "deployment",
+  "installation",
+  "going",
+  "ready",
+  "again",
+  "yet",
+  "done",
+  "itself",
+  "first",
 ]);
 
 const FUNCTION_SET = new Set(FUNCTION_WORDS);
@@ -137,7 +148,7 @@ export function extractName(intent: ParsedIntent): NameMention | undefined {
     let explicit = true;
     if (w === "called" || w === "named") at = i + 1;
     else if ((w === "name" || w === "call") && ["is", "of", "it", "them"].includes(t[i + 1] ?? "")) at = i + 2;
-    else if (VM_NOUNS.includes(w) && !["called", "named"].includes(t[i + 1] ?? "")) {
+    else if ((VM_NOUNS.includes(w) || w === "cluster") && !["called", "named"].includes(t[i + 1] ?? "")) {
       at = i + 1;
       explicit = false;
     }
@@ -175,6 +186,8 @@ export interface ExtractedValues {
   issues: InputRequest[];
   /** A given value carries shell syntax: the request is rejected. */
   shell: boolean;
+  /** The OS the request names, for the workflow to map to one of its images. */
+  os?: OsMention;
 }
 
 /**
@@ -202,16 +215,25 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
     const name = extractName(intent);
     // A bare "vm web01" must be written as such: "the freeipa vm, we moved" names nothing.
     const written = name && new RegExp(`(^|[^a-z0-9-])${name.value.replace(/[.-]/g, "\\$&")}($|[^a-z0-9-])`).test(intent.normalized.replace(/[,;:.!?]\s+\S+/g, " , "));
-    if (name && written) {
+    // Read from the folded text, the name may not be what was typed ("vm ｗｅｂ－７"): then it is asked, never used folded.
+    const folded = name && written ? foldedName(intent.raw, name.value, name.of === "cluster" ? "cluster_name" : "vm_name") : undefined;
+    if (folded?.issue) {
+      issues.push(folded.issue);
+      if (name!.of === "unknown") issues.push({ ...folded.issue, field: "cluster_name" });
+    } else if (name && written) {
       set(name.of === "cluster" ? "cluster_name" : "vm_name", name.value);
       if (name.of === "unknown") set("cluster_name", name.value);
     }
   }
   const imagePath = findGivenImagePath(intent.raw);
+  // The OS named ("on debian", "rocky 9"): which image it is depends on the workflow (settleParams).
+  const os = imagePath?.issue ? undefined : readOsMention(text);
   if (imagePath?.issue) issues.push(imagePath.issue);
-  else set("image", extractImage(text));
-  const sizes = readSizes((from.values ?? intent).normalized);
-  set("cpus", sizes.cpus ?? extractCpus(text));
+  else set("image", os?.image);
+  // Number words as digits for sizes, counts and shapes ("sixteen gigs", "three nodes").
+  const counted = numberWordsToDigits(text);
+  const sizes = readSizes(numberWordsToDigits((from.values ?? intent).normalized));
+  set("cpus", sizes.cpus ?? extractCpus(counted));
   set("memory_mb", sizes.memory_mb ?? extractMemoryMb(tokens));
   set("disk_gb", sizes.disk_gb ?? extractDiskGb(tokens));
   for (const r of sizes.ranges) {
@@ -226,7 +248,7 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
   set("domain", extractDomain(tokens));
   set("registry_type", extractRegistryType(text));
   set("version", extractVersion(tokens));
-  set("deployment_size", sizeFromCounts(text) ?? extractDeploymentSize(text));
+  set("deployment_size", sizeFromCounts(counted) ?? extractDeploymentSize(counted));
   for (const [k, v] of Object.entries(readFlags(from.frame ?? readFrame(intent.raw)))) set(k, v);
   set("dns_forwarder", extractDnsForwarder(text));
   set("cert_warn_days", extractDays(text));
@@ -235,7 +257,7 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
   const verb = from.action !== undefined && (from.action !== null || (from.frame?.mentions.length ?? 0) > 0) ? framed : extractActionVerb(intent.text);
   // create is the default everywhere; say it only when a named VM is being created (what users and the dev set expect).
   if (verb === "delete" || (verb === "create" && out.vm_name !== undefined)) set("action", verb);
-  return { values: out, issues, shell };
+  return { values: out, issues, shell, ...(os ? { os } : {}) };
 }
 
 /** Every value the request states (names that break a rule are left out). */

@@ -1,3 +1,4 @@
+import { numberWordsToDigits } from "./number-words";
 import type { IntentFrame } from "../router/intent-frame";
 
 /** Booleans, ports, health-check areas and cluster shapes read from the request's words. */
@@ -48,15 +49,21 @@ export function readFlags(frame: IntentFrame): FlagValues {
   return out;
 }
 
-/** Cluster shape from node counts: "3 masters 2 workers" → full, "3 control plane nodes" → compact, "1 node" → sno. */
-export function sizeFromCounts(text: string): string | undefined {
-  const n = (s: string | undefined) => (s === undefined ? undefined : (({ one: 1, two: 2, three: 3, five: 5, single: 1 } as Record<string, number>)[s] ?? Number(s)));
-  const masters = n(/\b(\d|one|three|single)\s+(?:masters?|control[ -]plane(?: nodes?)?|controllers?|ctrl)\b/.exec(text)?.[1]);
-  const workers = n(/\b(\d|one|two|three|five)\s+(?:workers?|worker nodes|compute(?: nodes)?)\b/.exec(text)?.[1]);
-  const nodes = n(/\b(\d|five|six)\s+nodes?\b/.exec(text)?.[1]);
+/**
+ * Cluster shape from node counts: "3 masters 2 workers" → full, "3
+ * control plane nodes" → compact, "a single master and no workers" / "1 node" → sno, "5 nodes" → full.
+ */
+export function sizeFromCounts(said: string): string | undefined {
+  const text = numberWordsToDigits(said);
+  const count = (s: string | undefined) => (s === undefined ? undefined : s === "single" ? 1 : s === "no" ? 0 : Number(s));
+  const masters = count(/\b(\d+|single)[ -](?:masters?|control[ -]plane(?:[ -]nodes?)?|controllers?|ctrl)\b/.exec(text)?.[1]);
+  const workers = count(/\b(\d+|no)[ -](?:workers?|worker[ -]nodes?|compute(?:[ -]nodes?)?)\b/.exec(text)?.[1]);
+  const nodes = count(/\b(\d+)[ -]nodes?\b/.exec(text)?.[1]);
   if (workers !== undefined && workers > 0) return "full";
   if (masters === 3) return "compact";
   if (masters === 1) return "sno";
+  if (nodes === 1) return "sno";
+  if (nodes === 3) return "compact";
   if (nodes !== undefined && nodes >= 5) return "full";
   return undefined;
 }

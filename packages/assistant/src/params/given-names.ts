@@ -82,7 +82,7 @@ function fieldFromContext(words: readonly RawWord[], at: number): GivenName["fie
   return "unknown";
 }
 
-function judge(field: GivenName["field"], raw: string): GivenName {
+export function judge(field: GivenName["field"], raw: string): GivenName {
   if (valueHasShellSyntax(raw)) return { field, raw, shell: true };
   const rule = brokenRule(field === "unknown" ? "vm_name" : field, raw);
   if (rule) return { field, raw, issue: inputRequest(field === "unknown" ? "vm_name" : field, rule, raw) };
@@ -180,6 +180,19 @@ export function findGivenImagePath(raw: string): GivenName | undefined {
     if (!/[/\\]|:\/\/|\.(qcow2|img|iso|raw|vmdk)$/i.test(value)) continue;
     const rule = brokenRule("image", value) ?? "image must be an image name from the host's images directory, not a path or URL";
     return { field: "vm_name", raw: value, issue: inputRequest("image", rule, value) };
+  }
+  return undefined;
+}
+
+/**
+ * The word as typed that a name read from the folded text came from ("ｗｅｂ－７" for web-7), when it
+ * differs from the name: the name was folded, so it must be judged as typed instead of used.
+ */
+export function foldedName(raw: string, value: string, field: GivenName["field"]): GivenName | undefined {
+  for (const w of rawWords(raw)) {
+    if (w.quoted || w.text.toLowerCase() === value) continue;
+    const folded = w.lower.normalize("NFD").replace(/\p{M}/gu, "").replace(/ß/g, "ss");
+    if (folded === value) return judge(field, w.text);
   }
   return undefined;
 }

@@ -60,6 +60,9 @@ export function brokenRule(field: string, value: string): string | null {
   if (value.length === 0) return `${field} must not be empty`;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return `${field} must be on one line, without control characters or newlines`;
+  if (!/[\p{L}\p{N}]/u.test(value)) return `${field} must contain letters or digits, not only punctuation ('${value}' was given)`;
+  // A name is used as typed: full-width or accented letters are refused, never folded into ASCII ones.
+  if (/[^\x20-\x7e]/.test(value)) return `${field} must use ASCII letters, digits and '-' only; '${value}' has other characters and is not converted`;
   if (value.startsWith("-")) return `${field} must not start with '-'`;
   if (/[/\\]/.test(value) || value.includes("..")) return `${field} must be a name, not a path or URL (no '/', '\\' or '..')`;
   if (/["'`]/.test(value)) return `${field} must not contain quotes`;

@@ -9,12 +9,16 @@ export interface RawWord {
 
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", "`": "`", "\u201c": "\u201d", "\u2018": "\u2019", "\u00ab": "\u00bb" };
 
+/** Lower case of the compatibility form, for matching markers ("ｃａｌｌｅｄ" is "called"); never a value. */
+const lowerOf = (s: string) => s.normalize("NFKC").toLowerCase();
+
 /**
  * Splits on whitespace, keeping a quoted phrase ("my vm", 'a b') as one word and stripping the
- * sentence punctuation that ends a word ("web01," → web01). Nothing else is changed.
+ * sentence punctuation that ends a word ("web01," → web01). Nothing else is changed: `text` is as
+ * typed (full-width letters stay full-width), and a word of punctuation only ("...") is kept whole.
  */
 export function rawWords(raw: string): RawWord[] {
-  const text = raw.normalize("NFKC");
+  const text = raw;
   const out: RawWord[] = [];
   let i = 0;
   while (i < text.length) {
@@ -28,15 +32,16 @@ export function rawWords(raw: string): RawWord[] {
       const end = text.indexOf(close, i + 1);
       if (end > i) {
         const inner = text.slice(i + 1, end);
-        out.push({ text: inner, lower: inner.toLowerCase(), quoted: true });
+        out.push({ text: inner, lower: lowerOf(inner), quoted: true });
         i = end + 1;
         continue;
       }
     }
     let j = i;
     while (j < text.length && !/\s/.test(text[j]!)) j++;
-    const word = text.slice(i, j).replace(/[,.;:!?)\]]+$/, "");
-    if (word) out.push({ text: word, lower: word.toLowerCase(), quoted: false });
+    const typed = text.slice(i, j);
+    const word = typed.replace(/[,.;:!?)\]]+$/, "") || typed;
+    out.push({ text: word, lower: lowerOf(word), quoted: false });
     i = j;
   }
   return out;

@@ -1,4 +1,5 @@
 /** Extractors for single param values from a request's token text (tokens joined by spaces). */
+import { numberWordsToDigits } from "./number-words";
 
 /** English number words as digits. */
 export const NUMBER_WORDS: Record<string, number> = {
@@ -39,12 +40,17 @@ const IMAGE_RULES: { re: RegExp; to: (m: RegExpExecArray) => string }[] = [
 
 /** The earliest OS image named in the text, in catalogue spelling ("RHEL 9" → rhel9, "centos stream 10" → centos10stream). */
 export function extractImage(text: string): string | undefined {
-  let best: { at: number; value: string } | undefined;
+  return findImage(text)?.value;
+}
+
+/** The earliest OS image named in the text: its catalogue spelling and the words that named it. */
+export function findImage(text: string): { value: string; words: string } | undefined {
+  let best: { at: number; value: string; words: string } | undefined;
   for (const r of IMAGE_RULES) {
     const m = r.re.exec(text);
-    if (m && (!best || m.index < best.at)) best = { at: m.index, value: r.to(m) };
+    if (m && (!best || m.index < best.at)) best = { at: m.index, value: r.to(m), words: m[0] };
   }
-  return best?.value;
+  return best && { value: best.value, words: best.words };
 }
 
 /** "4 cpus", "2 vcpus", "8 cores", "cpus: 4". */
@@ -119,19 +125,35 @@ export function extractRegistryType(text: string): string | undefined {
   return mirror ? "mirror-registry" : undefined;
 }
 
-/** An OpenShift 4.x version ("openshift 4.19", "version 4.17", "4.18"). */
+const PRODUCT_WORDS = new Set(["openshift", "ocp", "okd", "version", "release", "ver"]);
+const UNIT_AFTER = /^(gb|gib|g|mb|mib|m|tb|t|cpus?|vcpus?|cores?|nodes?|masters?|workers?|days?|x|times|percent)$/;
+
+/**
+ * An OpenShift version as the user wrote it ("openshift 4.19", "ocp4.16", "ocp-4.15", "v4.18",
+ * "version 3.11", "okd 5.0"): any 4.x, and other numbers right after a product or "version". It is
+ * not checked here: a version the catalogue does not offer is asked again, never replaced by the default.
+ */
 export function extractVersion(tokens: readonly string[]): string | undefined {
-  return tokens.map((t) => t.replace(/^v(?=4\.)/, "")).find((t) => /^4\.\d{1,2}(\.\d{1,3})?$/.test(t));
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (UNIT_AFTER.test(tokens[i + 1] ?? "")) continue;
+    const glued = /^(?:openshift|ocp|okd)-?v?(\d+(?:\.\d+){0,2})$|^v(\d+(?:\.\d+){0,2})$/.exec(t);
+    const found = glued ? (glued[1] ?? glued[2]) : /^4\.\d+(\.\d+)?$/.test(t) || (/^\d+(\.\d+){0,2}$/.test(t) && PRODUCT_WORDS.has(tokens[i - 1] ?? "")) ? t : undefined;
+    // "OCP 4" names the generation the catalogue offers, not a release: the DAG's default release stands.
+    if (found !== undefined && found !== "4") return found;
+  }
+  return undefined;
 }
 
 const SIZE_RULES: { re: RegExp; value: string }[] = [
-  { re: /\b(sno|single[ -]node|one[ -]node|1[ -]node)\b/, value: "sno" },
-  { re: /\b(compact|three[ -]node|3[ -]node)\b/, value: "compact" },
+  { re: /\b(sno|single[ -]node|1[ -]nodes?)\b/, value: "sno" },
+  { re: /\b(compact|3[ -]nodes?)\b/, value: "compact" },
   { re: /\b(full|ha|high[ -]availability|highly[ -]available|multi[ -]node|standard)\b/, value: "full" },
 ];
 
 /** Cluster topology: single node → sno, three node / compact → compact, full / HA → full. */
-export function extractDeploymentSize(text: string): string | undefined {
+export function extractDeploymentSize(said: string): string | undefined {
+  const text = numberWordsToDigits(said);
   let best: { at: number; value: string } | undefined;
   for (const r of SIZE_RULES) {
     const m = r.re.exec(text);
@@ -140,9 +162,22 @@ export function extractDeploymentSize(text: string): string | undefined {
   return best?.value;
 }
 
-/** An upstream DNS forwarder address ("forwarder 8.8.8.8", "forward to 9.9.9.9"). */
+const IPV4 = /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)$/;
+const DNS_CUES = /^(forward\w*|upstream|resolvers?|dns|nameservers?|forwarders?)$/;
+
+/**
+ * An upstream DNS forwarder: an IPv4 address said with DNS words around it ("forwarder 8.8.8.8",
+ * "using 10.0.0.53 as the upstream dns", "upstream resolver 9.9.9.9", "forward dns queries to 1.1.1.1").
+ */
 export function extractDnsForwarder(text: string): string | undefined {
-  return /\bforward(?:er|ers|ing)?(?: to)? (\d{1,3}(?:\.\d{1,3}){3})\b/.exec(text)?.[1];
+  const words = text.split(" ");
+  for (let i = 0; i < words.length; i++) {
+    if (!IPV4.test(words[i]!)) continue;
+    // "ip 10.0.0.5", "address 10.0.0.5": the server's own address, not a forwarder.
+    if (/^(ip|address|addr|at)$/.test(words[i - 1] ?? "")) continue;
+    if (words.slice(Math.max(0, i - 5), i + 5).some((w) => DNS_CUES.test(w))) return words[i];
+  }
+  return undefined;
 }
 
 /** Certificate warning window ("certificates expiring within 14 days"). */

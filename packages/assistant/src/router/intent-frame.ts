@@ -50,12 +50,16 @@ function wordKey(w: string): string {
   const hit = KEYS.get(w);
   if (hit !== undefined) return hit;
   const b = bare(w);
-  const k = /^[a-z]{3,}$/.test(b)
-    ? stem(b)
-        .replace(/(ing|ed|es|s)$/, "")
-        .replace(/e$/, "")
-        .replace(/([b-df-hj-np-tv-z])\1$/, "$1") || b
-    : b;
+  // "does" keeps its own key: folded it would read as "do", and "do me a favour" is an order where "does it work" is not.
+  const k =
+    b === "does"
+      ? b
+      : /^[a-z]{3,}$/.test(b)
+        ? stem(b)
+            .replace(/(ing|ed|es|s)$/, "")
+            .replace(/e$/, "")
+            .replace(/([b-df-hj-np-tv-z])\1$/, "$1") || b
+        : b;
   if (KEYS.size > 20_000) KEYS.clear();
   KEYS.set(w, k);
   return k;
@@ -94,6 +98,7 @@ const STATE = new Set(STATE_WORDS.map(fold));
 const FAILURE = FAILURE_WORDS.map(phrase).sort(byLength);
 const CORRECT = CORRECTIONS.map(phrase).sort(byLength);
 const SUBJECTS = new Set(["i", "you", "we", "they", "anyone", "someone", "any", "all", "my", "our", "these", "those"].map((w) => wordKey(w)));
+const DO = wordKey("do");
 /** Interrogatives about something that happened: the question is about state. */
 const PAST = new Set(["did", "has", "have", "was", "were"].map((w) => wordKey(w)));
 const hasDigit = (w: string) => /\d/.test(w);
@@ -122,9 +127,31 @@ function firstMatch(words: readonly string[], i: number, list: readonly Phrase[]
 
 /** The words after a polite prefix ("can you please …"). */
 const FILLERS = new Set(
-  ["hey", "hi", "hello", "ok", "okay", "so", "um", "yo", "hola", "hallo", "salut", "bonjour", "folks", "team", "guys", "and", "also", "quick", "question", ","].map((w) =>
-    w === "," ? w : wordKey(w),
-  ),
+  [
+    ...["hey", "hi", "hello", "ok", "okay", "so", "um", "yo", "hola", "hallo", "salut", "bonjour", "folks", "team", "guys", "and", "also", "quick", "question", ","],
+    ...[
+      "anyway",
+      "anyways",
+      "now",
+      "next",
+      "then",
+      "well",
+      "right",
+      "alright",
+      "oh",
+      "btw",
+      "unrelated",
+      "kindly",
+      "also",
+      "ah",
+      "hmm",
+      "bueno",
+      "alors",
+      "also",
+      "ensuite",
+      "luego",
+    ],
+  ].map((w) => (w === "," ? w : wordKey(w))),
 );
 
 function afterPolite(words: readonly string[]): { start: number; polite: boolean } {
@@ -228,8 +255,8 @@ export function readFrame(raw: string): IntentFrame {
   const asksAt = (ws: readonly string[], k: number) => {
     const q = firstMatch(ws, k, ASK);
     if (!q || ["not", "n't", "never"].includes(ws[k + 1] ?? "")) return false;
-    // "do a sanity check" is an order; "do you have …" is a question.
-    return q.text !== "do" || SUBJECTS.has(ws[k + 1] ?? "");
+    // "do a sanity check" and "do me a favour" are orders; "do you have …" is a question ("does" shares the key of "do").
+    return q.words[0] !== DO || SUBJECTS.has(ws[k + 1] ?? "");
   };
   const asks = asksAt(clause, start) || (clauseFrom > 0 && asksAt(keys, afterPolite(keys).start) && !polite);
   const question = (/\?\s*$/.test(raw.trim()) || asks) && !(polite && !asks);
@@ -238,6 +265,12 @@ export function readFrame(raw: string): IntentFrame {
   const past = asks && PAST.has(clause[start] ?? "");
   const stateQuestion = question && readOnly && (past || words.some((x) => STATE.has(x.replace(/[?'].*$/, ""))));
   return { words, action, mentions, asks, withdrawn: mentions.length > 0 && action === null && mentions.some((m) => m.action !== "keep"), question, stateQuestion, excluded };
+}
+
+/** True when a clause carries an action word, a negation or a retraction: what the frame reads. */
+export function hasClauseSignal(raw: string): boolean {
+  const keys = frameWords(raw).map((w) => (w === "," ? w : wordKey(w)));
+  return keys.some((_, i) => ACTIONS.some((x) => matchAt(keys, i, x.p) > 0) || !!firstMatch(keys, i, NEG) || !!firstMatch(keys, i, RETRACT));
 }
 
 /** The request without the words whose values must not be used (negated, or from a failed attempt). */

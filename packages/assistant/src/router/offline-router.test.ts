@@ -99,7 +99,7 @@ describe("offline router: operations the catalogue does not offer", () => {
     },
   );
 
-  test.each(["list vms", "show me my vms", "which VMs are running?", "did the cluster install finish?", "welche VMs laufen?"])(
+  test.each(["list vms", "show me my vms", "which VMs are running?", "is the registry running?", "welche VMs laufen?"])(
     "'%s' asks about state: answered by the read-only health check, never by a deploy workflow",
     (intent) => {
       expect(router.route(intent)).toMatchObject({ status: "ready", dag_id: "infrastructure_health_check" });

@@ -17,7 +17,7 @@ export interface ParsedIntent {
 }
 
 /** Words the param extractor looks for; part of the typo vocabulary. */
-const PARAM_WORDS = [
+export const PARAM_WORDS = [
   "called",
   "named",
   "memory",

@@ -3,7 +3,7 @@
  * ("deploy kafka", "a kubeadm cluster"), and objects inside a service rather than the service
  * ("add a DNS record in FreeIPA", "create a user in IdM").
  */
-const FOREIGN_PRODUCTS = new Set([
+export const FOREIGN_PRODUCTS: ReadonlySet<string> = new Set([
   "kafka",
   "zookeeper",
   "kubeadm",
