@@ -2,11 +2,12 @@ import { renderArgs } from "@svc/dags";
 import { NonRetryableError } from "@svc/errors";
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
-import { canRetry, retryDelayMs } from "../core/retry";
+import { decideFailure } from "../core/retry";
 import { commitTry, tryBatcher, type TryBatcher, type TryOutcome } from "./task-claim";
+import type { ClaimedTry } from "./try-ops";
 import { finishTry, type TryResult } from "./finish-try";
 import { NEVER, tryInstant } from "./instant-try";
-import { runDefinition, taskFacts } from "./definition-cache";
+import { runDefinition, taskFacts, type TaskFacts } from "./definition-cache";
 import { createLogWriter, type LogWriter } from "./log-writer";
 import { handBackTry, WorkerStoppingError } from "./requeue-try";
 import { nowOf, type RuntimeDeps } from "./deps";
@@ -49,79 +50,79 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     log().debug("try not claimable (duplicate delivery or already handled)");
     return "dropped";
   }
-  const run = claimed;
-  const dag = await runDefinition(deps.db, job.dagId, job.runId, run.dag_hash);
+  const dag = await runDefinition(deps.db, job.dagId, job.runId, claimed.dag_hash);
   const facts = dag && taskFacts(dag, job.taskId);
   if (!facts) {
     await commitTry(deps.db, job, deps.instanceId, nowOf(deps), { state: "failed", error: `task '${job.taskId}' is not in the run's DAG definition` });
     return "failed";
   }
-  const task = facts.task;
   const writer = createLogWriter(deps.db, job, (e) => log().warn({ err: String(e) }, "log write failed; the lines are kept and retried"), {
     maxBytes: deps.config.limits.logMaxBytesPerTry,
   });
-  writer.write(`try ${job.tryNumber} of ${claimed.max_tries + 1} started on ${claimed.hostname} (worker ${deps.instanceId}, operator ${task.operator})`, "system");
-
-  // The operator's signal: the caller's cancel signal as it is, unless an execution timeout needs a
-  // controller of its own (AbortControllers are not free, and most tasks have no timeout).
-  const timeoutMs = task.execution_timeout_ms;
-  const ac = timeoutMs ? new AbortController() : undefined;
-  const signal = ac?.signal ?? cancel ?? NEVER;
-  const onCancel = () => ac?.abort(cancel?.reason ?? new Error("cancelled"));
-  if (ac) cancel?.addEventListener("abort", onCancel, { once: true });
-  const timer = ac && timeoutMs ? setTimeout(() => ac.abort(new TaskTimeoutError(timeoutMs)), timeoutMs) : null;
-
+  writer.write(`try ${job.tryNumber} of ${claimed.max_tries + 1} started on ${claimed.hostname} (worker ${deps.instanceId}, operator ${facts.task.operator})`, "system");
+  const limit = tryLimit(facts.task.execution_timeout_ms, cancel);
   // Undefined: the worker is stopping and hands the try back instead of settling it.
   let outcome: TryOutcome | undefined;
   try {
-    const op = deps.operators.get(task.operator);
-    if (!op) throw new NonRetryableError(`unknown operator '${task.operator}'`);
-    const outputs = facts.readsOutputs ? await successOutputs(deps.db, job.dagId, job.runId) : {};
-    const note = facts.readsNote
-      ? (await deps.db.selectFrom("dag_run").select("note").where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).executeTakeFirst())?.note
-      : undefined;
-    let args: unknown;
-    try {
-      args = renderArgs(task.args, facts.templated ? templateContext(run, outputs, note) : NO_TEMPLATES);
-    } catch (e) {
-      throw new NonRetryableError(`cannot render args: ${(e as Error).message}`);
-    }
-    const parsed = op.args.safeParse(args);
-    if (!parsed.success) throw new NonRetryableError(`invalid args: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-    const result = await abortable(
-      op.run(parsed.data, {
-        dagId: job.dagId,
-        runId: job.runId,
-        taskId: job.taskId,
-        tryNumber: job.tryNumber,
-        params: run.conf ?? {},
-        config: deps.config,
-        log: (l, s) => writer.write(l, s),
-        signal,
-      }),
-      signal,
-    );
-    outcome = { state: "success", output: result ?? {} };
+    outcome = { state: "success", output: (await runOperator(deps, job, claimed, facts, writer, limit.signal)) ?? {} };
     writer.write("task succeeded", "system");
   } catch (e) {
-    const err = signal.aborted && signal.reason instanceof Error ? signal.reason : (e as Error);
-    // A stopping worker's try is handed back (outcome stays undefined), not failed.
-    if (!(err instanceof WorkerStoppingError)) {
-      const msg = err?.message ?? String(err);
-      writer.write(`task failed: ${msg}`, "system");
-      if (!(err instanceof NonRetryableError) && canRetry(job.tryNumber, claimed.max_tries)) {
-        const delay = retryDelayMs(task, job.tryNumber);
-        outcome = { state: "up_for_retry", error: msg, nextRetryAt: new Date(nowOf(deps).getTime() + delay) };
-        writer.write(`will retry in ${delay / 1000}s (try ${job.tryNumber + 1} of ${claimed.max_tries + 1})`, "system");
-      } else {
-        outcome = { state: "failed", error: msg };
-      }
-    }
+    outcome = failedOutcome(deps, job, claimed.max_tries, facts.task, writer, limit.signal.aborted && limit.signal.reason instanceof Error ? limit.signal.reason : (e as Error));
   } finally {
-    if (timer) clearTimeout(timer);
-    if (ac) cancel?.removeEventListener("abort", onCancel);
+    limit.dispose();
   }
   return settle(deps, tries, job, writer, outcome, facts.hasDownstream, log, detach);
+}
+
+/**
+ * The operator's signal: the caller's cancel signal as it is, unless an execution timeout needs a
+ * controller of its own (AbortControllers are not free, and most tasks have no timeout).
+ */
+function tryLimit(timeoutMs: number | null | undefined, cancel?: AbortSignal): { signal: AbortSignal; dispose(): void } {
+  if (!timeoutMs) return { signal: cancel ?? NEVER, dispose: () => undefined };
+  const ac = new AbortController();
+  const onCancel = () => ac.abort(cancel?.reason ?? new Error("cancelled"));
+  cancel?.addEventListener("abort", onCancel, { once: true });
+  const timer = setTimeout(() => ac.abort(new TaskTimeoutError(timeoutMs)), timeoutMs);
+  return {
+    signal: ac.signal,
+    dispose() {
+      clearTimeout(timer);
+      cancel?.removeEventListener("abort", onCancel);
+    },
+  };
+}
+
+/** Render the task's args against the run, check them against the operator's schema, run it. */
+async function runOperator(deps: RuntimeDeps, job: TaskJob, run: ClaimedTry, facts: TaskFacts, writer: LogWriter, signal: AbortSignal): Promise<unknown> {
+  const task = facts.task;
+  const op = deps.operators.get(task.operator);
+  if (!op) throw new NonRetryableError(`unknown operator '${task.operator}'`);
+  const outputs = facts.readsOutputs ? await successOutputs(deps.db, job.dagId, job.runId) : {};
+  const note = facts.readsNote
+    ? (await deps.db.selectFrom("dag_run").select("note").where("dag_id", "=", job.dagId).where("run_id", "=", job.runId).executeTakeFirst())?.note
+    : undefined;
+  let args: unknown;
+  try {
+    args = renderArgs(task.args, facts.templated ? templateContext(run, outputs, note) : NO_TEMPLATES);
+  } catch (e) {
+    throw new NonRetryableError(`cannot render args: ${(e as Error).message}`);
+  }
+  const parsed = op.args.safeParse(args);
+  if (!parsed.success) throw new NonRetryableError(`invalid args: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const ctx = { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: run.conf ?? {}, config: deps.config, signal };
+  return abortable(op.run(parsed.data, { ...ctx, log: (l, s) => writer.write(l, s) }), signal);
+}
+
+/** A failed try's outcome by the retry policy (core/retry), logged; undefined when the worker is stopping (handed back). */
+function failedOutcome(deps: RuntimeDeps, job: TaskJob, maxTries: number, task: TaskFacts["task"], writer: LogWriter, err: Error): TryOutcome | undefined {
+  if (err instanceof WorkerStoppingError) return undefined;
+  const msg = err?.message ?? String(err);
+  writer.write(`task failed: ${msg}`, "system");
+  const d = decideFailure(msg, !(err instanceof NonRetryableError), task, job.tryNumber, maxTries, nowOf(deps));
+  if (d.state === "failed") return d;
+  writer.write(`will retry in ${d.delayMs / 1000}s (try ${job.tryNumber + 1} of ${maxTries + 1})`, "system");
+  return { state: d.state, error: d.error, nextRetryAt: d.nextRetryAt };
 }
 
 /**
