@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { acquireVmTestLock, createVmScratch, ensureLibvirtd, ensureTestImage, type VmScratch } from "@svc/testing";
@@ -40,13 +40,16 @@ afterAll(() => {
 });
 
 describe("svc-vm on real libvirt", () => {
-  it("creates a VM from the test image with user networking and waits for SSH", async () => {
+  it("creates a VM from the test image with user networking, waits for SSH and pins its host keys", async () => {
     const started = Date.now();
     const r = await svcVm(["create", "vm", name, "-i", "debian-test", "-P", "memory=512", "-P", "numcpus=1", "-P", "nets=[user]", "--wait", "-o", "json"]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ name, state: "running", image: "debian-test", created: true, ssh_host: "127.0.0.1", ssh_user: "root" });
+    const knownHosts = join(scratch.disksDir, name, "known_hosts");
+    expect(r.stderr).toContain(`host keys pinned in ${knownHosts}`);
+    expect(readFileSync(knownHosts, "utf8")).toMatch(new RegExp(`^\\[127\\.0\\.0\\.1\\]:${out.ssh_port} ssh-ed25519 \\S+$`, "m"));
     // Reported, not asserted: boot-to-SSH time under TCG on a shared machine.
     process.stderr.write(`[measure] svc-vm create --wait (boot to SSH): ${Math.round((Date.now() - started) / 1000)} s\n`);
   });
@@ -64,15 +67,42 @@ describe("svc-vm on real libvirt", () => {
     expect(JSON.parse(l.stdout).map((v: { name: string }) => v.name)).toContain(name);
   });
 
-  it("reaches the VM over SSH with the injected key; the host key must be pinned first", async () => {
-    const unknown = await svcVm(["ssh", "vm", name, "--identity", scratch.keyPath, "--", "hostname"]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/is not in .*known_hosts/);
-    const first = await svcVm(["ssh", "vm", name, "--identity", scratch.keyPath, "--trust-on-first-use", "--", "sh", "-c", "hostname; id -u; cat /root/.ssh/authorized_keys"]);
+  it("list image shows the test image's OS from its image.json", async () => {
+    const l = await svcVm(["list", "image", "-o", "json"]);
+    expect(JSON.parse(l.stdout)).toContainEqual(expect.objectContaining({ name: "debian-test", boot: "kernel", os: "debian12" }));
+  });
+
+  it("reaches the VM over SSH right after create --wait, with the injected key and the pinned host key", async () => {
+    const first = await svcVm(["ssh", "vm", name, "--identity", scratch.keyPath, "--", "sh", "-c", "hostname; id -u; cat /root/.ssh/authorized_keys"]);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(`${name}\n0\n${scratch.pubKey}\n`);
     const again = await svcVm(["ssh", "vm", name, "--identity", scratch.keyPath, "--", "sh", "-c", "exit 7"]);
     expect(again.code).toBe(7);
+    const empty = join(scratch.disksDir, "..", "empty_known_hosts");
+    writeFileSync(empty, "");
+    const unknown = await svcVm(["ssh", "vm", name, "--identity", scratch.keyPath, "--known-hosts", empty, "--", "hostname"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/is not in .*empty_known_hosts/);
+  });
+
+  it("create --wait of an existing VM never replaces keys already pinned: a changed key keeps failing", async () => {
+    const knownHosts = join(scratch.disksDir, name, "known_hosts");
+    const pinned = readFileSync(knownHosts, "utf8");
+    const endpoint = pinned.split(" ")[0]!;
+    // Another host's key pinned for this endpoint, as if the VM had been swapped.
+    const otherKey = readFileSync(scratch.pubKeyPath, "utf8").split(" ").slice(0, 2).join(" ");
+    writeFileSync(knownHosts, `${endpoint} ${otherKey}\n`);
+    try {
+      const same = await svcVm(["create", "vm", name, "-i", "debian-test", "-P", "memory=512", "-P", "nets=[user]", "--wait", "-o", "json"]);
+      expect(same.code).toBe(0);
+      expect(JSON.parse(same.stdout).created).toBe(false);
+      expect(readFileSync(knownHosts, "utf8")).toBe(`${endpoint} ${otherKey}\n`);
+      const changed = await svcVm(["ssh", "vm", name, "--identity", scratch.keyPath, "--", "hostname"]);
+      expect(changed.code).toBe(1);
+      expect(changed.stderr).toMatch(/HOST KEY CHANGED for/);
+    } finally {
+      writeFileSync(knownHosts, pinned);
+    }
   });
 
   it("fails clearly on an unknown image, an invalid name, a taken name and a down hypervisor", async () => {

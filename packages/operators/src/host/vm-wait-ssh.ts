@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
+import { pinVmHostKeys, scanHostKeys } from "@svc/vm";
 import type { Operator, OperatorContext } from "../types";
 import { sleep } from "./abortable-sleep";
 import { defaultHostExecutor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
@@ -15,28 +16,13 @@ const args = z.object({
 type Args = z.infer<typeof args>;
 
 /**
- * Host keys an SSH server at host:port offers, probed from the host itself (the VM endpoint
- * is the host's loopback for user-mode networking). Empty until sshd in the guest answers.
+ * Pin the keys the new VM presented in its own known_hosts (see pinVmHostKeys in @svc/vm, which
+ * `svc-vm create vm --wait` uses too). Skipped when the VM has no directory there (another VM backend).
  */
-export async function scanHostKeys(ex: HostExecutor, host: string, port: number, ctx: OperatorContext): Promise<string[]> {
-  const r = await ex.run(["ssh-keyscan", "-T", "5", "-p", String(port), "--", host], { timeoutMs: 20_000, signal: ctx.signal });
-  return r.stdout
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => /^\S+ (ssh-|ecdsa-)\S+ \S+$/.test(l));
-}
-
-/**
- * Pin the keys the new VM presented in its own known_hosts, beside its disks (where `svc-vm ssh`
- * reads it; it goes away with the VM). The VM was created by this run and answered on the host's
- * loopback, so its first keys are the ones to trust. Skipped when the VM has no directory there
- * (another VM backend).
- */
-async function pinVmHostKeys(ex: HostExecutor, vmDir: string, keys: string[], ctx: OperatorContext): Promise<void> {
-  const script = 'd="$1"; shift; [ -d "$d" ] || exit 0; umask 022; printf "%s\\n" "$@" > "$d/known_hosts.tmp" && mv "$d/known_hosts.tmp" "$d/known_hosts"';
-  const r = await ex.run(["sh", "-c", script, "sh", vmDir, ...keys], { root: true, timeoutMs: 20_000, signal: ctx.signal });
-  if (r.code === 0) ctx.log(`host keys pinned in ${vmDir}/known_hosts`, "system");
-  else ctx.log(`could not pin the host keys in ${vmDir}/known_hosts (exit ${r.code}); svc-vm ssh will ask to trust them`, "stderr");
+async function pinKeys(ex: HostExecutor, disksDir: string, vm: string, keys: string[], ctx: OperatorContext): Promise<void> {
+  const r = await pinVmHostKeys(ex, disksDir, vm, keys, { root: true, signal: ctx.signal });
+  if (r.status === "pinned") ctx.log(`host keys pinned in ${r.path}`, "system");
+  else if (r.status === "failed") ctx.log(`could not pin the host keys in ${r.path} (exit ${r.exitCode}); svc-vm ssh will ask to trust them`, "stderr");
 }
 
 /** Wait until a VM's SSH answers; output ssh_host, ssh_port and the host keys it presented. */
@@ -57,10 +43,10 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
         info = await runVmCli<VmCliInfo>(ex, s, ctx, ["info", "vm", a.name]);
         if (info.state === "shut off" || info.state === "crashed") throw new NonRetryableError(`VM '${a.name}' is ${info.state}; it will not answer SSH`);
         if (info.ssh_host && info.ssh_port) {
-          const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, ctx);
+          const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, { signal: ctx.signal });
           if (keys.length > 0) {
             ctx.log(`SSH answers on ${info.ssh_host}:${info.ssh_port} after ${tries} probe(s)`, "system");
-            await pinVmHostKeys(ex, `${s.disksDir ?? ctx.config.vm.disksDir}/${a.name}`, keys, ctx);
+            await pinKeys(ex, s.disksDir ?? ctx.config.vm.disksDir, a.name, keys, ctx);
             return { name: a.name, ssh_host: info.ssh_host, ssh_port: info.ssh_port, ssh_user: info.ssh_user, host_keys: keys };
           }
         }

@@ -77,7 +77,8 @@ Create a VM: a copy-on-write overlay on the image, the SSH public key injected, 
                            (e.g. macs=[52:54:00:12:34:56]); default: picked by the hypervisor
   --ssh-key FILE           Public key to inject (SVC_VM_SSH_PUBKEY, default ~/.ssh/id_*.pub)
   --virt-type auto|kvm|qemu  Domain type (SVC_VM_VIRT_TYPE; auto = kvm when usable, else TCG)
-  --wait                   Wait until SSH answers (timeout --wait-timeout, default 300 s)
+  --wait                   Wait until SSH answers (timeout --wait-timeout, default 300 s), then pin the
+                           VM's host keys in its known_hosts, so svc-vm ssh vm NAME trusts it at once
   --owner-dag D --owner-run R --owner-task T
                            Record the creating task in the domain's svc metadata (the workflows do)
 Creating a VM that exists with the same spec (image, iso, memory, cpus, disks, nets, macs) succeeds
@@ -94,7 +95,8 @@ given; it is then undefined and its storage left in place.`,
 
 Run a command in the VM over SSH, as the image's user, with the private key FILE
 (default ~/.ssh/id_ed25519, id_ecdsa, id_rsa). The VM's host key is checked against
---known-hosts (default: the VM's own file next to its disks, removed with the VM); an
-unknown key fails unless --trust-on-first-use pins it; a changed key always fails.
+--known-hosts (default: the VM's own file next to its disks, removed with the VM, where
+create vm --wait and the workflows pin the keys of a new VM); an unknown key fails unless
+--trust-on-first-use pins it; a changed key always fails.
 The exit code is the command's.`,
 };

@@ -12,6 +12,7 @@ import { HELP } from "./help";
 import type { CliIo } from "./io";
 import { opt, parseArgs, type ParsedArgs } from "./parse-args";
 import { runDownloadVerb } from "./download-verb";
+import { pinAfterCreate } from "./pin-after-create";
 import { runSshVerb } from "./ssh-verb";
 
 export type { CliIo };
@@ -132,6 +133,7 @@ async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings:
     { name, ...(image ? { image } : {}), ...params, sshKeys },
     { wait: p.flags.has("wait"), waitTimeoutMs: waitS ? Number(waitS) * 1000 : undefined, onProgress: (l) => io.err(l), ...(owner ? { owner } : {}) },
   );
+  if (p.flags.has("wait")) await pinAfterCreate(r, settings, io, Date.now() + 60_000);
   const v = r.info;
   const how = v.ssh_host && v.ssh_port ? `; ssh ${v.ssh_user ?? "root"}@${v.ssh_host} -p ${v.ssh_port}` : "";
   print({ ...v, created: r.created }, r.created ? `created VM ${name} (${v.state})${how}` : `VM ${name} already exists with the same spec (${v.state})${how}`);
