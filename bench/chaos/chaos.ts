@@ -3,6 +3,7 @@
 // from the database that every run ended with a stated reason, nothing is stuck or lost and no try
 // landed twice. Uses its own redis-server and its own PostgreSQL cluster (removed at the end).
 // Usage: pnpm chaos [--runs 120] [--workers 3] [--intents 20] [--seconds 45] [--drain 300] [--db-outage 10]
+//        pnpm chaos --ha [--runs 120]: the Redis Sentinel failover drill instead (bench/chaos/ha.ts)
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +19,7 @@ import { countFlows, countRuns, installCommitAudit } from "./checks";
 import { postIntents } from "./intents";
 import { startOwnPostgres } from "./own-postgres";
 import { startOwnRedis } from "./own-redis";
+import { runHaChaos } from "./ha";
 import { serviceProc, type ServiceProc } from "./service-proc";
 import { createCleanups } from "../lib/cleanups";
 
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "45" },
     drain: { type: "string", default: "300" },
     "db-outage": { type: "string", default: "10" },
+    ha: { type: "boolean", default: false },
   },
 });
 const RUNS = Number(values.runs),
@@ -250,7 +253,7 @@ const hardStop = setTimeout(
   19 * 60 * 1000,
 );
 hardStop.unref();
-main().then(
+(values.ha ? runHaChaos(Number(values.runs)).then((code) => void (process.exitCode = code)) : main()).then(
   () => process.exit(process.exitCode ?? 0),
   (e) => {
     console.error(e);
