@@ -94,7 +94,11 @@ export class LibvirtDriver implements VmDriver {
       );
       await this.defineAndStart(spec, image, vmDir, disks, seedIso, virtType, userNets.length > 0, opts.owner ?? null);
     } catch (e) {
-      await this.removeDomain(spec.name).catch(() => undefined);
+      // The domain goes before its files: deleting the disks of a domain still defined would orphan it.
+      await this.removeDomain(spec.name).catch((rollback: unknown) => {
+        const why = rollback instanceof Error ? rollback.message : String(rollback);
+        throw new Error(`${e instanceof Error ? e.message : String(e)}; rolling back, removing domain ${spec.name} failed too (${why}): its files in ${vmDir} were kept`, { cause: e });
+      });
       await rm(vmDir, { recursive: true, force: true });
       throw e;
     }
@@ -276,7 +280,8 @@ export class LibvirtDriver implements VmDriver {
       }
       const start = await this.virsh.tryRun(["start", spec.name]);
       if (start.code === 0) return;
-      await this.virsh.tryRun(["undefine", spec.name]);
+      const undef = await this.virsh.tryRun(["undefine", spec.name]);
+      if (undef.code !== 0) throw new Error(`${this.virsh.toError(start, "start").message}; undefining ${spec.name} after that failed too: ${this.virsh.toError(undef, "undefine", spec.name).message}`);
       if (port && attempt < 2 && /hostfwd|host forwarding|address already in use/i.test(start.stderr)) continue;
       const err = this.virsh.toError(start, "start");
       if (/network '.*' is not active|network not found/i.test(start.stderr)) throw new VmInputError(`${err.message}; use nets=[user] or start the network (virsh net-start NAME)`);
