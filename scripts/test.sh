@@ -12,7 +12,8 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
 # Debian packages: test tools, hypervisor, Ansible, the test image's kernel.
 PKGS=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils virtinst ansible-core debootstrap
   openssh-server openssh-client sudo ansible-lint linux-image-cloud-amd64 busybox-static cpio genisoimage nginx
-  shellcheck bats docker-compose postgresql redis-server curl ca-certificates dnsmasq-base e2fsprogs chromium docker.io)
+  shellcheck bats docker-compose postgresql redis-server curl ca-certificates dnsmasq-base e2fsprogs chromium docker.io
+  umoci skopeo bind9-dnsutils krb5-user ldap-utils)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -67,10 +68,14 @@ fi
 log "installing node modules"
 pnpm install --frozen-lockfile --reporter=silent
 
-if [ -x scripts/development/build-test-image.sh ]; then
-  log "building the VM test image (cached)"
-  scripts/development/build-test-image.sh
-fi
+# The products' Debian 12 image (every package baked in: guests reach no mirror) builds in the
+# background while the test image, the offline images, the type-check and lint run.
+log "building the debian12 product image in the background (cached; log /tmp/svc-debian12-image.log)"
+scripts/development/build-debian12-image.sh >/tmp/svc-debian12-image.log 2>&1 &
+debian12_pid=$!
+
+log "building the VM test image (cached)"
+scripts/development/build-test-image.sh
 
 log "building the offline container base images (cached)"
 as_root bash scripts/build-offline-images.sh
@@ -86,6 +91,14 @@ pnpm --silent typecheck
 
 log "linting (eslint, prettier, shellcheck)"
 pnpm --silent lint
+
+log "waiting for the debian12 product image"
+if ! wait "$debian12_pid"; then
+  tail -n 30 /tmp/svc-debian12-image.log >&2
+  echo "the debian12 image build failed (full log: /tmp/svc-debian12-image.log)" >&2
+  exit 1
+fi
+tail -n 1 /tmp/svc-debian12-image.log
 
 log "running the test suite"
 report=$(mktemp)

@@ -12,8 +12,8 @@ const VM_DAGS = ["identity_deployment", "ca_deployment", "router_deployment", "r
 /** Tasks that belong to the delete branch (and the join) of each DAG. */
 const DELETE_PATH: Record<string, string[]> = {
   identity_deployment: ["delete_vm", "remove_record", "report"],
-  ca_deployment: ["delete_vm", "remove_record", "report"],
-  registry_deployment: ["delete_vm", "remove_record", "report"],
+  ca_deployment: ["check_in_use", "delete_vm", "remove_record", "remove_product", "report"],
+  registry_deployment: ["delete_vm", "remove_record", "remove_product", "report"],
   router_deployment: ["delete_vm", "remove_host_config", "report"],
   vm_deployment: ["delete_vm", "report"],
   cluster_initial_deployment: ["delete_ctrl_0", "delete_ctrl_1", "delete_ctrl_2", "delete_worker_0", "delete_worker_1", "remove_install_dir", "report"],
@@ -117,6 +117,6 @@ test("vm_deployment: an empty name picks one on create and stops a delete before
 
 test("infrastructure_health_check: the host probe runs only when host or hypervisor checks are asked for", () => {
   const dag = dags.infrastructure_health_check!;
-  expect(simulateRun(dag, {}).ran).toEqual(["validate_host", "collect_findings", "report"]);
+  expect(simulateRun(dag, {}).ran).toEqual(["validate_host", "collect_findings", "product_concerns", "report"]);
   expect(simulateRun(dag, { checks: ["dns", "certificates"] }).ran).toEqual(["collect_findings", "report"]);
 });

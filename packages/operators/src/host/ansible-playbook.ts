@@ -13,7 +13,12 @@ import { runVmCli, type VmCliInfo } from "./vm-cli";
 
 const target = z.object({ name: vmName, host: hostName, port: z.coerce.number().int().min(1).max(65535).default(22), user: userName.default("root") });
 /** Operator settings a playbook may be given (from configuration only, never from a caller). */
-const SETTING_VARS = { secrets_file: (c: SvcConfig) => c.secretsFile, pull_secret_path: (c: SvcConfig) => c.pullSecretFile } as const;
+const SETTING_VARS = {
+  secrets_file: (c: SvcConfig) => c.secretsFile,
+  pull_secret_path: (c: SvcConfig) => c.pullSecretFile,
+  /** The host's inventory directory (products' records, the CAs' roots under pki/). */
+  inventory_dir: (c: SvcConfig) => c.inventoryDir,
+} as const;
 type SettingVar = keyof typeof SETTING_VARS;
 const args = z
   .object({
