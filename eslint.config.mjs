@@ -4,6 +4,14 @@ import tseslint from "typescript-eslint";
 
 const TESTS = ["**/*.test.ts", "**/test/**/*.ts", "test/**/*.ts", "bench/**/*.ts"];
 
+// STYLE.md 2: a package's API is its explicit named exports.
+const NO_EXPORT_ALL = { selector: "ExportAllDeclaration", message: "No `export *` (STYLE.md 2): export each public name explicitly." };
+// Problem JSON is written in one place (sendProblem in @svc/http), with one type-URI scheme.
+const NO_INLINE_PROBLEM = {
+  selector: "Literal[value=/application\\/problem\\+json/]",
+  message: "Answer problems with sendProblem from @svc/http (or throw an SvcError): problem JSON is built in one place.",
+};
+
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/dist/**", "coverage/**", "docs/images/**", "**/*.js", "**/*.cjs", "**/*.mjs", "services/*/bin/**"] },
   {
@@ -26,6 +34,33 @@ export default tseslint.config(
       "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true, allowThrowingAny: true }],
     },
   },
+  {
+    // STYLE.md 11 and 2: no file over 400 lines, no `export *`, problem JSON only through the shared helper.
+    files: ["packages/**/*.ts", "services/**/*.ts", "scripts/**/*.ts"],
+    ignores: TESTS,
+    rules: {
+      "max-lines": ["error", { max: 400 }],
+      "no-restricted-syntax": ["error", NO_EXPORT_ALL, NO_INLINE_PROBLEM],
+    },
+  },
+  {
+    // The helper itself, and the OpenAPI documents that name the media type of their error responses.
+    files: ["packages/http/src/problem.ts", "services/*/src/openapi.ts"],
+    rules: { "no-restricted-syntax": ["error", NO_EXPORT_ALL] },
+  },
+  {
+    // STYLE.md 8: packages log through pino, never the console.
+    files: ["packages/**/*.ts"],
+    ignores: TESTS,
+    rules: { "no-console": "error" },
+  },
+  {
+    // CLI entry points talk to a terminal: their output is the product, not a log.
+    files: ["packages/*/src/cli.ts", "packages/*/src/cli/**/*.ts"],
+    rules: { "no-console": "off" },
+  },
+  // Temporary: files other helpers are editing now that these rules may flag; each leaves this list
+  // when its owner has fixed it. (Empty today: nothing in those files is flagged.)
   {
     files: TESTS,
     rules: {
