@@ -11,7 +11,7 @@ export { startSshd } from "./host/sshd";
 export type { TestSshd, StartSshdOptions } from "./host/sshd";
 export { HOSTILE_STRINGS, NUL_STRINGS } from "./host/hostile-strings";
 export { ensureLibvirtd } from "./host/libvirtd";
-export { ensureTestImage, TEST_IMAGE_NAME, TEST_IMAGES_DIR } from "./host/test-image";
+export { ensureTestImage, ensureProductImage, TEST_IMAGE_NAME, PRODUCT_IMAGE_NAME, TEST_IMAGES_DIR } from "./host/test-image";
 export type { TestImage } from "./host/test-image";
 export { acquireVmTestLock } from "./host/vm-lock";
 export { createVmScratch } from "./host/vm-scratch";

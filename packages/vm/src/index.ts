@@ -1,4 +1,5 @@
-export type { VmDriver, VmSpec, VmInfo, ImageInfo, CreateOptions, CreateResult, DeleteResult, DeleteOptions, VmOwner } from "./types";
+export type { VmDriver, VmSpec, VmInfo, ImageInfo, CreateOptions, CreateResult, DeleteResult, DeleteOptions, VmOwner, PortForward, PortForwardSpec } from "./types";
+export { parseForward, forwardText, assertForwards } from "./forwards";
 export { VmNotFoundError, ImageNotFoundError, VmExistsError, VmInputError, LibvirtUnavailableError, VmPermissionError, VmForeignError } from "./errors";
 export { assertVmName, assertImageName, assertNetName, isVmName } from "./names";
 export { assertMac, assertIsoPath, assertVmSpec } from "./spec-check";

@@ -80,8 +80,13 @@ export interface VmOwner {
 
 /** Options of a create call. */
 export interface CreateOptions {
-  /** Record who creates the VM; an existing VM of another run is then not adopted. */
+  /** Record who creates the VM; an existing VM of another run is then not adopted... */
   owner?: VmOwner;
+  /**
+   * ...unless this is set and that run was of the same DAG: a product's second create (same
+   * params) then finds its server and re-applies its role instead of failing.
+   */
+  adoptSameDag?: boolean;
   /** Wait until SSH answers on the VM's endpoint. */
   wait?: boolean;
   waitTimeoutMs?: number;
@@ -94,6 +99,8 @@ export interface CreateOptions {
 export interface CreateResult {
   info: VmInfo;
   created: boolean;
+  /** True when the VM was made by another run of the same DAG and adopted (adoptSameDag). */
+  adopted?: boolean;
 }
 
 /** Outcome of delete: deleting a missing VM is a success with a note. */

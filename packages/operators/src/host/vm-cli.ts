@@ -20,6 +20,8 @@ export interface VmCliInfo {
   /** Forwarded ports (user-mode VMs); absent from VM CLIs older than forwards. */
   forwards?: { proto: string; guest_port: number; host_address: string; host_port: number }[];
   created?: boolean;
+  /** The VM was made by another run of the same DAG and adopted (create --adopt-same-dag). */
+  adopted?: boolean;
   [k: string]: unknown;
 }
 
@@ -74,5 +76,6 @@ export function vmOutput(v: VmCliInfo): Record<string, unknown> {
     memory_mb: v.memory_mb,
     cpus: v.cpus,
     ...(v.created !== undefined ? { created: v.created } : {}),
+    ...(v.adopted === true ? { adopted: true } : {}),
   };
 }

@@ -22,6 +22,12 @@ const createArgs = z
     forward_ports: z.array(forwardPort).max(32).default([]),
     /** Public key file on the host to inject (default SVC_VM_SSH_PUBKEY, else the host user's ~/.ssh/id_*.pub). */
     ssh_pubkey_path: hostPath.optional(),
+    /**
+     * `run` (default): a VM recorded for another run is refused. `dag`: a VM another run of this
+     * DAG made with the same spec is adopted (output adopted: true), so a product's second create
+     * re-applies its role to the server it finds.
+     */
+    adopt: z.enum(["run", "dag"]).default("run"),
     /** Wait in the CLI until SSH answers (vm_wait_ssh does the same as its own task). */
     wait: z.boolean().default(false),
     wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
@@ -70,6 +76,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
         ...(a.forward_ports.length ? ["-P", `forwards=[${a.forward_ports.join(",")}]`] : []),
         ...(key ? ["--ssh-key", key] : []),
         ...(a.wait ? ["--wait", "--wait-timeout", String(a.wait_timeout_s)] : []),
+        ...(a.adopt === "dag" ? ["--adopt-same-dag"] : []),
         // Recorded in the domain's metadata: a later create adopts the VM only for this run.
         "--owner-dag",
         ctx.dagId,
@@ -80,7 +87,8 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
       ];
       ctx.log(`creating VM ${a.name} from ${[a.image ? `image ${a.image}` : "", a.iso ? `ISO ${a.iso}` : ""].filter(Boolean).join(" and ")} on ${exFor(ctx).target}`, "system");
       const info = await runVmCli<VmCliInfo>(exFor(ctx), s, ctx, args, (a.wait_timeout_s + 300) * 1000, effectFence(ctx));
-      ctx.log(info.created ? `created VM ${a.name} (${info.state})` : `VM ${a.name} already existed with the same spec (${info.state})`, "system");
+      const had = info.adopted ? `VM ${a.name} was made by another run of this DAG with the same spec: adopted` : `VM ${a.name} already existed with the same spec`;
+      ctx.log(info.created ? `created VM ${a.name} (${info.state})` : `${had} (${info.state})`, "system");
       return vmOutput(info);
     },
   };

@@ -81,7 +81,7 @@ describe("vm operators and domains svc did not create", () => {
     await expect(run("vm_delete", { name: foreign }, ctxOf("vm_delete", { tryNumber: 1 }))).rejects.toBeInstanceOf(FencedError);
   });
 
-  it("vm_create records its run in the domain; a create from another run is refused, the same run's retry adopts it", async () => {
+  it("vm_create records its run in the domain; a create from another run is refused unless adopt: dag and the same DAG and spec, the same run's retry adopts it", async () => {
     const args = { name: ours, iso, disks_gb: [1], memory_mb: 256, nets: ["user"] };
     expect(await run("vm_create", args)).toMatchObject({ name: ours, created: true });
     const meta = virsh("metadata", ours, "https://svc.dev/xmlns/vm/1").stdout;
@@ -90,6 +90,15 @@ describe("vm operators and domains svc did not create", () => {
     const other = await run("vm_create", args, ctxOf("vm_create", { runId: "manual__other" })).catch((e) => e);
     expect(other).toBeInstanceOf(NonRetryableError);
     expect(other.message).toMatch(new RegExp(`VM '${ours}' already exists and belongs to another run \\(created by run manual__test of DAG test_dag, task vm_create\\)`));
+    // adopt: dag lets a later run of the same DAG (a product's second create) take the VM over...
+    expect(await run("vm_create", { ...args, adopt: "dag" }, ctxOf("vm_create", { runId: "manual__again" }))).toMatchObject({ name: ours, created: false, adopted: true });
+    // ...but never with another spec, and never for another DAG.
+    const respec = await run("vm_create", { ...args, memory_mb: 512, adopt: "dag" }, ctxOf("vm_create", { runId: "manual__again" })).catch((e) => e);
+    expect(respec).toBeInstanceOf(NonRetryableError);
+    expect(respec.message).toMatch(/memory_mb: has 256, asked 512/);
+    const otherDag = await run("vm_create", { ...args, adopt: "dag" }, { ...ctxOf("vm_create", { runId: "manual__x" }), dagId: "other_dag" }).catch((e) => e);
+    expect(otherDag).toBeInstanceOf(NonRetryableError);
+    expect(otherDag.message).toMatch(/belongs to another run/);
     expect(await run("vm_delete", { name: ours }, ctxOf("vm_delete", { runId: "manual__cleanup" }))).toEqual({ name: ours, deleted: true });
   });
 });

@@ -20,3 +20,14 @@ export function ensureTestImage(): TestImage {
   if (r.status !== 0) throw new Error(`build-test-image.sh failed (exit ${r.status}): ${(r.stderr || String(r.error)).slice(-2000)}`);
   return { image: TEST_IMAGE_NAME, imagesDir: TEST_IMAGES_DIR, buildSeconds: Math.round((Date.now() - started) / 1000) };
 }
+
+const PRODUCT_SCRIPT = resolve(__dirname, "../../../../scripts/development/build-debian12-image.sh");
+export const PRODUCT_IMAGE_NAME = "debian12";
+
+/** Build (or reuse) the Debian 12 image with the products' packages and register it as debian12; needs root. */
+export function ensureProductImage(): TestImage {
+  const started = Date.now();
+  const r = spawnSync("bash", [PRODUCT_SCRIPT, "--images-dir", TEST_IMAGES_DIR], { encoding: "utf8", timeout: 2_400_000 });
+  if (r.status !== 0) throw new Error(`build-debian12-image.sh failed (exit ${r.status}): ${(r.stderr || String(r.error)).slice(-2000)}`);
+  return { image: PRODUCT_IMAGE_NAME, imagesDir: TEST_IMAGES_DIR, buildSeconds: Math.round((Date.now() - started) / 1000) };
+}

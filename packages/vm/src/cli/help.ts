@@ -55,7 +55,7 @@ Needs write access to the images directory (qemu:///system: sudo svc-vm ...). Wi
 driver, images kcli manages are downloaded with kcli download image.`,
   info: `Usage: svc-vm info vm <name> [-o json]
 
-Show one VM: state, ip, ssh_host and ssh_port, memory_mb, cpus, image, iso, disks, nets, macs.
+Show one VM: state, ip, ssh_host and ssh_port, forwards, memory_mb, cpus, image, iso, disks, nets, macs.
 Exit code 3 when the VM does not exist.`,
   create: `Usage: svc-vm create vm <name> -i <image> [-P memory=MB] [-P numcpus=N] [-P disks=[GB,...]]
                       [-P nets=[NET,...]] [-P macs=[MAC,...]] [-P iso=/path.iso]
@@ -75,13 +75,18 @@ Create a VM: a copy-on-write overlay on the image, the SSH public key injected, 
                            any other name is a libvirt network (e.g. default)
   -P macs=[MAC,...]        One MAC address per network, lower-case and unicast
                            (e.g. macs=[52:54:00:12:34:56]); default: picked by the hypervisor
+  -P forwards=[PROTO/PORT,...]  Guest ports forwarded to 127.0.0.1 ports picked at create (nets=[user];
+                           tcp and udp of one port share a number), e.g. forwards=[tcp/53,udp/53];
+                           info vm lists them as forwards: [{proto, guest_port, host_address, host_port}]
   --ssh-key FILE           Public key to inject (SVC_VM_SSH_PUBKEY, default ~/.ssh/id_*.pub)
   --virt-type auto|kvm|qemu  Domain type (SVC_VM_VIRT_TYPE; auto = kvm when usable, else TCG)
   --wait                   Wait until SSH answers (timeout --wait-timeout, default 300 s), then pin the
                            VM's host keys in its known_hosts, so svc-vm ssh vm NAME trusts it at once
   --owner-dag D --owner-run R --owner-task T
                            Record the creating task in the domain's svc metadata (the workflows do)
-Creating a VM that exists with the same spec (image, iso, memory, cpus, disks, nets, macs) succeeds
+  --adopt-same-dag         With --owner-*: a VM recorded for another run of the same DAG, with the
+                           same spec, is adopted (output adopted: true) instead of refused
+Creating a VM that exists with the same spec (image, iso, memory, cpus, disks, nets, macs, forwards) succeeds
 without change; another spec, or a VM recorded for another run, fails (exit 4). A libvirt domain of
 that name that svc did not create is refused (exit 7).`,
   delete: `Usage: svc-vm delete vm <name> -y [--force-foreign] [-o json]

@@ -34,6 +34,7 @@ const FLAGS: Record<string, string> = {
   "--trust-on-first-use": "trust-on-first-use",
   "--force-foreign": "force-foreign",
   "--force": "force",
+  "--adopt-same-dag": "adopt-same-dag",
 };
 
 /** argv split into positionals, repeatable options, flags and the words after `--`. */

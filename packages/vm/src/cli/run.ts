@@ -131,12 +131,19 @@ async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings:
   const owner = ownerFrom(p);
   const r = await driver.create(
     { name, ...(image ? { image } : {}), ...params, sshKeys },
-    { wait: p.flags.has("wait"), waitTimeoutMs: waitS ? Number(waitS) * 1000 : undefined, onProgress: (l) => io.err(l), ...(owner ? { owner } : {}) },
+    {
+      wait: p.flags.has("wait"),
+      adoptSameDag: p.flags.has("adopt-same-dag"),
+      waitTimeoutMs: waitS ? Number(waitS) * 1000 : undefined,
+      onProgress: (l) => io.err(l),
+      ...(owner ? { owner } : {}),
+    },
   );
   if (p.flags.has("wait")) await pinAfterCreate(r, settings, io, Date.now() + 60_000);
   const v = r.info;
   const how = v.ssh_host && v.ssh_port ? `; ssh ${v.ssh_user ?? "root"}@${v.ssh_host} -p ${v.ssh_port}` : "";
-  print({ ...v, created: r.created }, r.created ? `created VM ${name} (${v.state})${how}` : `VM ${name} already exists with the same spec (${v.state})${how}`);
+  const had = r.adopted ? `VM ${name} was made by another run of this DAG; adopted with the same spec` : `VM ${name} already exists with the same spec`;
+  print({ ...v, created: r.created, ...(r.adopted ? { adopted: true } : {}) }, r.created ? `created VM ${name} (${v.state})${how}` : `${had} (${v.state})${how}`);
   return EXIT.ok;
 }
 

@@ -97,7 +97,9 @@ export class LibvirtDriver implements VmDriver {
       // The domain goes before its files: deleting the disks of a domain still defined would orphan it.
       await this.removeDomain(spec.name).catch((rollback: unknown) => {
         const why = rollback instanceof Error ? rollback.message : String(rollback);
-        throw new Error(`${e instanceof Error ? e.message : String(e)}; rolling back, removing domain ${spec.name} failed too (${why}): its files in ${vmDir} were kept`, { cause: e });
+        throw new Error(`${e instanceof Error ? e.message : String(e)}; rolling back, removing domain ${spec.name} failed too (${why}): its files in ${vmDir} were kept`, {
+          cause: e,
+        });
       });
       await rm(vmDir, { recursive: true, force: true });
       throw e;
@@ -199,8 +201,10 @@ export class LibvirtDriver implements VmDriver {
   private async alreadyThere(spec: VmSpec, d: ParsedDomain, opts: CreateOptions): Promise<CreateResult> {
     if (!d.meta) throw new VmForeignError(spec.name, "create");
     // Adopted only by the run that made it (a retry of its task), never by another run.
-    if (opts.owner && d.owner && (d.owner.dagId !== opts.owner.dagId || d.owner.runId !== opts.owner.runId)) {
-      throw new VmExistsError(spec.name, `created by run ${d.owner.runId} of DAG ${d.owner.dagId}, task ${d.owner.taskId}`, "owner");
+    const otherRun = !!opts.owner && !!d.owner && (d.owner.dagId !== opts.owner.dagId || d.owner.runId !== opts.owner.runId);
+    const adopted = otherRun && !!opts.adoptSameDag && d.owner!.dagId === opts.owner!.dagId;
+    if (otherRun && !adopted) {
+      throw new VmExistsError(spec.name, `created by run ${d.owner!.runId} of DAG ${d.owner!.dagId}, task ${d.owner!.taskId}`, "owner");
     }
     const detail = specDiff(spec, d.meta);
     if (detail) throw new VmExistsError(spec.name, detail);
@@ -208,7 +212,7 @@ export class LibvirtDriver implements VmDriver {
     if ((await this.state(spec.name)) !== "running") await this.virsh.run(["start", spec.name], { domain: spec.name });
     const info = await this.info(spec.name);
     if (opts.wait) await this.waitSsh(info, opts, opts.onProgress ?? (() => undefined));
-    return { info, created: false };
+    return { info, created: false, ...(adopted ? { adopted } : {}) };
   }
 
   private async prepareDir(vmDir: string): Promise<void> {
@@ -281,7 +285,10 @@ export class LibvirtDriver implements VmDriver {
       const start = await this.virsh.tryRun(["start", spec.name]);
       if (start.code === 0) return;
       const undef = await this.virsh.tryRun(["undefine", spec.name]);
-      if (undef.code !== 0) throw new Error(`${this.virsh.toError(start, "start").message}; undefining ${spec.name} after that failed too: ${this.virsh.toError(undef, "undefine", spec.name).message}`);
+      if (undef.code !== 0)
+        throw new Error(
+          `${this.virsh.toError(start, "start").message}; undefining ${spec.name} after that failed too: ${this.virsh.toError(undef, "undefine", spec.name).message}`,
+        );
       if (port && attempt < 2 && /hostfwd|host forwarding|address already in use/i.test(start.stderr)) continue;
       const err = this.virsh.toError(start, "start");
       if (/network '.*' is not active|network not found/i.test(start.stderr)) throw new VmInputError(`${err.message}; use nets=[user] or start the network (virsh net-start NAME)`);
