@@ -23,11 +23,16 @@ MIRROR=http://deb.debian.org/debian
 KVER=""
 FORCE=0
 PACKAGES=systemd-sysv,udev,kmod,dbus,openssh-server,python3,sudo,iproute2,procps
+EXTRA_PACKAGES=""
+# Services of the extra packages that stay off until a role configures and enables them.
+DISABLE_UNITS=""
 SIZE=2G
+DESCRIPTION=""
 
 usage() {
   cat <<EOF
-Usage: $0 [--out DIR] [--images-dir DIR] [--name NAME] [--kernel VERSION] [--mirror URL] [--force]
+Usage: $0 [--out DIR] [--images-dir DIR] [--name NAME] [--kernel VERSION] [--mirror URL]
+          [--extra-packages LIST] [--disable-units LIST] [--size SIZE] [--description TEXT] [--force]
 
 Builds (or reuses, when up to date) the svc test VM image and registers it as NAME in IMAGES_DIR.
   --out DIR         output directory (default $OUT)
@@ -35,6 +40,12 @@ Builds (or reuses, when up to date) the svc test VM image and registers it as NA
   --name NAME       image name (default $NAME)
   --kernel VERSION  kernel release from /boot (default: newest with an initrd and modules)
   --mirror URL      Debian mirror (default $MIRROR)
+  --extra-packages LIST  comma-separated packages baked in besides the base set (Recommends are
+                    not followed: list them)
+  --disable-units LIST   comma-separated systemd units disabled and masked in the image (the
+                    product roles unmask and enable what they configure)
+  --size SIZE       root filesystem size (default $SIZE)
+  --description TEXT     the image's description in image.json
   --force           rebuild even when up to date
 EOF
 }
@@ -46,6 +57,10 @@ while [ $# -gt 0 ]; do
     --name) NAME="$2"; shift 2 ;;
     --kernel) KVER="$2"; shift 2 ;;
     --mirror) MIRROR="$2"; shift 2 ;;
+    --extra-packages) EXTRA_PACKAGES="$2"; shift 2 ;;
+    --disable-units) DISABLE_UNITS="$2"; shift 2 ;;
+    --size) SIZE="$2"; shift 2 ;;
+    --description) DESCRIPTION="$2"; shift 2 ;;
     --force) FORCE=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
@@ -60,6 +75,11 @@ for tool in debootstrap mkfs.ext4 qemu-img sha256sum; do
   command -v "$tool" >/dev/null || die "$tool not found (apt-get install debootstrap e2fsprogs qemu-utils coreutils)"
 done
 [[ "$NAME" =~ ^[a-z][a-z0-9._-]{0,62}$ ]] || die "invalid image name: $NAME"
+[[ "$EXTRA_PACKAGES" =~ ^[a-z0-9.+,-]*$ ]] || die "invalid --extra-packages: $EXTRA_PACKAGES"
+[[ "$DISABLE_UNITS" =~ ^[A-Za-z0-9@._,-]*$ ]] || die "invalid --disable-units: $DISABLE_UNITS"
+[[ "$SIZE" =~ ^[0-9]+[MG]$ ]] || die "invalid --size: $SIZE (e.g. 4G)"
+[ -n "$EXTRA_PACKAGES" ] && PACKAGES="$PACKAGES,$EXTRA_PACKAGES"
+[ -n "$DESCRIPTION" ] || DESCRIPTION="Debian $SUITE minbase with openssh-server, python3, sudo (svc test image)"
 
 if [ -z "$KVER" ]; then
   for v in /boot/vmlinuz-*; do
@@ -75,7 +95,7 @@ if [ ! -f "/boot/vmlinuz-$KVER" ] || [ ! -f "/boot/initrd.img-$KVER" ] || [ ! -d
 fi
 
 # The recipe: this script, the suite, the package list and the kernel. Same recipe, same image.
-RECIPE=$( { sha256sum "$0" | cut -d' ' -f1; echo "$SUITE $PACKAGES $SIZE $KVER"; sha256sum "/boot/vmlinuz-$KVER" "/boot/initrd.img-$KVER" | cut -d' ' -f1; } | sha256sum | cut -d' ' -f1)
+RECIPE=$( { sha256sum "$0" | cut -d' ' -f1; echo "$SUITE $PACKAGES $DISABLE_UNITS $SIZE $KVER $DESCRIPTION"; sha256sum "/boot/vmlinuz-$KVER" "/boot/initrd.img-$KVER" | cut -d' ' -f1; } | sha256sum | cut -d' ' -f1)
 
 register() {
   [ -n "$IMAGES_DIR" ] || return 0
@@ -184,6 +204,14 @@ chroot "$ROOT" systemctl enable svc-firstboot.service systemd-networkd.service s
 chroot "$ROOT" systemctl mask systemd-firstboot.service systemd-logind.service apt-daily.timer apt-daily-upgrade.timer \
   e2scrub_all.timer e2scrub_reap.service fstrim.timer >/dev/null 2>&1
 
+# Product services stay off until their role configures them (a fresh samba or registry would
+# otherwise start unconfigured on every VM made from this image).
+if [ -n "$DISABLE_UNITS" ]; then
+  IFS=, read -r -a units <<<"$DISABLE_UNITS"
+  chroot "$ROOT" systemctl disable "${units[@]}" >/dev/null 2>&1 || true
+  chroot "$ROOT" systemctl mask "${units[@]}" >/dev/null 2>&1
+fi
+
 # Modules for the host kernel (the initramfs only carries what mounting root needs).
 mkdir -p "$ROOT/usr/lib/modules"
 cp -a "/lib/modules/$KVER" "$ROOT/usr/lib/modules/"
@@ -202,7 +230,7 @@ cp "/boot/initrd.img-$KVER" "$WORK/out/initrd.img"
 cat >"$WORK/out/image.json" <<EOF
 {
   "name": "$NAME",
-  "description": "Debian $SUITE minbase with openssh-server, python3, sudo (svc test image)",
+  "description": "$DESCRIPTION",
   "boot": "kernel",
   "cmdline": "root=/dev/vda rw console=ttyS0 quiet",
   "key_injection": "cmdline",

@@ -26,13 +26,14 @@ Prepares this host for VM workflows, reading the settings the services use (svc-
   - virtlogd and libvirtd started (no systemd needed); TCG when /dev/kvm is not usable;
   - the images and disks directories, readable by qemu;
   - the default image (SVC_VM_DEFAULT_IMAGE): the small Debian test image is built once
-    (scripts/development/build-test-image.sh, cached) when it is the default;
+    (scripts/development/build-test-image.sh, cached) when it is the default, and the debian12
+    image the products run on (scripts/development/build-debian12-image.sh, cached);
   - the default network (SVC_VM_DEFAULT_NETWORK) active when it is a libvirt network;
   - svc-vm, svc-mcp-workflow and svc-mcp-assistant on PATH (links into this checkout) when they
     are not installed.
 Needs root for the repairs; without root it reports what is missing and what to run.
 
-  --no-image      do not build the test image
+  --no-image      do not build the test image nor the debian12 products image
   --no-path-link  do not link svc-vm, svc-mcp-workflow, svc-mcp-assistant into /usr/local/bin
   -h, --help      this help
 USAGE
@@ -66,7 +67,10 @@ hp_packages "$BUILD_IMAGE"
 hp_preflight_fix "$REPO"
 hp_kvm_note
 hp_directories
-if [ "$BUILD_IMAGE" = 1 ]; then hp_default_image "$REPO"; fi
+if [ "$BUILD_IMAGE" = 1 ]; then
+  hp_default_image "$REPO"
+  hp_product_image "$REPO"
+fi
 hp_network
 if [ "$PATH_LINK" = 1 ]; then hp_cli_links "$REPO"; fi
 svc_log "host ready in $(($(date +%s) - START)) s"

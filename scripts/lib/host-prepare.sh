@@ -99,6 +99,17 @@ hp_default_image() {
   fi
 }
 
+# The products' Debian 12 image (debian12): built once (cached), as the products on Debian need it.
+hp_product_image() {
+  local repo=$1 out
+  if out=$(bash "$repo/scripts/development/build-debian12-image.sh" --images-dir "$SVC_VM_IMAGES_DIR" 2>&1); then
+    svc_info "products image: $(printf '%s\n' "$out" | grep -E 'up to date|built ' | tail -n1 | sed 's/^\[build-test-image\] //') (debian12 in $SVC_VM_IMAGES_DIR)"
+  else
+    printf '%s\n' "$out" | tail -n 15 >&2
+    svc_warn "the debian12 image could not be built (above); the products on Debian 12 will not find it"
+  fi
+}
+
 # A libvirt default network must be defined and active; 'user' networking needs nothing.
 hp_network() {
   local net=$SVC_VM_DEFAULT_NETWORK uri=${SVC_LIBVIRT_URI:-qemu:///system}
