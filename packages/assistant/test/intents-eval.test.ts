@@ -109,3 +109,34 @@ describe("eval CLI", () => {
     });
   });
 });
+
+describe("operator-language sets (chat, slang, mentions, past runs, values not offered, parameters in words, names as typed, OS images)", () => {
+  const KINDS = ["chat", "slang", "mentions", "past_runs", "unoffered_values", "param_words", "names_as_typed", "os_images"];
+  let entries: readonly RouterCatalogEntry[] = CATALOG_FIXTURE;
+  beforeAll(async () => {
+    entries = (await loadEvalCatalog()).entries;
+  });
+
+  test("the development set has at least 150 lines over every kind, each with an expected status", () => {
+    const cases = parseJsonl(readFileSync(path.resolve(__dirname, "eval/intents-operator-dev.jsonl"), "utf8"));
+    expect(cases.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(cases.map((c) => c.category))).toEqual(new Set(KINDS));
+    expect(cases.every((c) => c.status !== undefined)).toBe(true);
+  });
+
+  test.each(["intents-operator-dev.jsonl", "intents-operator-heldout.jsonl"])(
+    "%s: top-1 ≥ 97%%, params exact ≥ 95%%, every must-not-act line refused and every needs_input line asked",
+    (name) => {
+      const { outcomes, summary } = evaluate(entries, path.resolve(__dirname, "eval", name));
+      const misses = outcomes.filter((o) => !o.dagOk || o.paramsOk === false || o.statusOk === false).slice(0, 5);
+      expect({ top1: summary.top1_accuracy >= 0.97, params: summary.params_exact_rate >= 0.95, refusal_rate: summary.refusal_rate, misses: misses.length <= 5 }).toEqual({
+        top1: true,
+        params: true,
+        refusal_rate: 1,
+        misses: true,
+      });
+      const guarded = outcomes.filter((o) => o.expectedStatus === "rejected" || o.expectedStatus === "needs_input");
+      expect(guarded.filter((o) => !o.statusOk).map((o) => o.intent)).toEqual([]);
+    },
+  );
+});

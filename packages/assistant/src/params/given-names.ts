@@ -94,9 +94,13 @@ const MARKERS = NAME_MARKERS.map((m) => m.map(unaccent));
 /** Markers after the name: "eine VM, die web01 heißt". */
 const AFTER_MARKERS = new Set(["heisst", "heißt", "heist"]);
 
+/** Markers by their first word, longest first. */
+const MARKERS_BY_FIRST = new Map<string, string[][]>();
+for (const m of [...MARKERS].sort((a, b) => b.length - a.length)) MARKERS_BY_FIRST.set(m[0]!, [...(MARKERS_BY_FIRST.get(m[0]!) ?? []), m]);
+
 function matchMarker(words: readonly RawWord[], i: number): number {
-  for (const m of MARKERS) {
-    if (m.every((part, k) => unaccent(words[i + k]?.lower.replace(/[:=,]$/, "") ?? "") === part && !words[i + k]?.quoted)) return m.length;
+  for (const m of MARKERS_BY_FIRST.get(words[i]?.key ?? "") ?? []) {
+    if (m.every((part, k) => words[i + k]?.key === part && !words[i + k]?.quoted)) return m.length;
   }
   return 0;
 }
@@ -115,7 +119,7 @@ export function findGivenName(raw: string): GivenName | undefined {
       const field = key.startsWith("cluster") ? "cluster_name" : key === "name" || key === "hostname" ? fieldFromContext(words, i) : "vm_name";
       return judge(field, kv[2]);
     }
-    if (i > 0 && AFTER_MARKERS.has(unaccent(w.lower)) && !NOT_NAMES.has(words[i - 1]!.lower)) return judge(fieldFromContext(words, i - 1), words[i - 1]!.text);
+    if (i > 0 && AFTER_MARKERS.has(w.key) && !NOT_NAMES.has(words[i - 1]!.lower)) return judge(fieldFromContext(words, i - 1), words[i - 1]!.text);
     const n = matchMarker(words, i);
     if (n === 0) continue;
     const next = words[i + n];
@@ -191,7 +195,7 @@ export function findGivenImagePath(raw: string): GivenName | undefined {
 export function foldedName(raw: string, value: string, field: GivenName["field"]): GivenName | undefined {
   for (const w of rawWords(raw)) {
     if (w.quoted || w.text.toLowerCase() === value) continue;
-    const folded = w.lower.normalize("NFD").replace(/\p{M}/gu, "").replace(/ß/g, "ss");
+    const folded = w.key.replace(/ß/g, "ss");
     if (folded === value) return judge(field, w.text);
   }
   return undefined;

@@ -4,6 +4,8 @@ export interface RawWord {
   text: string;
   /** Lower case, for matching markers. */
   lower: string;
+  /** Lower case without accents or a trailing ':', '=' or ',': what markers are compared with. */
+  key: string;
   quoted: boolean;
 }
 
@@ -11,6 +13,15 @@ const QUOTES: Record<string, string> = { '"': '"', "'": "'", "`": "`", "\u201c":
 
 /** Lower case of the compatibility form, for matching markers ("ｃａｌｌｅｄ" is "called"); never a value. */
 const lowerOf = (s: string) => s.normalize("NFKC").toLowerCase();
+const keyOf = (lower: string) =>
+  lower
+    .replace(/[:=,]$/, "")
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "");
+const word = (text: string, quoted: boolean): RawWord => {
+  const lower = lowerOf(text);
+  return { text, lower, key: keyOf(lower), quoted };
+};
 
 /**
  * Splits on whitespace, keeping a quoted phrase ("my vm", 'a b') as one word and stripping the
@@ -32,7 +43,7 @@ export function rawWords(raw: string): RawWord[] {
       const end = text.indexOf(close, i + 1);
       if (end > i) {
         const inner = text.slice(i + 1, end);
-        out.push({ text: inner, lower: lowerOf(inner), quoted: true });
+        out.push(word(inner, true));
         i = end + 1;
         continue;
       }
@@ -40,8 +51,7 @@ export function rawWords(raw: string): RawWord[] {
     let j = i;
     while (j < text.length && !/\s/.test(text[j]!)) j++;
     const typed = text.slice(i, j);
-    const word = typed.replace(/[,.;:!?)\]]+$/, "") || typed;
-    out.push({ text: word, lower: lowerOf(word), quoted: false });
+    out.push(word(typed.replace(/[,.;:!?)\]]+$/, "") || typed, false));
     i = j;
   }
   return out;

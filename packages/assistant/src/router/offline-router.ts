@@ -1,4 +1,4 @@
-import type { RouteResult, RouterCatalogEntry } from "../types";
+import type { RouteRefusal, RouteResult, RouterCatalogEntry } from "../types";
 import type { SettledParams } from "../params/settle-params";
 import { ALIASES, createAliasMatcher, type AliasDefinition } from "./aliases";
 import { createChatFilter } from "./chat-clauses";
@@ -38,14 +38,14 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
   const parts = createRouterParts(catalog, parse, { ...DEFAULT_THRESHOLDS, ...options.thresholds }, { ...DEFAULT_WEIGHTS, ...options.weights });
 
   /** What every stage reads: the request without chat around it, its frame, aliases and verbs. */
-  function readRequest(intent: string): RequestContext {
+  function readRequest(intent: string, gate: RouteRefusal | null): RequestContext {
     const request = requestOf(intent);
     const parsed = parse(request);
     const frame = readFrame(request);
     const aliases = matchAliases(parsed.text).filter((a) => !a.params.action || a.params.action === frame.action);
     const positive = frame.excluded.size > 0 ? parse(parts.positiveText(frame)) : parsed;
     // Off-topic words are judged on the request, not on the chat dropped around it.
-    const scope = checkSafety(request);
+    const scope = request === intent ? gate : checkSafety(request);
     return { intent, request, parsed, frame, aliases, verbs: verbsFromFrame(frame, detectVerbs(parsed.terms)), positive, scope };
   }
 
@@ -55,7 +55,7 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       const gate = checkSafety(intent);
       // Unsafe text anywhere in the message is refused, chat or not.
       if (gate && gate.kind !== "out_of_scope") return refusal(gate.kind, gate.message, []);
-      const ctx = readRequest(intent);
+      const ctx = readRequest(intent, gate);
       return refuseByFrame(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeByScore(parts, ctx);
     },
     paramsFor(intent, dagId) {

@@ -71,6 +71,9 @@ export function buildVocabulary(catalog: readonly RouterCatalogEntry[]): Set<str
 
 /** Splits a token for keyword matching ("step-ca" → step, ca); dotted tokens stay whole. */
 function matchTerms(token: string): string[] {
+  // "ocp4.19", "openshift-4.18": the product and its version, glued.
+  const glued = /^([a-z]{2,})-?v?(\d+(?:\.\d+)+)$/.exec(token);
+  if (glued) return [stem(glued[1]!), glued[2]!];
   if (token.includes(".")) return [token];
   const parts = token.split(/[-_]/).filter(Boolean).map(stem);
   const family = IMAGE_FAMILY.exec(token);

@@ -5,8 +5,12 @@
  * How they were chosen: each started from the reasoning in its comment and was then swept alone over
  * a range, the others held, on the labelled sets (../shared/eval/intents-dev.jsonl and
  * packages/assistant/test/{intents-heldout,intents-blind,eval/intents-routing-dev,eval/intents-operator-dev}.jsonl),
- * with `pnpm exec tsx packages/assistant/src/eval/sweep-weights.ts`. The value kept is inside the
- * range where every set scores its best, away from both edges; the ranges are in docs/assistant.md.
+ * with `pnpm exec tsx packages/assistant/src/eval/sweep-weights.ts` (654 lines). Lines right on
+ * dag, params and status, by value: alias 0..12 all 654 (the sets do not separate it: kept at twice a
+ * product name, by the reasoning); bm25 0..2.5 all 654, 3 → 653, 6 → 650 (kept at 2, inside the
+ * range, off the edge where catalogue text starts to outvote the built-in words); explicitCheck 1 →
+ * 653, 1.5..3 all 654, 4 → 653 (kept at 2, the middle); offTopicOverride 1..8 all 654 (kept at 3,
+ * one product name). The two confidences only scale the reported confidence.
  */
 export interface RouterWeights {
   /** An exact alias ("create a vm called {{vm_name}}") over any keyword evidence: twice a product name. */
@@ -29,8 +33,8 @@ export interface RouterWeights {
 
 export const DEFAULT_WEIGHTS: RouterWeights = {
   alias: 6,
-  bm25: 2.5,
-  explicitCheck: 1.5,
+  bm25: 2,
+  explicitCheck: 2,
   offTopicOverride: 3,
   fallbackConfidence: 0.5,
   confidenceScale: 3,
