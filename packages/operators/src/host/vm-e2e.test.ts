@@ -145,6 +145,8 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
       image: "debian-test",
       iso: null,
       macs: [MAC],
+      // SSH's own forward: the only one this VM asked for.
+      forwards: [{ proto: "tcp", guest_port: 22, host_address: "127.0.0.1", host_port: sshPort }],
       memory_mb: 512,
       cpus: 1,
     });
