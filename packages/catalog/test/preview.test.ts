@@ -20,7 +20,7 @@ test("identity_deployment's configure step gets the domain and forwarder, the se
   const p = previewPlaybookTask(dags.identity_deployment!, "configure", { domain: "corp.example.org", dns_forwarder: "192.0.2.53" }, { outputs: CREATED });
   expect(p.playbook).toBe("identity-server.yml");
   expect(p.check).toBe(false);
-  expect(p.extraVars).toEqual({ vm_name: "idm", domain: "corp.example.org", dns_forwarder: "192.0.2.53" });
+  expect(p.extraVars).toEqual({ vm_name: "idm", domain: "corp.example.org", dns_forwarder: "192.0.2.53", dns_records: [] });
   expect(p.args.settings).toEqual(["secrets_file"]);
   expect(p.extraVarsYaml).not.toMatch(SECRET_WORDS);
   expect(p.args.vm).toBe("idm");
