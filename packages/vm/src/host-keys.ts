@@ -18,7 +18,7 @@ export function vmKnownHostsPath(disksDir: string, vm: string): string {
  * is the host's loopback for user-mode networking). Empty until sshd in the guest answers.
  */
 export async function scanHostKeys(ex: HostExecutor, host: string, port: number, o: HostKeyOptions = {}): Promise<string[]> {
-  const r = await ex.run(["ssh-keyscan", "-T", "5", "-p", String(port), "--", host], { timeoutMs: 20_000, signal: o.signal });
+  const r = await ex.run(["ssh-keyscan", "-T", "10", "-p", String(port), "--", host], { timeoutMs: 20_000, signal: o.signal });
   return r.stdout
     .split("\n")
     .map((l) => l.trim())

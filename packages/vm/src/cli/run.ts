@@ -139,7 +139,8 @@ async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings:
       ...(owner ? { owner } : {}),
     },
   );
-  if (p.flags.has("wait")) await pinAfterCreate(r, settings, io, Date.now() + 60_000);
+  // Keys are scanned until the --wait deadline: a TCG guest can answer SSH long before its key exchange completes.
+  if (p.flags.has("wait")) await pinAfterCreate(r, settings, io, Date.now() + (waitS ? Number(waitS) : 300) * 1000);
   const v = r.info;
   const how = v.ssh_host && v.ssh_port ? `; ssh ${v.ssh_user ?? "root"}@${v.ssh_host} -p ${v.ssh_port}` : "";
   const had = r.adopted ? `VM ${name} was made by another run of this DAG; adopted with the same spec` : `VM ${name} already exists with the same spec`;
