@@ -1,7 +1,23 @@
-import { fcontextSpec, parseDpkgInstalled, parseFcontextRules, parseOpenPorts, parseOsRelease, parseRpmInstalled, parseVirshInfo, selinuxType } from "./parse";
+import { fcontextSpec, parseDpkgInstalled, parseListeners, parseFcontextRules, parseOpenPorts, parseOsRelease, parseRpmInstalled, parseVirshInfo, selinuxType } from "./parse";
 
 // Recorded outputs of the probe commands on RHEL 9 and Debian 12 hosts.
 describe("probe output parsers", () => {
+  it("ss -Hltnp: each listening port with the processes that hold it (IPv4, IPv6, no process shown)", () => {
+    const out = [
+      'LISTEN 0      128          0.0.0.0:22         0.0.0.0:*    users:(("sshd",pid=5242,fd=3))',
+      'LISTEN 0      128             [::]:2222          [::]:*    users:(("sshd",pid=7,fd=4),("sshd",pid=9,fd=4))',
+      "LISTEN 0      128          0.0.0.0:2024       0.0.0.0:*",
+      'LISTEN 0      80         127.0.0.1:3306       0.0.0.0:*    users:(("mariadbd",pid=3781,fd=21))',
+      "",
+    ].join("\n");
+    expect(parseListeners(out)).toEqual([
+      { port: 22, processes: ["sshd"] },
+      { port: 2222, processes: ["sshd", "sshd"] },
+      { port: 2024, processes: [] },
+      { port: 3306, processes: ["mariadbd"] },
+    ]);
+  });
+
   it("reads os-release fields without sourcing, quotes removed", () => {
     expect(parseOsRelease('NAME="Rocky Linux"\nID="rocky"\nVERSION_ID="9.4"\nPRETTY_NAME="Rocky Linux 9.4 (Blue Onyx)"\n')).toEqual({
       id: "rocky",

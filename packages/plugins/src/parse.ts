@@ -64,3 +64,18 @@ export function parseVirshInfo(stdout: string): LibvirtObjectState {
 export function fcontextSpec(path: string): string {
   return `${path.replace(/\/+$/, "")}(/.*)?`;
 }
+
+/**
+ * `ss -Hltnp` → each listening TCP socket's port and the names of the processes holding it, e.g.
+ * `LISTEN 0 128 0.0.0.0:22 0.0.0.0:* users:(("sshd",pid=5242,fd=3))` → { port: 22, processes: ["sshd"] }.
+ */
+export function parseListeners(stdout: string): { port: number; processes: string[] }[] {
+  const out: { port: number; processes: string[] }[] = [];
+  for (const line of stdout.split("\n")) {
+    const local = line.trim().split(/\s+/)[3];
+    const port = Number(/:(\d+)$/.exec(local ?? "")?.[1]);
+    if (!Number.isInteger(port) || port <= 0) continue;
+    out.push({ port, processes: [...line.matchAll(/\("([^"]+)",pid=/g)].map((m) => m[1]!) });
+  }
+  return out;
+}

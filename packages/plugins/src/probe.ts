@@ -1,5 +1,5 @@
 import type { HostExecutor, RunResult } from "@svc/host";
-import { fcontextSpec, parseDpkgInstalled, parseFcontextRules, parseOpenPorts, parseOsRelease, parseRpmInstalled, parseVirshInfo, selinuxType } from "./parse";
+import { fcontextSpec, parseDpkgInstalled, parseListeners, parseFcontextRules, parseOpenPorts, parseOsRelease, parseRpmInstalled, parseVirshInfo, selinuxType } from "./parse";
 import type { DesiredState, HostState, LibvirtObjectState } from "./types";
 
 const PROBE_TIMEOUT_MS = 60_000;
@@ -33,6 +33,7 @@ export async function probeHost(exec: HostExecutor, family: "rhel" | "debian", d
   const services: HostState["services"] = {};
   // Without systemd a daemon counts as enabled while its process runs (one `ps` for all of them).
   const running = systemd ? new Set<string>() : new Set((await probe(exec, ["ps", "-e", "-o", "comm="])).stdout.split("\n").map((l) => l.trim()));
+  const listening = systemd || !desired.daemons.some((d) => d.listenPort) ? [] : parseListeners((await probe(exec, ["ss", "-Hltnp"])).stdout);
   for (const d of desired.daemons) {
     if (systemd) {
       for (const unit of d.units) {
@@ -41,7 +42,8 @@ export async function probeHost(exec: HostExecutor, family: "rhel" | "debian", d
         services[unit] = { enabled, active };
       }
     } else {
-      services[d.process] = { enabled: running.has(d.process), active: running.has(d.process) };
+      const up = d.listenPort ? listening.some((l) => l.port === d.listenPort && l.processes.includes(d.process)) : running.has(d.process);
+      services[d.process] = { enabled: up, active: up };
     }
   }
 

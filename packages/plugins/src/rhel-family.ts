@@ -1,4 +1,5 @@
 import { defineOsPlugin } from "./define";
+import { sshdDaemon } from "./sshd";
 import type { DaemonSpec, OsPlugin } from "./types";
 
 /** One RHEL-family release: its os-release IDs and major version. */
@@ -68,7 +69,7 @@ export function rhelFamilyPlugin(r: RhelRelease): OsPlugin {
       daemons: [
         ...libvirtDaemons(r.major),
         { name: "firewalld", units: ["firewalld.service"], process: "firewalld", start: [["firewalld"]] },
-        { name: "sshd", units: ["sshd.service"], process: "sshd", start: [["ssh-keygen", "-A"], ["/usr/sbin/sshd"]] },
+        sshdDaemon("sshd.service", s.sshPort),
       ],
       firewallPorts: s.ports.map((p) => `${p}/tcp`),
       selinuxContexts: [{ path: s.imagesDir, type: "virt_image_t" }],

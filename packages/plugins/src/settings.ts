@@ -16,7 +16,7 @@ const pluginEnv = z.object({
  * Plugin settings from the platform configuration (images directory, ports) and the libvirt
  * pool and network variables; parsed once at start. Throws listing every bad variable.
  */
-export function pluginSettings(config: Pick<SvcConfig, "vm" | "http">, env: Record<string, string | undefined>): PluginSettings {
+export function pluginSettings(config: Pick<SvcConfig, "vm" | "http" | "ssh">, env: Record<string, string | undefined>): PluginSettings {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = pluginEnv.safeParse(cleaned);
   if (!parsed.success) throw new Error(`invalid configuration:\n  ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n  ")}`);
@@ -25,6 +25,7 @@ export function pluginSettings(config: Pick<SvcConfig, "vm" | "http">, env: Reco
   return {
     imagesDir: config.vm.imagesDir.replace(/(.)\/+$/, "$1"),
     ports: [...new Set([config.http.assistantPort, config.http.webUiPort])],
+    sshPort: config.ssh.port,
     poolName: e.SVC_LIBVIRT_POOL,
     poolDir: e.SVC_LIBVIRT_POOL_DIR,
     networkName: e.SVC_LIBVIRT_NETWORK,

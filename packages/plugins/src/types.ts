@@ -6,6 +6,8 @@ export interface PluginSettings {
   imagesDir: string;
   /** TCP ports opened in the host firewall (the AI assistant and the workflow UI). */
   ports: number[];
+  /** The port svc's SSH connections reach (SVC_SSH_PORT, or the port of --host): sshd listens there. */
+  sshPort: number;
   /** libvirt storage pool kept defined, running and autostarted. */
   poolName: string;
   poolDir: string;
@@ -53,6 +55,11 @@ export interface DaemonSpec {
   process: string;
   /** Commands that start it on a host without systemd (run in order). */
   start: string[][];
+  /**
+   * Without systemd, the TCP port it must listen on: then it counts as running only when a process
+   * of its name listens there (any sshd process is not enough: tests run private ones on other ports).
+   */
+  listenPort?: number;
 }
 
 /** What the host should look like. */

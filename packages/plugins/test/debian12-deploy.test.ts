@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { freePort, startSshd } from "@svc/testing";
 import { DEBIAN12_PACKAGES } from "../src/plugins/debian12";
 import { cli, createScratch, dpkgDigest, poolState } from "./helpers";
 
@@ -54,6 +55,21 @@ describe("svc-plugins deploy --plugin debian12 on this host", () => {
     expect(r.stderr).toMatch(/rerun with --yes/);
     expect(existsSync(scratch.imagesDir)).toBe(false);
     expect(poolState(scratch.pool).defined).toBe(false);
+  });
+
+  it("an sshd on another port (a test's private one) is not svc's: the plan starts sshd on SVC_SSH_PORT", async () => {
+    const other = await startSshd();
+    try {
+      const port = await freePort();
+      const r = await cli(["deploy", "--plugin", "debian12", "--dry-run", "-o", "json"], { ...env, SVC_SSH_PORT: String(port) });
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout) as DeployJson;
+      expect(doc.changes.find((c) => c.id === "service:sshd")?.steps).toContain(`/usr/sbin/sshd -p ${port}`);
+      const onItsPort = await cli(["deploy", "--plugin", "debian12", "--dry-run", "-o", "json"], { ...env, SVC_SSH_PORT: String(other.port) });
+      expect((JSON.parse(onItsPort.stdout) as DeployJson).changes.map((c) => c.id)).not.toContain("service:sshd");
+    } finally {
+      await other.stop();
+    }
   });
 
   it("the first deploy makes every planned change, step by step, and leaves the host prepared", async () => {

@@ -6,7 +6,14 @@ import type { HostState, OsPlugin, PluginSettings } from "../src/types";
 // Plans of the RHEL-family plugins from recorded checkState results (fixtures/state-*.json):
 // plan() is a pure function of the state, so every dnf/systemctl/firewall-cmd/semanage/virsh step is checked.
 
-const settings: PluginSettings = { imagesDir: "/var/lib/svc/images", ports: [8080, 8888], poolName: "default", poolDir: "/var/lib/libvirt/images", networkName: "default" };
+const settings: PluginSettings = {
+  imagesDir: "/var/lib/svc/images",
+  ports: [8080, 8888],
+  sshPort: 22,
+  poolName: "default",
+  poolDir: "/var/lib/libvirt/images",
+  networkName: "default",
+};
 const state = (name: string) => JSON.parse(readFileSync(join(__dirname, "fixtures", `state-${name}.json`), "utf8")) as HostState;
 const plugin = (name: string) => findPlugin(name) as OsPlugin;
 const steps = (p: OsPlugin, s: HostState) => p.plan(s, p.desiredState(settings)).map((c) => [c.id, c.steps.map((x) => x.argv.join(" "))]);

@@ -38,6 +38,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     config = loadConfig(io.env);
     settings = pluginSettings(config, io.env);
+    // Over SSH, sshd is the one svc reached: the port of --host when given.
+    if (args.command === "deploy" && args.host?.port) settings = { ...settings, sshPort: args.host.port };
   } catch (e) {
     io.stderr(`svc-plugins: ${(e as Error).message}\n`);
     return 2;

@@ -1,4 +1,5 @@
 import { defineOsPlugin } from "../define";
+import { sshdDaemon } from "../sshd";
 
 export const DEBIAN12_PACKAGES = [
   "libvirt-daemon-system",
@@ -47,7 +48,7 @@ export const debian12 = defineOsPlugin({
     daemons: [
       { name: "virtlogd", units: [], process: "virtlogd", start: [["virtlogd", "-d"]] },
       { name: "libvirtd", units: ["libvirtd.service"], process: "libvirtd", start: [["libvirtd", "-d"]] },
-      { name: "sshd", units: ["ssh.service"], process: "sshd", start: [["ssh-keygen", "-A"], ["install", "-d", "-m", "0755", "/run/sshd"], ["/usr/sbin/sshd"]] },
+      sshdDaemon("ssh.service", s.sshPort, "/run/sshd"),
     ],
     firewallPorts: s.ports.map((p) => `${p}/tcp`),
     selinuxContexts: [],
