@@ -6,6 +6,7 @@ import { readFlags, sizeFromCounts } from "./flag-values";
 import { numberWordsToDigits } from "./number-words";
 import { readOsMention, type OsMention } from "./os-images";
 import { readSizes } from "./sizes";
+import { readCaReference } from "./ca-reference";
 import { CREATE_TERMS, DELETE_TERMS, DOMAIN_KNOWLEDGE, FUNCTION_WORDS } from "../router/domain-knowledge";
 import {
   extractCpus,
@@ -251,6 +252,10 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
   set("deployment_size", sizeFromCounts(counted) ?? extractDeploymentSize(counted));
   for (const [k, v] of Object.entries(readFlags(from.frame ?? readFrame(intent.raw)))) set(k, v);
   set("dns_forwarder", extractDnsForwarder(text));
+  const ca = readCaReference(intent.raw);
+  if (ca?.shell) shell = true;
+  else if (ca?.issue) issues.push(ca.issue);
+  else set("ca_vm", ca?.value);
   set("cert_warn_days", extractDays(text));
   // The frame's action (negation and retraction applied); with no action word it found, the typo-repaired verbs ("delte vm x").
   const framed = from.action === "create" || from.action === "delete" ? from.action : undefined;

@@ -16,6 +16,7 @@ const NAME_SHAPE = "lowercase letters, digits and '-', starting with a letter";
 export const GIVEN_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
   vm_name: { noun: "the VM", maxLength: 63, shape: NAME_SHAPE, pattern: /^[a-z][a-z0-9-]*$/ },
   cluster_name: { noun: "the cluster", maxLength: 31, shape: NAME_SHAPE, pattern: /^[a-z][a-z0-9-]*$/ },
+  ca_vm: { noun: "the CA", maxLength: 63, shape: NAME_SHAPE, pattern: /^[a-z][a-z0-9-]*$/ },
   domain: {
     noun: "the DNS domain",
     maxLength: 253,
@@ -33,6 +34,7 @@ export const GIVEN_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
 const QUESTIONS: Record<string, string> = {
   vm_name: "What should the VM be called?",
   cluster_name: "What should the cluster be called?",
+  ca_vm: "Which CA (a VM made by ca_deployment) should issue the certificate?",
   domain: "Which DNS domain should it use?",
   image: "Which image should the VM be created from?",
 };

@@ -10,6 +10,7 @@ import { answerReadOnly, refuseByFrame, refuseQuestion, routeByScore } from "./r
 import { createRouterParts, refusal, type RequestContext } from "./router-parts";
 import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, type RouterThresholds, type RouterWeights } from "./route-weights";
 import { checkSafety } from "./safety-gate";
+import { withoutCaReference } from "../params/ca-reference";
 
 export { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS };
 export type { RouterThresholds, RouterWeights };
@@ -43,7 +44,9 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
     const parsed = parse(request);
     const frame = readFrame(request);
     const aliases = matchAliases(parsed.text).filter((a) => !a.params.action || a.params.action === frame.action);
-    const positive = frame.excluded.size > 0 ? parse(parts.positiveText(frame)) : parsed;
+    // Scored without what is negated and without a CA the request only uses ("TLS from our CA ca01").
+    const positiveText = withoutCaReference(frame.excluded.size > 0 ? parts.positiveText(frame) : request);
+    const positive = positiveText !== request ? parse(positiveText) : parsed;
     // Off-topic words are judged on the request, not on the chat dropped around it.
     const scope = request === intent ? gate : checkSafety(request);
     return { intent, request, parsed, frame, aliases, verbs: verbsFromFrame(frame, detectVerbs(parsed.terms)), positive, scope };

@@ -137,6 +137,32 @@ describe("offline router: OS names map to image names", () => {
     });
   });
 
+  test("'we need a private CA for the lab' plans ca_deployment's create (repository catalogue)", () => {
+    const r = real.route("we need a private CA for the lab");
+    expect(r).toMatchObject({ status: "ready", dag_id: "ca_deployment" });
+    // create is the workflow's default: the request sets no action and no other value.
+    expect(r.params).toEqual({});
+  });
+
+  test("'set up a container registry with TLS from our CA ca01' plans registry_deployment with ca_vm ca01 (repository catalogue)", () => {
+    expect(real.route("set up a container registry with TLS from our CA ca01")).toMatchObject({
+      status: "ready",
+      dag_id: "registry_deployment",
+      params: { ca_vm: "ca01" },
+    });
+  });
+
+  test("a CA name that breaks the name rule is asked again, never folded ('from our CA Lab_CA')", () => {
+    const r = real.route("set up a container registry with TLS from our CA Lab_CA");
+    expect(r.dag_id).toBe("registry_deployment");
+    expect(r.params.ca_vm).toBeUndefined();
+    expect(r.input).toEqual(expect.arrayContaining([expect.objectContaining({ field: "ca_vm", given: "Lab_CA" })]));
+  });
+
+  test("'issue a certificate for web01.lab.example.com from the CA' still plans ca_deployment (the CA is what is asked for)", () => {
+    expect(real.route("issue a certificate for web01.lab.example.com from the CA")).toMatchObject({ dag_id: "ca_deployment" });
+  });
+
   test.each([
     ["freeipa on debian 12", "debian12"],
     ["idm on bookworm", "debian12"],
