@@ -121,6 +121,15 @@ test("an LDAPS search bound as the admin returns the domain's base entry", () =>
   expect(anon.stdout).not.toContain(`dn: ${BASE_DN}`);
 });
 
+test("infrastructure_health_check finds the server by its record and reports DNS and Kerberos taking connections", async () => {
+  expect(existsSync(path.join(stack.inventoryDir, "products", `${VM}.json`))).toBe(true);
+  const h = await stack.run("infrastructure_health_check", { checks: ["products"] }, 900_000);
+  expect(h.state).toBe("success");
+  const lines = (await stack.logs("infrastructure_health_check", h.runId, "collect_findings")).join("\n");
+  expect(lines).toContain(`FINDING ok products: identity ${VM} DNS port takes connections`);
+  expect(lines).toContain(`FINDING ok products: identity ${VM} Kerberos port takes connections`);
+}, 1_000_000);
+
 test("a second create with the same params adopts the server and its role changes nothing", async () => {
   const again = await stack.run(DAG, CONF, 2_400_000);
   process.stdout.write(`[identity] second create: ${again.state} in ${again.seconds} s\n`);
@@ -144,6 +153,8 @@ test("delete removes the VM, its disks and its host-side records", async () => {
   expect(del.state).toBe("success");
   expect(del.tis.delete_vm!.state).toBe("success");
   expect(del.tis.remove_record!.state).toBe("success");
+  expect(del.tis.remove_product!.state).toBe("success");
+  expect(existsSync(path.join(stack.inventoryDir, "products", `${VM}.json`))).toBe(false);
   expect(domstate().status).not.toBe(0);
   expect(existsSync(path.join(stack.scratch.disksDir, VM))).toBe(false);
   expect(svcVms()).toEqual([]);

@@ -11,7 +11,7 @@ beforeAll(async () => {
 const VM_DAGS = ["identity_deployment", "ca_deployment", "router_deployment", "registry_deployment", "vm_deployment"];
 /** Tasks that belong to the delete branch (and the join) of each DAG. */
 const DELETE_PATH: Record<string, string[]> = {
-  identity_deployment: ["delete_vm", "remove_record", "report"],
+  identity_deployment: ["delete_vm", "remove_record", "remove_product", "report"],
   ca_deployment: ["check_in_use", "delete_vm", "remove_record", "remove_product", "report"],
   registry_deployment: ["delete_vm", "remove_record", "remove_product", "report"],
   router_deployment: ["delete_vm", "remove_host_config", "report"],
