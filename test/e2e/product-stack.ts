@@ -34,6 +34,8 @@ export interface ProductStack {
   workers: ServiceProc[];
   scheduler: ServiceProc;
   scratch: VmScratch;
+  /** SVC_INVENTORY_DIR of the stack (the products' records and the CA roots under pki/). */
+  inventoryDir: string;
   /** The secrets file's values (the test checks no log or row carries them). */
   secrets: Record<string, string>;
   imageBuildSeconds: number;
@@ -151,6 +153,7 @@ export async function startProductStack(label: string, secrets: Record<string, s
       workers,
       scheduler,
       scratch,
+      inventoryDir: env.SVC_INVENTORY_DIR!,
       secrets,
       imageBuildSeconds: img.buildSeconds,
       logs,
