@@ -58,7 +58,18 @@ test("Postgres stopped for 10 s while a task prints a line every 100 ms and ends
       return r?.state === "success" || r?.state === "failed" ? r : undefined;
     },
     { timeoutMs: 90_000, intervalMs: 500, what: "run finished" },
-  );
+  ).catch(async (e: Error) => {
+    // What the services said and where the run stands: a timeout here must explain itself.
+    const tis = await stack.db
+      .selectFrom("task_instance")
+      .select(["state", "try_number"])
+      .where("dag_id", "=", DAG_ID)
+      .where("run_id", "=", runId)
+      .execute()
+      .catch(() => []);
+    const tail = (name: string) => stack.output(name).split("\n").slice(-25).join("\n");
+    throw new Error(`${e.message}\ntask instances: ${JSON.stringify(tis)}\n--- worker\n${tail("worker")}\n--- scheduler\n${tail("scheduler")}`);
+  });
   expect(run.state).toBe("success");
   const ti = await stack.db.selectFrom("task_instance").select(["state", "try_number"]).where("dag_id", "=", DAG_ID).where("run_id", "=", runId).executeTakeFirstOrThrow();
   expect(ti).toMatchObject({ state: "success", try_number: 1 });
