@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { waitFor } from "@svc/testing";
-import { startProductStack, strongPassword, type ProductStack, type RunOutcome } from "./product-stack";
+import { forwardedPort, startProductStack, strongPassword, type ProductStack, type RunOutcome } from "./product-stack";
 
 const LABEL = "pkie2e";
 const CA = `${LABEL}-ca`;
@@ -23,14 +23,8 @@ let stack: ProductStack;
 let work: string;
 let ca: RunOutcome;
 let reg: RunOutcome;
-const forwardOf = (outcome: RunOutcome, guest: number): number => {
-  const out = outcome.tis.create_vm!.output as { forwards: { proto: string; guest_port: number; host_address: string; host_port: number }[] };
-  const f = out.forwards.find((x) => x.proto === "tcp" && x.guest_port === guest);
-  if (!f || f.host_address !== "127.0.0.1") throw new Error(`no tcp/${guest} forward on 127.0.0.1 in ${JSON.stringify(out.forwards)}`);
-  return f.host_port;
-};
-const caPort = () => forwardOf(ca, 443);
-const regPort = () => forwardOf(reg, 5000);
+const caPort = () => forwardedPort(ca, "tcp", 443);
+const regPort = () => forwardedPort(reg, "tcp", 5000);
 const pki = (...p: string[]) => path.join(stack.inventoryDir, "pki", CA, ...p);
 const run = (cmd: string, args: string[], input?: string) => spawnSync(cmd, args, { encoding: "utf8", timeout: 180_000, input });
 const svcVms = () =>

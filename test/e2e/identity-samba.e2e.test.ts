@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { waitFor } from "@svc/testing";
-import { startProductStack, strongPassword, type ProductStack, type RunOutcome } from "./product-stack";
+import { forwardedPort, startProductStack, strongPassword, type ProductStack, type RunOutcome } from "./product-stack";
 
 const LABEL = "idme2e";
 const VM = `${LABEL}-dc`;
@@ -25,12 +25,7 @@ const DAG = "identity_deployment";
 let stack: ProductStack;
 let work: string;
 let created: RunOutcome;
-const port = (proto: string, guest: number): number => {
-  const out = created.tis.create_vm!.output as { forwards: { proto: string; guest_port: number; host_address: string; host_port: number }[] };
-  const f = out.forwards.find((x) => x.proto === proto && x.guest_port === guest);
-  if (!f || f.host_address !== "127.0.0.1") throw new Error(`no ${proto}/${guest} forward on 127.0.0.1 in ${JSON.stringify(out.forwards)}`);
-  return f.host_port;
-};
+const port = (proto: "tcp" | "udp", guest: number): number => forwardedPort(created, proto, guest);
 const run = (cmd: string, args: string[], opts: { input?: string; env?: Record<string, string> } = {}) =>
   spawnSync(cmd, args, { encoding: "utf8", timeout: 120_000, input: opts.input, env: { ...process.env, ...opts.env } });
 const dig = (name: string, type: string) => run("dig", ["+tcp", "+short", "+time=20", "+tries=3", "-p", String(port("tcp", 53)), "@127.0.0.1", name, type]).stdout.trim();

@@ -55,6 +55,14 @@ export interface RunOutcome {
   tis: Record<string, { state: string | null; try_number: number; output: unknown; worker_id: string | null }>;
 }
 
+/** The 127.0.0.1 port a run's create_vm forwarded to a guest port (throws naming what it has). */
+export function forwardedPort(outcome: RunOutcome, proto: "tcp" | "udp", guest: number): number {
+  const out = outcome.tis.create_vm!.output as { forwards: { proto: string; guest_port: number; host_address: string; host_port: number }[] };
+  const f = out.forwards.find((x) => x.proto === proto && x.guest_port === guest);
+  if (!f || f.host_address !== "127.0.0.1") throw new Error(`no ${proto}/${guest} forward on 127.0.0.1 in ${JSON.stringify(out.forwards)}`);
+  return f.host_port;
+}
+
 /** A password the Samba domain accepts (complexity: upper, lower, digits), random per test run. */
 export const strongPassword = () => `Svc${randomBytes(9).toString("hex")}9Q`;
 
