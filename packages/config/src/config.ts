@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { VM_DEFAULTS } from "./vm-defaults";
+import { VM_ENV, vmSettingsOf, type VmSettingsConfig } from "./vm-settings";
 import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
 import { REDIS_ENV, redisUrlOf } from "./redis-settings";
 
@@ -75,17 +75,7 @@ const envSchema = z.object({
   SVC_VAULT_PASSWORD_FILE: z.string().optional(),
   SVC_SECRETS_FILE: z.string().optional(),
   SVC_PULL_SECRET_FILE: z.string().optional(),
-  SVC_VM_IMAGES_DIR: z.string().default(VM_DEFAULTS.imagesDir),
-  SVC_VM_DISKS_DIR: z.string().default(VM_DEFAULTS.disksDir),
-  SVC_VM_DEFAULT_IMAGE: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, "an image name: lower-case letters, digits, '.', '_', '-'")
-    .default(VM_DEFAULTS.image),
-  SVC_VM_DEFAULT_NETWORK: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "a libvirt network name, or 'user'")
-    .default(VM_DEFAULTS.network),
-  SVC_VM_DRIVER: z.enum(["auto", "libvirt", "kcli"]).default("auto"),
+  ...VM_ENV,
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ...LIMITS_ENV,
 });
@@ -144,17 +134,7 @@ export interface SvcConfig {
   readonly secretsFile: string;
   /** OpenShift pull secret on the host (default <inventoryDir>/pull-secret.json). */
   readonly pullSecretFile: string;
-  readonly vm: {
-    /** Base images, one directory or qcow2 per image name (SVC_VM_IMAGES_DIR). */
-    readonly imagesDir: string;
-    /** Per-VM overlays, seed ISOs and console logs (SVC_VM_DISKS_DIR). */
-    readonly disksDir: string;
-    /** The image a VM is created from when the caller names none (SVC_VM_DEFAULT_IMAGE). */
-    readonly defaultImage: string;
-    /** The network a VM is attached to when the caller names none (SVC_VM_DEFAULT_NETWORK). */
-    readonly defaultNetwork: string;
-    readonly driver: "auto" | "libvirt" | "kcli";
-  };
+  readonly vm: VmSettingsConfig;
   readonly logLevel: SvcEnv["SVC_LOG_LEVEL"];
   readonly limits: SvcLimits;
 }
@@ -217,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     vaultPasswordFile: e.SVC_VAULT_PASSWORD_FILE,
     secretsFile: e.SVC_SECRETS_FILE ?? `${e.SVC_INVENTORY_DIR}/secrets.yml`,
     pullSecretFile: e.SVC_PULL_SECRET_FILE ?? `${e.SVC_INVENTORY_DIR}/pull-secret.json`,
-    vm: { imagesDir: e.SVC_VM_IMAGES_DIR, disksDir: e.SVC_VM_DISKS_DIR, defaultImage: e.SVC_VM_DEFAULT_IMAGE, defaultNetwork: e.SVC_VM_DEFAULT_NETWORK, driver: e.SVC_VM_DRIVER },
+    vm: vmSettingsOf(e),
     logLevel: e.SVC_LOG_LEVEL,
     limits: limitsOf(e),
   };

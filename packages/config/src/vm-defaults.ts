@@ -7,4 +7,5 @@ export const VM_DEFAULTS = {
   disksDir: "/var/lib/svc/vms",
   image: "centos10stream",
   network: "default",
+  libvirtUri: "qemu:///system",
 } as const;

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
-import { VM_DEFAULTS } from "@svc/config";
-import { z } from "zod";
+import { vmSettingsFromEnv as vmConfigFromEnv } from "@svc/config";
 
 /** Where VM files live and which backend manages them. */
 export interface VmSettings {
@@ -19,31 +18,19 @@ export interface VmSettings {
   sshPubkeyPaths: string[];
 }
 
-const schema = z.object({
-  SVC_VM_IMAGES_DIR: z.string().min(1).default(VM_DEFAULTS.imagesDir),
-  SVC_VM_DISKS_DIR: z.string().min(1).default(VM_DEFAULTS.disksDir),
-  SVC_LIBVIRT_URI: z.string().min(1).default("qemu:///system"),
-  SVC_VM_VIRT_TYPE: z.enum(["auto", "kvm", "qemu"]).default("auto"),
-  SVC_VM_DRIVER: z.enum(["auto", "libvirt", "kcli"]).default("auto"),
-  SVC_VM_SSH_PUBKEY: z.string().min(1).optional(),
-});
-
 /**
- * VM settings from the environment. The VM CLI reads only these variables (not the whole
- * service config), so an unrelated bad variable on the host cannot break it.
+ * VM settings from the environment, parsed by @svc/config's VM schema (the one the services use).
+ * The VM CLI reads only these variables, so an unrelated bad variable on the host cannot break it.
  */
 export function vmSettingsFromEnv(env: Record<string, string | undefined> = process.env): VmSettings {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in schema.shape && v !== undefined && v !== ""));
-  const r = schema.safeParse(cleaned);
-  if (!r.success) throw new Error(`invalid VM settings: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  const e = r.data;
+  const c = vmConfigFromEnv(env);
   return {
-    imagesDir: e.SVC_VM_IMAGES_DIR,
-    disksDir: e.SVC_VM_DISKS_DIR,
-    libvirtUri: e.SVC_LIBVIRT_URI,
-    virtType: e.SVC_VM_VIRT_TYPE,
-    driver: e.SVC_VM_DRIVER,
-    sshPubkeyPaths: e.SVC_VM_SSH_PUBKEY ? [e.SVC_VM_SSH_PUBKEY] : defaultPubkeyPaths(env),
+    imagesDir: c.imagesDir,
+    disksDir: c.disksDir,
+    libvirtUri: c.libvirtUri,
+    virtType: c.virtType,
+    driver: c.driver,
+    sshPubkeyPaths: c.sshPubkey ? [c.sshPubkey] : defaultPubkeyPaths(env),
   };
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { LocalExecutor } from "@svc/host";
+import { join } from "node:path";
+import { LocalExecutor, type HostExecutor } from "@svc/host";
 import { acquireVmTestLock, createVmScratch, ensureLibvirtd, ensureTestImage, type VmScratch } from "@svc/testing";
 import { LibvirtDriver, LibvirtUnavailableError, type VmSettings } from "../src";
 import { describeVmDriverConformance } from "./driver-conformance";
@@ -44,5 +45,34 @@ describe("libvirt driver specifics", () => {
     await expect(down.create({ name: `${prefix}-down`, image, memoryMb: 256, cpus: 1, disksGb: [], nets: ["user"], sshKeys: [scratch.pubKey] })).rejects.toBeInstanceOf(
       LibvirtUnavailableError,
     );
+  });
+
+  it("keeps a VM's files when rolling back a failed create cannot remove its domain (no orphaned domain), and says so", async () => {
+    const name = `${prefix}-rb`;
+    // The real executor, except that starting and undefining this one domain fail.
+    const real = new LocalExecutor();
+    const failing: HostExecutor = {
+      target: real.target,
+      run: (argv, opts) =>
+        argv[0] === "virsh" && (argv.includes("start") || argv.includes("undefine")) && argv[argv.length - 1] === name
+          ? Promise.resolve({ code: 1, stdout: "", stderr: `error: injected failure of ${argv[3]}` })
+          : real.run(argv, opts),
+      close: () => real.close(),
+    };
+    const broken = new LibvirtDriver({ ex: failing, settings });
+    const err: Error = await broken.create({ name, image, memoryMb: 256, cpus: 1, disksGb: [], nets: ["user"], sshKeys: [scratch.pubKey] }).catch((e) => e);
+    try {
+      expect(err.message).toMatch(/injected failure of start/);
+      expect(err.message).toMatch(new RegExp(`rolling back, removing domain ${name} failed too .*its files in .*${name} were kept`));
+      // The domain is still defined, and the disk it points at is still there.
+      const info = await driver.info(name);
+      expect(info.state).toMatch(/shut ?off|stopped/i);
+      expect(existsSync(join(scratch.disksDir, name))).toBe(true);
+      expect(readdirSync(join(scratch.disksDir, name)).length).toBeGreaterThan(0);
+    } finally {
+      await driver.delete(name);
+    }
+    await expect(driver.info(name)).rejects.toThrow(/not found|no VM|does not exist/i);
+    expect(existsSync(join(scratch.disksDir, name))).toBe(false);
   });
 });

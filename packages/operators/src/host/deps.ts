@@ -1,7 +1,8 @@
 import { LocalExecutor, SshExecutor, fenceKey, sharedSshPool, sshOptionsFromConfig, type FenceOptions, type HostExecutor } from "@svc/host";
+import { vmSettingsFromEnv } from "@svc/config";
 import type { OperatorContext } from "../types";
 
-/** Settings the host operators read beyond SvcConfig (candidates for @svc/config). */
+/** The VM settings the host operators use (parsed by @svc/config, as the services and the VM CLI parse them). */
 export interface HostOperatorSettings {
   /** The VM CLI on the host, as argv words (SVC_VM_CLI: a path, or a JSON array; default svc-vm). */
   vmCli: string[];
@@ -23,21 +24,10 @@ export interface HostOperatorDeps {
   env?: Record<string, string | undefined>;
 }
 
-/** Read the extra settings; a bad SVC_VM_CLI is reported, not guessed at. */
+/** Read the extra settings with @svc/config's VM schema; a bad SVC_VM_CLI is reported, not guessed at. */
 export function hostOperatorSettings(env: Record<string, string | undefined> = process.env): HostOperatorSettings {
-  const raw = env.SVC_VM_CLI?.trim();
-  let vmCli = ["svc-vm"];
-  if (raw) {
-    if (raw.startsWith("[")) {
-      const parsed: unknown = JSON.parse(raw);
-      if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((w) => typeof w === "string" && w !== "")) {
-        throw new Error("SVC_VM_CLI must be a path or a JSON array of non-empty strings");
-      }
-      vmCli = parsed as string[];
-    } else vmCli = [raw];
-  }
-  const opt = (k: string) => (env[k] && env[k] !== "" ? env[k] : undefined);
-  return { vmCli, disksDir: opt("SVC_VM_DISKS_DIR"), libvirtUri: opt("SVC_LIBVIRT_URI"), sshPubkey: opt("SVC_VM_SSH_PUBKEY"), sshPrivkey: opt("SVC_VM_SSH_PRIVKEY") };
+  const c = vmSettingsFromEnv(env);
+  return { vmCli: [...c.cli], disksDir: c.explicit.disksDir, libvirtUri: c.explicit.libvirtUri, sshPubkey: c.sshPubkey, sshPrivkey: c.sshPrivkey };
 }
 
 /** The production executor: SSH to the configured host; `local` when SVC_SSH_HOST is "local". */
