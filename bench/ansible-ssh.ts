@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       ["Ansible defaults, all facts", allFacts, { ANSIBLE_CONTROL_PATH_DIR: path.join(dir, "cp-default") }],
       ["operator's SSH settings, all facts", allFacts, sshReuseEnv(dir)],
       ["operator's SSH settings, fact subset", subset, sshReuseEnv(dir)],
+      ["the same with Mitogen", subset, { ...sshReuseEnv(dir), ANSIBLE_STRATEGY: "mitogen_linear" }],
     ];
     const times = variants.map(() => [] as number[]);
     runOnce(dir, inventory, subset, sshReuseEnv(dir)); // warm: Python's caches, the host key

@@ -6,11 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
-log() { printf '==> %s\n' "$*"; }
+started=$(date +%s)
+# Each step with the minutes:seconds since the start, so a slow set-up shows where it went.
+log() { local t=$(($(date +%s) - started)); printf '==> [%02d:%02d] %s\n' $((t / 60)) $((t % 60)) "$*"; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
 
 # Debian packages: test tools, hypervisor, Ansible, the test image's kernel.
-PKGS=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils virtinst ansible-core debootstrap
+PKGS=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils virtinst ansible-core ansible-mitogen debootstrap
   openssh-server openssh-client sudo ansible-lint linux-image-cloud-amd64 busybox-static cpio genisoimage nginx
   shellcheck bats docker-compose postgresql redis-server curl ca-certificates dnsmasq-base e2fsprogs chromium docker.io
   umoci skopeo bind9-dnsutils krb5-user ldap-utils)
@@ -110,6 +112,7 @@ set +e
 pnpm exec jest --ci --maxWorkers=1 --forceExit --json --outputFile="$report" "$@"
 rc=$?
 set -e
+log "test suite ended (exit $rc)"
 # shellcheck disable=SC2016 # JavaScript template literal, not shell
 node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$report" 2>/dev/null || true
 exit $rc

@@ -26,7 +26,7 @@ hp_missing_packages() {
 # Packages the main job needs on a Debian host; other systems: the preflight repairs what it can.
 hp_packages() {
   local with_image=$1 pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils openssh-server openssh-client
-    ansible-core genisoimage dnsmasq-base) missing
+    ansible-core ansible-mitogen genisoimage dnsmasq-base) missing
   [ "$with_image" = 1 ] && pkgs+=(debootstrap e2fsprogs linux-image-cloud-amd64)
   if [ "$(svc_os_family)" != debian ]; then
     svc_info "packages: $(svc_os_name) is not Debian; the preflight repairs below install what it knows"

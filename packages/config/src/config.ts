@@ -76,6 +76,7 @@ const envSchema = z.object({
   SVC_SECRETS_FILE: z.string().optional(),
   SVC_PULL_SECRET_FILE: z.string().optional(),
   ...VM_ENV,
+  SVC_ANSIBLE_STRATEGY: z.enum(["auto", "linear", "mitogen_linear"]).default("auto"),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ...LIMITS_ENV,
 });
@@ -135,6 +136,12 @@ export interface SvcConfig {
   /** OpenShift pull secret on the host (default <inventoryDir>/pull-secret.json). */
   readonly pullSecretFile: string;
   readonly vm: VmSettingsConfig;
+  /**
+   * How ansible-playbook drives VMs (SVC_ANSIBLE_STRATEGY): auto = Mitogen's mitogen_linear when
+   * ansible-mitogen imports on the host (one Python per target that keeps its imports: a task on a
+   * slow guest costs a third), else Ansible's linear; or either one named.
+   */
+  readonly ansibleStrategy: SvcEnv["SVC_ANSIBLE_STRATEGY"];
   readonly logLevel: SvcEnv["SVC_LOG_LEVEL"];
   readonly limits: SvcLimits;
 }
@@ -198,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     secretsFile: e.SVC_SECRETS_FILE ?? `${e.SVC_INVENTORY_DIR}/secrets.yml`,
     pullSecretFile: e.SVC_PULL_SECRET_FILE ?? `${e.SVC_INVENTORY_DIR}/pull-secret.json`,
     vm: vmSettingsOf(e),
+    ansibleStrategy: e.SVC_ANSIBLE_STRATEGY,
     logLevel: e.SVC_LOG_LEVEL,
     limits: limitsOf(e),
   };

@@ -5,6 +5,7 @@ import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
 import type { Operator, OperatorContext } from "../types";
 import { AnsibleOutputWatcher } from "./ansible-output";
+import { ansibleStrategyFor } from "./ansible-strategy";
 import { defaultHostExecutor, effectFence, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { keyscanTo, makeTempDir, removeDir, writeHostFile } from "./remote-files";
 import { hostName, hostPath, userName, vmName } from "./schemas";
@@ -89,6 +90,9 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         ];
         const where = a.on_host ? `the host (${ex.target})` : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
         ctx.log(`ansible-playbook ${playbook} on ${where}${a.check ? " [check mode]" : ""}`, "system");
+        // Plays on the host itself are local and short: Ansible's own strategy. Plays on VMs take the configured one.
+        const strategy = a.on_host ? null : await ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal);
+        if (strategy) ctx.log(`ansible strategy ${strategy.strategy}: ${strategy.why}`, "system");
         const w = new AnsibleOutputWatcher();
         const r = await ex.run(argv, {
           env: {
@@ -99,6 +103,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
             ANSIBLE_HOST_KEY_CHECKING: "True",
             ANSIBLE_LOCAL_TEMP: `${dir}/tmp`,
             ...sshReuseEnv(dir),
+            ...(strategy ? { ANSIBLE_STRATEGY: strategy.strategy } : {}),
             PYTHONUNBUFFERED: "1",
           },
           // Relative paths a playbook or its ansible.cfg names resolve under the playbooks directory.

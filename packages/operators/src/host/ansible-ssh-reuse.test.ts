@@ -46,6 +46,8 @@ beforeAll(async () => {
     SVC_PLAYBOOKS_DIR: dir,
     SVC_INVENTORY_DIR: join(dir, "inv"),
     SVC_HOST_STATE_DIR: join(dir, "tries"),
+    // Ansible's own SSH plumbing is what this file checks (Mitogen brings its own: ansible-strategy.test.ts).
+    SVC_ANSIBLE_STRATEGY: "linear",
   });
   op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
