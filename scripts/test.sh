@@ -24,6 +24,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The products' Debian 12 image (every package baked in: guests reach no mirror) builds in the
+# background from here on, while node modules are installed and the test image, the offline images,
+# the type-check and lint run: it is the longest step of a fresh machine's set-up.
+log "building the debian12 product image in the background (cached; log /tmp/svc-debian12-image.log)"
+scripts/development/build-debian12-image.sh >/tmp/svc-debian12-image.log 2>&1 &
+debian12_pid=$!
+
 # pnpm: corepack first, npm where corepack cannot verify the registry copy.
 # shellcheck source=scripts/lib/pnpm.sh
 source scripts/lib/pnpm.sh
@@ -69,12 +76,6 @@ fi
 
 log "installing node modules"
 pnpm install --frozen-lockfile --reporter=silent
-
-# The products' Debian 12 image (every package baked in: guests reach no mirror) builds in the
-# background while the test image, the offline images, the type-check and lint run.
-log "building the debian12 product image in the background (cached; log /tmp/svc-debian12-image.log)"
-scripts/development/build-debian12-image.sh >/tmp/svc-debian12-image.log 2>&1 &
-debian12_pid=$!
 
 log "building the VM test image (cached)"
 scripts/development/build-test-image.sh

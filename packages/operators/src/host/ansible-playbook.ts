@@ -5,7 +5,7 @@ import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
 import type { Operator, OperatorContext } from "../types";
 import { AnsibleOutputWatcher } from "./ansible-output";
-import { ansibleStrategyFor } from "./ansible-strategy";
+import { ansibleStrategyFor, MITOGEN_INTERPRETER } from "./ansible-strategy";
 import { defaultHostExecutor, effectFence, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { keyscanTo, makeTempDir, removeDir, writeHostFile } from "./remote-files";
 import { hostName, hostPath, userName, vmName } from "./schemas";
@@ -69,9 +69,11 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       }
       const dir = await makeTempDir(ex, ctx.config.inventoryDir, ctx);
       try {
+        // Plays on the host itself are local and short: Ansible's own strategy. Plays on VMs take the configured one.
+        const strategy = a.on_host ? null : await ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal);
         const inventory = a.on_host
           ? { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } }
-          : await vmInventory(ex, dir, hosts, key, ctx);
+          : await vmInventory(ex, dir, hosts, key, ctx, strategy?.strategy === "mitogen_linear" ? MITOGEN_INTERPRETER : "auto_silent");
         await writeHostFile(ex, `${dir}/inventory.json`, JSON.stringify(inventory, null, 2), ctx);
         const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
         await writeHostFile(ex, `${dir}/extra-vars.yml`, unsafeExtraVarsYaml(a.extra_vars, trusted), ctx);
@@ -90,8 +92,6 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         ];
         const where = a.on_host ? `the host (${ex.target})` : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
         ctx.log(`ansible-playbook ${playbook} on ${where}${a.check ? " [check mode]" : ""}`, "system");
-        // Plays on the host itself are local and short: Ansible's own strategy. Plays on VMs take the configured one.
-        const strategy = a.on_host ? null : await ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal);
         if (strategy) ctx.log(`ansible strategy ${strategy.strategy}: ${strategy.why}`, "system");
         const w = new AnsibleOutputWatcher();
         const r = await ex.run(argv, {
@@ -157,7 +157,7 @@ export function sshReuseEnv(dir: string): Record<string, string> {
 }
 
 /** Inventory for SSH targets: each target's host key pinned now and required for the whole run. */
-async function vmInventory(ex: HostExecutor, dir: string, hosts: z.infer<typeof target>[], key: string | undefined, ctx: OperatorContext) {
+async function vmInventory(ex: HostExecutor, dir: string, hosts: z.infer<typeof target>[], key: string | undefined, ctx: OperatorContext, interpreter: string) {
   // The VM was just created by us and is reached on the host's loopback: no StrictHostKeyChecking=no.
   const knownHosts = `${dir}/known_hosts`;
   for (const h of hosts) await keyscanTo(ex, `${dir}/kh-${h.name}`, h.host, h.port, ctx);
@@ -173,7 +173,7 @@ async function vmInventory(ex: HostExecutor, dir: string, hosts: z.infer<typeof 
             ansible_port: h.port,
             ansible_user: h.user,
             ansible_ssh_common_args: sshArgs,
-            ansible_python_interpreter: "auto_silent",
+            ansible_python_interpreter: interpreter,
             ...(key ? { ansible_ssh_private_key_file: key } : {}),
           },
         ]),

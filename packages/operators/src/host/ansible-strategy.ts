@@ -1,6 +1,14 @@
 import type { SvcConfig } from "@svc/config";
 import type { HostExecutor } from "@svc/host";
 
+/**
+ * The Python a Mitogen play uses on its targets, named: Mitogen's interpreter discovery ships much
+ * of Ansible to the target first (about 28 s a play against loopback, more on a TCG guest), where
+ * Ansible's own discovery is one small command. Every guest family the catalogue supports (Debian
+ * 12, RHEL 9/10 and their rebuilds, VyOS) has it there.
+ */
+export const MITOGEN_INTERPRETER = "/usr/bin/python3";
+
 /** The strategy a play against VMs runs with, and why (written to the task log). */
 export interface AnsibleStrategy {
   /** ANSIBLE_STRATEGY for the play: linear (Ansible's default) or mitogen_linear. */

@@ -5,6 +5,7 @@ import { loadConfig, type SvcConfig } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import { sharedSshPool } from "@svc/host";
 import { createTestOperatorContext, HOSTILE_STRINGS, NUL_STRINGS, startSshd, type TestSshd } from "@svc/testing";
+import { runCli as runVmCliInProcess } from "@svc/vm";
 import { checkLiteralArgs } from "../registry";
 import type { Operator } from "../types";
 import { createHostOperators } from "./index";
@@ -82,12 +83,33 @@ describe("hostile strings through every operator argument that reaches a command
     }
   });
 
-  it("vm_create: a hostile key path reaches the VM CLI as one argument and comes back as a missing or unreadable file", async () => {
-    for (const s of hostileWords.filter((w) => ops.get("vm_create")!.args.safeParse({ name: "q1", image: "img", ssh_pubkey_path: w }).success)) {
+  // A path that happens to name a real file (../../etc/passwd) gets as far as the image check.
+  const KEY_REFUSED = /--ssh-key .*: (no such file|not a readable file)|image 'img' not found/;
+  const acceptedKeys = () => hostileWords.filter((w) => ops.get("vm_create")!.args.safeParse({ name: "q1", image: "img", ssh_pubkey_path: w }).success);
+
+  it("vm_create: every accepted hostile key path is one --ssh-key value to the VM CLI's parser (in process), never an option or a second word", async () => {
+    expect(acceptedKeys().length).toBeGreaterThanOrEqual(50);
+    for (const s of acceptedKeys()) {
+      const errText: string[] = [];
+      const io = {
+        out: () => undefined,
+        err: (t: string) => void errText.push(t),
+        isTTY: false,
+        ask: async () => "n",
+        env: { SVC_VM_DRIVER: "libvirt", SVC_VM_IMAGES_DIR: join(dir, "images") },
+      };
+      expect(await runVmCliInProcess(["create", "vm", "q1", "-i", "img", "--ssh-key", s], io)).not.toBe(0);
+      expect(errText.join("\n")).toMatch(KEY_REFUSED);
+    }
+  });
+
+  it("vm_create: a hostile key path reaches the VM CLI on the host (over SSH) as one argument and comes back as a missing or unreadable file", async () => {
+    // Every fourth accepted string, each kind of the corpus represented: a VM CLI start per string is
+    // seconds, the executor's quoting is proven on every string by the ssh test, the parser above.
+    for (const s of acceptedKeys().filter((_, i) => i % 4 === 0)) {
       const err = await run("vm_create", { name: "q1", image: "img", ssh_pubkey_path: s }).catch((e) => e);
       if (!(err instanceof NonRetryableError)) throw new Error(`for ${JSON.stringify(s).slice(0, 50)}: ${err?.message}`);
-      // A path that happens to name a real file (../../etc/passwd) gets as far as the image check.
-      expect(err.message).toMatch(/--ssh-key .*: (no such file|not a readable file)|image 'img' not found/);
+      expect(err.message).toMatch(KEY_REFUSED);
     }
   });
 
