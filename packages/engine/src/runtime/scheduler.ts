@@ -10,6 +10,7 @@ import { startLeadership } from "./leader";
 import { reconcile } from "./reconcile";
 import { dagSettingsFromConfig } from "./settings";
 import { startQueuedRuns } from "./start-runs";
+import { superviseWorker } from "./worker-watchdog";
 
 export interface SchedulerOptions {
   /** Creates a scheduled run (the engine API's triggerDagRun); an existing run id is not an error. */
@@ -74,9 +75,18 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
       }
     }
   };
-  const worker = new Worker(QUEUE_NAMES.scheduler, handle, { connection: connection, prefix: deps.config.redisPrefix, concurrency: 8 });
-  worker.on("error", (e) => log.warn({ err: String(e) }, "scheduler queue error"));
-  worker.on("failed", (job, e) => log.error({ jobId: job?.id, err: String(e) }, "scheduler event failed"));
+  const makeWorker = () => {
+    const w = new Worker(QUEUE_NAMES.scheduler, handle, { connection: connection, prefix: deps.config.redisPrefix, concurrency: 8 });
+    w.on("error", (e) => log.warn({ err: String(e) }, "scheduler queue error"));
+    w.on("failed", (job, e) => log.error({ jobId: job?.id, err: String(e) }, "scheduler event failed"));
+    return w;
+  };
+  const supervised = superviseWorker(makeWorker, deps.queues.scheduler, {
+    intervalMs: 5000,
+    staleMs: 30_000,
+    onRestart: (f) =>
+      log.warn(f, "scheduler events waited while the scheduler's queue worker took none (a Redis failover can leave it blocked on a dead connection): worker made anew"),
+  });
 
   const reconcileNow = async () => {
     if (reconciling) return reconciling;
@@ -138,7 +148,8 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
     async close() {
       leaderTimers.forEach((stop) => stop());
       await leadership.stop();
-      await worker.close();
+      supervised.stop();
+      await supervised.current().close();
       await reconciling;
       await hb.stop();
       connection.disconnect();
