@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, type SvcConfig } from "@svc/config";
+import type { SvcConfig } from "@svc/config";
 import { sharedSshPool } from "@svc/host";
 import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
 import { createHostOperators } from "./index";
+import { sshdTestConfig } from "./sshd-test-config";
 import type { Operator } from "../types";
 
 // Each task reports, from the target, the SSH connection it came over, the control sockets in
@@ -37,18 +38,8 @@ let cfg: SvcConfig;
 beforeAll(async () => {
   sshd = await startSshd();
   dir = mkdtempSync(join(tmpdir(), "svc-ssh-reuse-"));
-  cfg = loadConfig({
-    SVC_SSH_HOST: "127.0.0.1",
-    SVC_SSH_PORT: String(sshd.port),
-    SVC_SSH_USER: sshd.user,
-    SVC_SSH_KEY_PATH: sshd.keyPath,
-    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
-    SVC_PLAYBOOKS_DIR: dir,
-    SVC_INVENTORY_DIR: join(dir, "inv"),
-    SVC_HOST_STATE_DIR: join(dir, "tries"),
-    // Ansible's own SSH plumbing is what this file checks (Mitogen brings its own: ansible-strategy.test.ts).
-    SVC_ANSIBLE_STRATEGY: "linear",
-  });
+  // Ansible's own SSH plumbing is what this file checks (Mitogen brings its own: ansible-strategy.test.ts).
+  cfg = sshdTestConfig(sshd, dir, { SVC_ANSIBLE_STRATEGY: "linear" });
   op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { LocalExecutor, sharedSshPool, type HostExecutor } from "@svc/host";
 import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
 import { ansibleStrategyFor, forgetAnsibleStrategyProbes } from "./ansible-strategy";
 import { createHostOperators } from "./index";
+import { sshdTestConfig } from "./sshd-test-config";
 import type { Operator } from "../types";
 
 // The task reports the process that ran it: under Mitogen a persistent interpreter named
@@ -39,17 +40,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-ansible-strategy-"));
   writeFileSync(join(dir, "probe.yml"), PLAYBOOK);
   for (const strategy of ["auto", "linear", "mitogen_linear"]) {
-    configs[strategy] = loadConfig({
-      SVC_SSH_HOST: "127.0.0.1",
-      SVC_SSH_PORT: String(sshd.port),
-      SVC_SSH_USER: sshd.user,
-      SVC_SSH_KEY_PATH: sshd.keyPath,
-      SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
-      SVC_PLAYBOOKS_DIR: dir,
-      SVC_INVENTORY_DIR: join(dir, "inv"),
-      SVC_HOST_STATE_DIR: join(dir, `tries-${strategy}`),
-      SVC_ANSIBLE_STRATEGY: strategy,
-    });
+    configs[strategy] = sshdTestConfig(sshd, join(dir, strategy), { SVC_PLAYBOOKS_DIR: dir, SVC_ANSIBLE_STRATEGY: strategy });
   }
   op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
 }, 60_000);

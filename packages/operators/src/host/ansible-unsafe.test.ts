@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, type SvcConfig } from "@svc/config";
+import type { SvcConfig } from "@svc/config";
 import { sharedSshPool } from "@svc/host";
 import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
 import { createHostOperators } from "./index";
+import { sshdTestConfig } from "./sshd-test-config";
 import { unsafeExtraVarsYaml } from "./unsafe-vars";
 import type { Operator } from "../types";
 
@@ -28,17 +29,7 @@ beforeAll(async () => {
   sshd = await startSshd();
   dir = mkdtempSync(join(tmpdir(), "svc-unsafe-"));
   writeFileSync(join(dir, "write.yml"), PLAYBOOK);
-  cfg = loadConfig({
-    SVC_SSH_HOST: "127.0.0.1",
-    SVC_SSH_PORT: String(sshd.port),
-    SVC_SSH_USER: sshd.user,
-    SVC_SSH_KEY_PATH: sshd.keyPath,
-    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
-    SVC_PLAYBOOKS_DIR: dir,
-    SVC_INVENTORY_DIR: join(dir, "inventory"),
-    SVC_HOST_STATE_DIR: join(dir, "tries"),
-    SVC_SECRETS_FILE: "/etc/svc/{{ not-templated }}/secrets.yml",
-  });
+  cfg = sshdTestConfig(sshd, dir, { SVC_SECRETS_FILE: "/etc/svc/{{ not-templated }}/secrets.yml" });
   op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {
