@@ -12,6 +12,7 @@ import * as m007 from "./migrations/007-one-trip-decisions";
 import * as m008 from "./migrations/008-lean-try-ops";
 import * as m009 from "./migrations/009-idempotency-keys";
 import * as m010 from "./migrations/010-paused-runs";
+import * as m011 from "./migrations/011-triggered-runs";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -39,8 +40,12 @@ export function createPool(url: string, opts: DbOptions = {}): pg.Pool {
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
     ...(statement > 0 ? { statement_timeout: statement, idle_in_transaction_session_timeout: statement } : {}),
   });
-  // An idle client error (server restart) must not crash the process; the next query reconnects.
+  // A connection error (server restart, failover) must not crash the process. The pool handles
+  // it for idle clients only: a checked-out client (a transaction between two statements) emits
+  // 'error' with no listener, an uncaught exception. Every client gets its own listener; the
+  // failed statement rejects, and the pool drops the broken client on release.
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }
 
@@ -60,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "008-lean-try-ops": m008,
   "009-idempotency-keys": m009,
   "010-paused-runs": m010,
+  "011-triggered-runs": m011,
 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */
