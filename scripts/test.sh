@@ -105,15 +105,37 @@ tail -n 1 /tmp/svc-debian12-image.log
 
 log "running the test suite"
 report=$(mktemp)
-set +e
-# One jest worker: VM guests run under software emulation and miss SSH deadlines when a second
-# test file loads both cores at the same time.
+jest=(pnpm exec jest --ci --maxWorkers=1 --forceExit --json)
+# One jest worker per process: VM guests run under software emulation and miss SSH deadlines when a
+# second heavy test file loads both cores at the same time.
 # --forceExit: a handle a test left open (reported by jest) must not keep CI waiting once every
 # test has finished.
-pnpm exec jest --ci --maxWorkers=1 --forceExit --json --outputFile="$report" "$@"
-rc=$?
+set +e
+if [ $# -gt 0 ]; then
+  "${jest[@]}" --outputFile="$report" "$@"
+  rc=$?
+  reports=("$report")
+else
+  # The whole suite: the VM, Docker and fault files one at a time (scripts/lib/test-groups.cjs),
+  # the rest in a second jest process at a lower priority beside them; its output follows at the end.
+  groups=$(mktemp -d)
+  "${jest[@]}" --listTests | node scripts/lib/test-groups.cjs "$groups/serial" "$groups/beside"
+  beside_report=$(mktemp)
+  mapfile -t beside_files <"$groups/beside"
+  mapfile -t serial_files <"$groups/serial"
+  nice -n 5 "${jest[@]}" --outputFile="$beside_report" --runTestsByPath "${beside_files[@]}" >"$groups/beside.log" 2>&1 &
+  beside_pid=$!
+  "${jest[@]}" --outputFile="$report" --runTestsByPath "${serial_files[@]}"
+  rc=$?
+  wait "$beside_pid"
+  beside_rc=$?
+  log "the files run beside the VM tests (exit $beside_rc):"
+  cat "$groups/beside.log"
+  [ "$rc" -ne 0 ] || rc=$beside_rc
+  reports=("$report" "$beside_report")
+fi
 set -e
 log "test suite ended (exit $rc)"
 # shellcheck disable=SC2016 # JavaScript template literal, not shell
-node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$report" 2>/dev/null || true
+node -e 'let p=0,f=0,s=0;for(const a of process.argv.slice(1)){const r=JSON.parse(require("fs").readFileSync(a,"utf8"));p+=r.numPassedTests;f+=r.numFailedTests;s+=r.numPendingTests}console.log(`${p} passed, ${f} failed, ${s} skipped`)' "${reports[@]}" 2>/dev/null || true
 exit $rc
