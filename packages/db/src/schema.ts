@@ -9,7 +9,7 @@ export const DAG_RUN_STATES = ["queued", "running", "success", "failed"] as cons
 export type DagRunState = (typeof DAG_RUN_STATES)[number];
 
 /** Airflow 2 task-instance states; SQL NULL is Airflow's "none" (no status yet). */
-export const TASK_STATES = ["scheduled", "queued", "running", "success", "failed", "up_for_retry", "upstream_failed", "skipped"] as const;
+export const TASK_STATES = ["scheduled", "queued", "running", "success", "failed", "up_for_retry", "up_for_reschedule", "upstream_failed", "skipped"] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
 export interface DagTable {
@@ -59,6 +59,11 @@ export interface DagRunTable {
   external_trigger: Generated<boolean>;
   /** Started by the scheduler although the DAG is paused: one approved run, the DAG stays paused. */
   run_while_paused: Generated<boolean>;
+  /** The task instance and try that triggered this run (operator trigger_dag_run; migration 011), else null. */
+  parent_dag_id: ColumnType<string | null, string | null | undefined, string | null>;
+  parent_run_id: ColumnType<string | null, string | null | undefined, string | null>;
+  parent_task_id: ColumnType<string | null, string | null | undefined, string | null>;
+  parent_try_number: ColumnType<number | null, number | null | undefined, number | null>;
   /** Bumped with every task state change; the scheduler evaluates each version once. */
   version: Generated<number>;
   evaluated_version: Generated<number>;

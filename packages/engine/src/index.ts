@@ -24,6 +24,7 @@ export {
   onShutdown,
 } from "./runtime";
 export type { TryBatcher } from "./runtime/task-claim";
+export { createDagRunsPort } from "./runtime/dag-runs-port";
 export type { RuntimeDeps, ReconcileReport, EngineWorker, EngineScheduler, SchedulerOptions, EngineRuntime, EngineRuntimeOptions } from "./runtime";
 export { syncDagFolder, watchDagFolder, getImportErrorForDag } from "./processor";
 export type { SyncDagFolderDeps, SyncReport, WatchDagFolderOptions } from "./processor";
@@ -52,6 +53,7 @@ export {
   DagRunSchema,
   DagRunCollectionSchema,
   TaskInstanceSchema,
+  TriggeredDagRunSchema,
   TaskInstanceCollectionSchema,
   TaskInstanceReferenceCollectionSchema,
   TaskSchema,
@@ -84,6 +86,7 @@ export type {
   ApiDagDetail,
   ApiDagRun,
   ApiTaskInstance,
+  ApiTriggeredDagRun,
   ApiTaskInstanceReference,
   ApiTask,
   ApiImportError,

@@ -4,7 +4,7 @@ import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import type { DagRunRow, Db, TaskInstanceRow } from "@svc/db";
 import { silentLogger } from "@svc/logger";
-import { defaultOperators } from "@svc/operators";
+import { defaultOperators, type OperatorRegistry } from "@svc/operators";
 import { createQueues, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor, type TestDb } from "@svc/testing";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime, type EngineScheduler } from "../src";
@@ -18,7 +18,7 @@ export interface Harness {
   api: ReturnType<typeof createEngineApi>;
   writeDag(file: string, yaml: string): void;
   sync(): Promise<unknown>;
-  startRuntime(extra?: { worker?: boolean; scheduler?: boolean }): EngineRuntime;
+  startRuntime(extra?: { worker?: boolean; scheduler?: boolean; workerConcurrency?: number; operators?: OperatorRegistry }): EngineRuntime;
   /** The first in-process scheduler started by startRuntime. */
   scheduler(): EngineScheduler;
   waitRun(dagId: string, runId: string, states?: string[], timeoutMs?: number): Promise<DagRunRow>;

@@ -1,4 +1,7 @@
-export type { Operator, OperatorContext, LogStream } from "./types";
+export type { Operator, OperatorContext, LogStream, DagRunsPort, RunView } from "./types";
+export { RescheduleTry, isRescheduleTry } from "./reschedule";
+export { triggerDagRunOperator, derivedTriggerRunId, DEFAULT_TRIGGER_TIMEOUT_S } from "./trigger-dag-run";
+export type { TriggerDagRunArgs } from "./trigger-dag-run";
 export { createOperatorRegistry, checkLiteralArgs } from "./registry";
 export type { OperatorRegistry } from "./registry";
 export { noopOperator, sleepOperator, failOperator, shellOperator, BASIC_OPERATORS } from "./basic";

@@ -16,6 +16,33 @@ export interface OperatorContext {
   log(line: string, stream?: LogStream): void;
   /** Aborted on execution_timeout or cancel; operators must stop their child work promptly. */
   signal: AbortSignal;
+  /** DAG runs as the engine's worker offers them (trigger_dag_run); absent outside a worker. */
+  dagRuns?: DagRunsPort;
+}
+
+/** A DAG run as an operator sees it. */
+export interface RunView {
+  dagId: string;
+  runId: string;
+  state: "queued" | "running" | "success" | "failed";
+  /** When it was triggered (its logical date). */
+  triggeredAt: Date;
+  /** The try that triggered it, or null (triggered from elsewhere). */
+  parent: { dagId: string; runId: string; taskId: string; tryNumber: number } | null;
+}
+
+/** The engine's DAG runs, for an operator that triggers a run and waits for it. Bound to the calling try. */
+export interface DagRunsPort {
+  find(dagId: string, runId: string): Promise<RunView | undefined>;
+  /**
+   * Create run `runId` of `dagId`, linked to the calling try, with `conf` checked against the DAG's
+   * params as a REST trigger checks it (ParamsInvalidError, DagNotFoundError...); it starts even
+   * if the DAG is paused (one run, as an approved flow's). A run with that id that already exists
+   * is returned as it is: the caller checks whose it is.
+   */
+  trigger(dagId: string, runId: string, conf: Record<string, unknown>): Promise<RunView & { created: boolean }>;
+  /** Why a run failed: its failed tasks, each with its error and last log line. */
+  failureReason(dagId: string, runId: string): Promise<string>;
 }
 
 /** An operator: a validated args schema and an idempotent run function (at-least-once delivery). */
@@ -31,6 +58,12 @@ export interface Operator<A = any> {
    * which is why it must have no effect; only one outcome is ever written.
    */
   instant?: boolean;
+  /**
+   * A try lost with its worker (killed, or stopping) resumes at the same try number instead of
+   * taking a new one. For operators whose run() is idempotent per try and that reschedule
+   * (throw RescheduleTry): the try number is what ties the try to what it started.
+   */
+  resumable?: boolean;
   /** Returns the try's output (JSON), exposed to downstream tasks as `ti.<task>.output`. */
   run(args: A, ctx: OperatorContext): Promise<Record<string, unknown> | void>;
 }

@@ -31,7 +31,11 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   function closeLog() { if (log) log.close(); log = null; }
 
+  const gridLink = (dag, query, text) => el("a", { href: "/dags/" + seg(dag) + "/grid?" + new URLSearchParams(query).toString(), class: "mono" }, text);
+
   function triggeredBy(r) {
+    const p = r.triggered_by;
+    if (p) return el("span", {}, "task ", gridLink(p.dag_id, { run_id: p.dag_run_id, task_id: p.task_id }, p.dag_id + " / " + p.dag_run_id + " / " + p.task_id), " (try " + p.try_number + ")");
     const m = /^flow ([^:]+): ([\s\S]*)$/.exec(r.note || "");
     if (m) return "the assistant, for: “" + m[2] + "” (flow " + m[1] + ")";
     return r.run_type === "scheduled" ? "the scheduler" : r.external_trigger ? "an operator (" + r.run_type + ")" : r.run_type;
@@ -91,6 +95,9 @@ document.addEventListener("DOMContentLoaded", () => {
     const chosen = tryNumber && tryNumber <= tries ? tryNumber : tries;
     const logBox = el("div");
     const msg = el("div", { "aria-live": "polite" });
+    // Runs this task triggered (trigger_dag_run), one per try that did.
+    const triggered = (ti.triggered_dag_runs || []).map((r) =>
+      el("li", {}, gridLink(r.dag_id, { run_id: r.dag_run_id }, r.dag_id + " / " + r.dag_run_id), " ", badge(r.state), " try " + r.try_number));
     const tryPick = el("select", { id: "try-pick", "aria-label": "Try" }, Array.from({ length: tries }, (_, i) => el("option", { value: i + 1, selected: i + 1 === chosen }, "try " + (i + 1))));
     tryPick.addEventListener("change", () => { closeLog(); log = window.svcLog.open(logBox, { dagId, runId, taskId, tryNumber: Number(tryPick.value) }); });
     panel.replaceChildren(
@@ -101,6 +108,8 @@ document.addEventListener("DOMContentLoaded", () => {
         el("button", { type: "button", class: "btn secondary", onclick: () => clearWithPreview(msg, apiBase + "/clearTaskInstances",
           { task_ids: [taskId], dag_run_id: runId, include_downstream: true, only_failed: false }, "clearing " + taskId + " and what follows") }, "Clear task and downstream…"),
         tryPick),
+      triggered.length ? el("h2", {}, "Triggered runs") : null,
+      triggered.length ? el("ul", { id: "triggered-runs" }, triggered) : null,
       msg,
       el("h2", {}, "Log"), logBox);
     log = window.svcLog.open(logBox, { dagId, runId, taskId, tryNumber: chosen });

@@ -34,7 +34,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop function svc_start_runs`.execute(db);
 }
 
-const APPLY_DECISION = `
+export const APPLY_DECISION = `
 create function svc_apply_decision(p_run bigint, p_version int, p_now timestamptz, p_queue text[], p_tries int[],
   p_skip text[], p_upstream_failed text[], p_run_state text)
 returns table (applied boolean, missed text[])

@@ -86,7 +86,12 @@ export const DagRunSchema = z.object({
   external_trigger: z.boolean(),
   conf: z.record(z.string(), z.unknown()),
   note: z.string().nullable(),
+  /** Not in Airflow: the task instance (and try) whose trigger_dag_run task created this run. */
+  triggered_by: z.object({ dag_id: z.string(), dag_run_id: z.string(), task_id: z.string(), try_number: z.number().int() }).nullable(),
 });
+
+/** Not in Airflow: a run a task instance triggered (operator trigger_dag_run), by the try that did. */
+export const TriggeredDagRunSchema = z.object({ dag_id: z.string(), dag_run_id: z.string(), try_number: z.number().int(), state: z.enum(DAG_RUN_STATE_VALUES) });
 
 export const TaskInstanceSchema = z.object({
   task_id: z.string(),
@@ -97,7 +102,7 @@ export const TaskInstanceSchema = z.object({
   start_date: nullableDate,
   end_date: nullableDate,
   duration: z.number().nullable(),
-  state: z.enum(["scheduled", "queued", "running", "success", "failed", "up_for_retry", "upstream_failed", "skipped"]).nullable(),
+  state: z.enum(["scheduled", "queued", "running", "success", "failed", "up_for_retry", "up_for_reschedule", "upstream_failed", "skipped"]).nullable(),
   try_number: z.number().int(),
   map_index: z.number().int(),
   max_tries: z.number().int(),
@@ -115,6 +120,8 @@ export const TaskInstanceSchema = z.object({
   rendered_map_index: z.string().nullable(),
   rendered_fields: z.record(z.string(), z.unknown()),
   note: z.string().nullable(),
+  /** Not in Airflow: the runs this task instance triggered, oldest try first (empty for other operators). */
+  triggered_dag_runs: z.array(TriggeredDagRunSchema),
 });
 
 export const TaskInstanceReferenceSchema = z.object({
@@ -189,6 +196,7 @@ export type ApiDag = z.infer<typeof DagSchema>;
 export type ApiDagDetail = z.infer<typeof DagDetailSchema>;
 export type ApiDagRun = z.infer<typeof DagRunSchema>;
 export type ApiTaskInstance = z.infer<typeof TaskInstanceSchema>;
+export type ApiTriggeredDagRun = z.infer<typeof TriggeredDagRunSchema>;
 export type ApiTaskInstanceReference = z.infer<typeof TaskInstanceReferenceSchema>;
 export type ApiTask = z.infer<typeof TaskSchema>;
 export type ApiImportError = z.infer<typeof ImportErrorSchema>;
@@ -213,6 +221,7 @@ export const API_COMPONENTS = {
   DAGRun: DagRunSchema,
   DAGRunCollection: DagRunCollectionSchema,
   TaskInstance: TaskInstanceSchema,
+  TriggeredDagRun: TriggeredDagRunSchema,
   TaskInstanceCollection: TaskInstanceCollectionSchema,
   TaskInstanceReference: TaskInstanceReferenceSchema,
   TaskInstanceReferenceCollection: TaskInstanceReferenceCollectionSchema,

@@ -1,6 +1,6 @@
 import type { DagRow, DagRunRow, ImportErrorRow, TaskInstanceRow } from "@svc/db";
 import type { DagDefinition, TaskDefinition } from "@svc/dags";
-import type { ApiDag, ApiDagDetail, ApiDagRun, ApiImportError, ApiTask, ApiTaskInstance, ApiTaskInstanceReference } from "./schemas";
+import type { ApiDag, ApiDagDetail, ApiDagRun, ApiImportError, ApiTask, ApiTaskInstance, ApiTaskInstanceReference, ApiTriggeredDagRun } from "./schemas";
 import { scheduleInterval, timetableDescription } from "./timetable";
 
 /** ISO 8601 with an explicit +00:00 offset, as Airflow's API writes dates. */
@@ -95,6 +95,10 @@ export const DAG_RUN_API_COLUMNS = [
   "external_trigger",
   "conf",
   "note",
+  "parent_dag_id",
+  "parent_run_id",
+  "parent_task_id",
+  "parent_try_number",
 ] as const;
 export type ApiDagRunRow = Pick<DagRunRow, (typeof DAG_RUN_API_COLUMNS)[number]>;
 
@@ -116,11 +120,15 @@ export function dagRunToApi(row: ApiDagRunRow): ApiDagRun {
     external_trigger: row.external_trigger,
     conf: row.conf ?? {},
     note: row.note,
+    triggered_by:
+      row.parent_dag_id && row.parent_run_id && row.parent_task_id && row.parent_try_number !== null
+        ? { dag_id: row.parent_dag_id, dag_run_id: row.parent_run_id, task_id: row.parent_task_id, try_number: row.parent_try_number }
+        : null,
   };
 }
 
-/** A task instance row (with its run's logical date) as Airflow's TaskInstance schema. */
-export function taskInstanceToApi(row: TaskInstanceRow, logicalDate: Date): ApiTaskInstance {
+/** A task instance row (with its run's logical date and the runs it triggered) as Airflow's TaskInstance schema. */
+export function taskInstanceToApi(row: TaskInstanceRow, logicalDate: Date, triggered: ApiTriggeredDagRun[] | null = null): ApiTaskInstance {
   return {
     task_id: row.task_id,
     task_display_name: row.task_id,
@@ -148,6 +156,7 @@ export function taskInstanceToApi(row: TaskInstanceRow, logicalDate: Date): ApiT
     rendered_map_index: null,
     rendered_fields: {},
     note: row.note,
+    triggered_dag_runs: triggered ?? [],
   };
 }
 

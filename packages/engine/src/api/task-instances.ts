@@ -7,6 +7,7 @@ import type { ApiTaskInstance, ApiTaskInstanceCollection } from "./schemas";
 import { taskInstanceToApi } from "./serialize";
 import { parseApiDate } from "./trigger";
 import { requireRun } from "./dag-runs";
+import { triggeredRunsOf } from "./triggered-runs";
 
 export interface ListTaskInstancesQuery extends Omit<PageQuery, "order_by">, DateRangeFilters {
   /** Task states; `none` (or null) selects task instances without a state yet. */
@@ -75,18 +76,26 @@ export function taskInstanceOps(ctx: ApiContext) {
       base
         .selectAll("task_instance")
         .select("dag_run.logical_date as run_logical_date")
+        .select(triggeredRunsOf("task_instance").as("triggered"))
         .orderBy("dag_run.id")
         .orderBy("task_instance.task_id")
         .limit(limit)
         .offset(offset)
         .execute(),
     ]);
-    return { task_instances: rows.map((r) => taskInstanceToApi(r, r.run_logical_date)), total_entries: n };
+    return { task_instances: rows.map((r) => taskInstanceToApi(r, r.run_logical_date, r.triggered)), total_entries: n };
   }
 
   async function getTaskInstance(dagId: string, runId: string, taskId: string): Promise<ApiTaskInstance> {
     const { ti, logicalDate } = await requireTaskInstance(db, dagId, runId, taskId);
-    return taskInstanceToApi(ti, logicalDate);
+    const { triggered } = await db
+      .selectFrom("task_instance as ti")
+      .select(triggeredRunsOf("ti").as("triggered"))
+      .where("ti.dag_id", "=", dagId)
+      .where("ti.run_id", "=", runId)
+      .where("ti.task_id", "=", taskId)
+      .executeTakeFirstOrThrow();
+    return taskInstanceToApi(ti, logicalDate, triggered);
   }
 
   return { listTaskInstances, getTaskInstance };

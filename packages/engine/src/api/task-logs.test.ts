@@ -34,6 +34,12 @@ describe("engine API: task logs", () => {
     expect(tryIsLive({ state: "up_for_retry", try_number: 1 }, 2, true)).toBe(true);
   });
 
+  test("a rescheduled try (up_for_reschedule) is live while its run is active: its next poke writes to the same try", () => {
+    expect(tryIsLive({ state: "up_for_reschedule", try_number: 1 }, 1, true)).toBe(true);
+    expect(tryIsLive({ state: "up_for_reschedule", try_number: 1 }, 1, false)).toBe(false);
+    expect(tryIsLive({ state: "up_for_reschedule", try_number: 1 }, 2, true)).toBe(false);
+  });
+
   test("following with the continuation token returns only new lines, and finished once the try ended", async () => {
     await setTi(f.db, "hello", "r", "say", { state: "running", try_number: 1 });
     await addLines(["tick 1", "tick 2"]);

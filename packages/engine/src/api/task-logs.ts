@@ -42,7 +42,8 @@ export function decodeLogToken(token: string): number {
 /** Whether try `tryNumber` of this task instance can still write lines. */
 export function tryIsLive(ti: Pick<TaskInstanceRow, "state" | "try_number">, tryNumber: number, runActive: boolean): boolean {
   if (tryNumber < ti.try_number) return false;
-  if (tryNumber === ti.try_number) return ti.state === "queued" || ti.state === "running";
+  // A rescheduled try writes again at its next poke, while the run is active.
+  if (tryNumber === ti.try_number) return ti.state === "queued" || ti.state === "running" || (ti.state === "up_for_reschedule" && runActive);
   // A later try has not started: it still may while the run is active and the task is unfinished.
   return tryNumber === ti.try_number + 1 && runActive && (ti.state === null || ti.state === "scheduled" || ti.state === "up_for_retry");
 }

@@ -29,6 +29,8 @@ export interface TriggerOptions {
    * approved, the scheduler, the operator's CLI), which may set them.
    */
   callerHasRole?: (role: ParamRole) => boolean;
+  /** The task instance and try creating this run (operator trigger_dag_run); not part of the REST API. */
+  parent?: { dagId: string; runId: string; taskId: string; tryNumber: number };
 }
 
 /** Airflow's default `allowed_run_id_pattern`. */
@@ -104,13 +106,16 @@ export function triggerOps(ctx: ApiContext) {
       throw new BadRequestError(`dag_run_id: '${runId}' must match ${RUN_ID_PATTERN.source}`, { field: "dag_run_id" });
     }
 
+    const p = opts.parent;
     // One statement: the run, with the definition snapshot copied in the database from the DAG
     // row at the hash just validated, and its task instances (state none, try 0). A logical date
     // already taken inserts nothing; a run id already taken violates the unique key.
     const { rows } = await sql<ApiDagRunRow>`
       with r as (
-        insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date, data_interval_start, data_interval_end, note, external_trigger, run_while_paused)
-        select d.dag_id, ${runId}, 'queued', ${runType}, ${JSON.stringify(checked.params)}::jsonb, d.definition, d.hash, ${logical}, ${logical}, ${logical}, ${opts.note ?? null}, ${runType !== "scheduled"}, ${opts.runWhilePaused === true}
+        insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date, data_interval_start, data_interval_end, note, external_trigger, run_while_paused,
+          parent_dag_id, parent_run_id, parent_task_id, parent_try_number)
+        select d.dag_id, ${runId}, 'queued', ${runType}, ${JSON.stringify(checked.params)}::jsonb, d.definition, d.hash, ${logical}, ${logical}, ${logical}, ${opts.note ?? null}, ${runType !== "scheduled"}, ${opts.runWhilePaused === true},
+          ${p?.dagId ?? null}, ${p?.runId ?? null}, ${p?.taskId ?? null}, ${p?.tryNumber ?? null}::int
         from dag d
         where d.dag_id = ${dagId} and d.hash = ${dag.hash}
           and not exists (select 1 from dag_run x where x.dag_id = ${dagId} and x.logical_date = ${logical})

@@ -27,6 +27,16 @@ const always = () => true;
 const diamond = { tasks: [task("a"), task("b", ["a"]), task("c", ["a"]), task("d", ["b", "c"])] };
 
 describe("decideRun", () => {
+  test("a due up_for_reschedule try is queued again at the same try number; a later one sets the wake-up and keeps the run running", () => {
+    const dag = { tasks: [task("wait"), task("after", ["wait"])] };
+    const due = decideRun(dag, [ti("wait", "up_for_reschedule", 2, new Date(now.getTime() - 1)), ti("after", null)], now, always);
+    expect(due.queue).toEqual([{ task_id: "wait", try_number: 2, reschedule: true }]);
+    expect(due.runState).toBe("running");
+    const later = new Date(now.getTime() + 5000);
+    const notYet = decideRun(dag, [ti("wait", "up_for_reschedule", 2, later), ti("after", null)], now, always);
+    expect([notYet.queue, notYet.wakeAt, notYet.runState]).toEqual([[], later, "running"]);
+  });
+
   test("a fresh diamond queues only its root with try 1", () => {
     const d = decideRun(diamond, [ti("a", null), ti("b", null), ti("c", null), ti("d", null)], now, always);
     expect(d.queue).toEqual([{ task_id: "a", try_number: 1 }]);

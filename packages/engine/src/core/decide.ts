@@ -11,8 +11,11 @@ export interface TiView {
 }
 
 export interface RunDecision {
-  /** Tries to enqueue now: state becomes queued with this try number. */
-  queue: { task_id: string; try_number: number }[];
+  /**
+   * Tries to enqueue now: state becomes queued with this try number. `reschedule`: a try that was
+   * up_for_reschedule runs again as the same try (its try number unchanged).
+   */
+  queue: { task_id: string; try_number: number; reschedule?: true }[];
   skip: string[];
   upstreamFailed: string[];
   /** The run state after applying the decision. */
@@ -63,9 +66,11 @@ export function decideRun(dag: Pick<DagDefinition, "tasks">, tis: TiView[], now:
   }
 
   for (const ti of tis) {
-    if (ti.state !== "up_for_retry") continue;
+    if (ti.state !== "up_for_retry" && ti.state !== "up_for_reschedule") continue;
     if (!ti.next_retry_at || ti.next_retry_at <= now) {
-      decision.queue.push({ task_id: ti.task_id, try_number: ti.try_number + 1 });
+      decision.queue.push(
+        ti.state === "up_for_retry" ? { task_id: ti.task_id, try_number: ti.try_number + 1 } : { task_id: ti.task_id, try_number: ti.try_number, reschedule: true },
+      );
       state.set(ti.task_id, "queued");
     } else if (!decision.wakeAt || ti.next_retry_at < decision.wakeAt) {
       decision.wakeAt = ti.next_retry_at;

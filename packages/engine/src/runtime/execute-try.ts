@@ -1,5 +1,6 @@
 import { renderArgs } from "@svc/dags";
 import { NonRetryableError } from "@svc/errors";
+import { isRescheduleTry, type RescheduleTry } from "@svc/operators";
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import { decideFailure } from "../core/retry";
@@ -12,6 +13,7 @@ import { createLogWriter, type LogWriter } from "./log-writer";
 import { handBackTry, WorkerStoppingError } from "./requeue-try";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { successOutputs, templateContext } from "./template-context";
+import { createDagRunsPort } from "./dag-runs-port";
 
 export type { TryResult } from "./finish-try";
 
@@ -67,11 +69,16 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
     outcome = { state: "success", output: (await runOperator(deps, job, claimed, facts, writer, limit.signal)) ?? {} };
     writer.write("task succeeded", "system");
   } catch (e) {
-    outcome = failedOutcome(deps, job, claimed.max_tries, facts.task, writer, limit.signal.aborted && limit.signal.reason instanceof Error ? limit.signal.reason : (e as Error));
+    const aborted = limit.signal.aborted && limit.signal.reason instanceof Error;
+    outcome =
+      isRescheduleTry(e) && !aborted
+        ? rescheduledOutcome(deps, writer, e)
+        : failedOutcome(deps, job, claimed.max_tries, facts.task, writer, aborted ? (limit.signal.reason as Error) : (e as Error));
   } finally {
     limit.dispose();
   }
-  return settle(deps, tries, job, writer, outcome, facts.hasDownstream, log, detach);
+  const resumable = deps.operators.get(facts.task.operator)?.resumable === true;
+  return settle(deps, tries, job, writer, outcome, facts.hasDownstream, log, detach, resumable);
 }
 
 /**
@@ -110,7 +117,16 @@ async function runOperator(deps: RuntimeDeps, job: TaskJob, run: ClaimedTry, fac
   }
   const parsed = op.args.safeParse(args);
   if (!parsed.success) throw new NonRetryableError(`invalid args: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  const ctx = { dagId: job.dagId, runId: job.runId, taskId: job.taskId, tryNumber: job.tryNumber, params: run.conf ?? {}, config: deps.config, signal };
+  const ctx = {
+    dagId: job.dagId,
+    runId: job.runId,
+    taskId: job.taskId,
+    tryNumber: job.tryNumber,
+    params: run.conf ?? {},
+    config: deps.config,
+    signal,
+    dagRuns: createDagRunsPort(deps, job),
+  };
   return abortable(op.run(parsed.data, { ...ctx, log: (l, s) => writer.write(l, s) }), signal);
 }
 
@@ -123,6 +139,12 @@ function failedOutcome(deps: RuntimeDeps, job: TaskJob, maxTries: number, task: 
   if (d.state === "failed") return d;
   writer.write(`will retry in ${d.delayMs / 1000}s (try ${job.tryNumber + 1} of ${maxTries + 1})`, "system");
   return { state: d.state, error: d.error, nextRetryAt: d.nextRetryAt };
+}
+
+/** A try that asked to run again later at the same try number (a poke that found its wait not over). */
+function rescheduledOutcome(deps: RuntimeDeps, writer: LogWriter, r: RescheduleTry): TryOutcome {
+  writer.write(`rescheduled: this try runs again in ${r.delaySeconds}s, its worker slot free meanwhile`, "system");
+  return { state: "up_for_reschedule", output: r.output, nextRetryAt: new Date(nowOf(deps).getTime() + r.delaySeconds * 1000) };
 }
 
 /**
@@ -138,10 +160,11 @@ async function settle(
   hasDownstream: boolean,
   log: () => Logger,
   detach?: DetachCommit,
+  resumable = false,
 ): Promise<TryResult | "detached"> {
   const logs = await writer.detach();
-  const write = outcome ? () => tries.commit({ job, workerId: deps.instanceId, outcome, logs }) : () => handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs);
-  const finishing = finishTry(deps, tries, job, outcome?.state ?? "up_for_retry", write, hasDownstream, log);
+  const write = outcome ? () => tries.commit({ job, workerId: deps.instanceId, outcome, logs }) : () => handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs, resumable);
+  const finishing = finishTry(deps, tries, job, outcome?.state ?? (resumable ? "up_for_reschedule" : "up_for_retry"), write, hasDownstream, log);
   if (!detach) return finishing;
   detach(finishing);
   return "detached";

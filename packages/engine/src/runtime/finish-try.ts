@@ -33,7 +33,7 @@ export async function finishTry(
   // so wide fan-outs do not flood the scheduler. Asked after our commit: of two leaves finishing
   // together, the later to ask sees both done. A worker holding another try of the run leaves the
   // question to it (leaf-checks.ts). (Reconciliation re-evaluates every running run.)
-  const leaf = state !== "up_for_retry" && !hasDownstream;
+  const leaf = state !== "up_for_retry" && state !== "up_for_reschedule" && !hasDownstream;
   if (leaf && deps.leafChecks?.defer(job)) return state;
   if (!leaf || !(await tries.runOpen(job))) {
     // Version 0: "evaluate after this commit", never skipped or merged with an earlier event.

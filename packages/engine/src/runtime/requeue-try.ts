@@ -9,6 +9,11 @@ export interface RequeueRequest {
   retry: boolean;
   /** Lost worker (counted against the zombie limit) or a worker handing the try back on shutdown (not counted). */
   zombie: boolean;
+  /**
+   * The task's operator is resumable: with `retry`, the same try runs again (up_for_reschedule, due
+   * now) instead of a new one, so it finds what it started (a triggered run) by its try number.
+   */
+  resume?: boolean;
   /** Only while the try is still this worker's (a hand-back); the zombie reaper takes any running try. */
   workerId?: string;
   error: string;
@@ -21,7 +26,7 @@ export interface RequeueRequest {
 /**
  * Close a running try without consuming one of the task's retries: the try ends up_for_retry with
  * `next_retry_at = now` and one more try granted (`max_tries + 1`), so another worker runs the task
- * at once. Guarded by state and try number (and worker, for a hand-back): a try that was closed
+ * at once; a resumable operator's try ends up_for_reschedule, due now, and runs again as it is. Guarded by state and try number (and worker, for a hand-back): a try that was closed
  * meanwhile is left alone. Returns the run's new version, or undefined when nothing changed.
  */
 export async function requeueTry(db: Db, now: Date, r: RequeueRequest): Promise<number | undefined> {
@@ -30,10 +35,10 @@ export async function requeueTry(db: Db, now: Date, r: RequeueRequest): Promise<
     let update = tx
       .updateTable("task_instance")
       .set({
-        state: r.retry ? "up_for_retry" : "failed",
+        state: r.retry ? (r.resume ? "up_for_reschedule" : "up_for_retry") : "failed",
         end_date: now,
         next_retry_at: r.retry ? now : null,
-        max_tries: r.retry ? sql`max_tries + 1` : sql`max_tries`,
+        max_tries: r.retry && !r.resume ? sql`max_tries + 1` : sql`max_tries`,
         zombie_count: r.zombie ? sql`zombie_count + 1` : sql`zombie_count`,
         error: r.error,
         updated_at: now,
@@ -71,14 +76,15 @@ export class WorkerStoppingError extends Error {
 }
 
 /** Hand a try this worker was running back on shutdown: closed with a log line, queued again at once. */
-export function handBackTry(db: Db, now: Date, key: RequeueRequest["key"], workerId: string, logs: LogLine[]): Promise<boolean> {
+export function handBackTry(db: Db, now: Date, key: RequeueRequest["key"], workerId: string, logs: LogLine[], resume = false): Promise<boolean> {
   return requeueTry(db, now, {
     key,
     retry: true,
     zombie: false,
+    resume,
     workerId,
     error: `handed back by worker ${workerId} on shutdown`,
-    line: `handed back by worker ${workerId} on shutdown; queued again at once for another worker, without using one of the task's retries`,
+    line: `handed back by worker ${workerId} on shutdown; queued again at once for another worker, ${resume ? "as the same try" : "without using one of the task's retries"}`,
     logs,
   }).then((version) => version !== undefined);
 }

@@ -15,7 +15,7 @@ export interface RunRead {
   evaluated_version: number;
   /**
    * The run's task instances; undefined when no decision can change: nothing waits to start
-   * (no task without a state or up for retry) while some task is still unfinished. Wide runs
+   * (no task without a state, up for retry or for reschedule) while some task is still unfinished. Wide runs
    * get such events often, and the rows of their thousand tasks need not travel for them.
    */
   tis?: TiView[];
@@ -39,7 +39,7 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
          from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id) end as tis
     from dag_run r
     cross join lateral (
-      select count(*) filter (where t.state is null or t.state = 'up_for_retry') as waiting,
+      select count(*) filter (where t.state is null or t.state in ('up_for_retry', 'up_for_reschedule')) as waiting,
         count(*) filter (where t.state is null or t.state not in ('success', 'failed', 'skipped', 'upstream_failed')) as unfinished
       from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id) c
     where r.dag_id = ${dagId} and r.run_id = ${runId}`.execute(db);
@@ -50,14 +50,14 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
 }
 
 /**
- * Apply a decision in one statement (svc_apply_decision, migration 007): lands only while the
+ * Apply a decision in one statement (svc_apply_decision, migrations 007 and 011): lands only while the
  * run is running at the version read; returns the queued tries that landed, or undefined when the
  * read was stale (re-read and decide again).
  */
 export async function applyDecision(db: Db, run: Pick<RunRead, "id" | "version">, d: RunDecision, now: Date): Promise<RunDecision["queue"] | undefined> {
   const { rows } = await sql<{ applied: boolean; missed: string[] | null }>`
     select * from svc_apply_decision(${run.id}, ${run.version}, ${now}, ${d.queue.map((q) => q.task_id)}::text[],
-      ${d.queue.map((q) => q.try_number - 1)}::int[], ${d.skip}::text[], ${d.upstreamFailed}::text[],
+      ${d.queue.map((q) => (q.reschedule ? q.try_number : q.try_number - 1))}::int[], ${d.skip}::text[], ${d.upstreamFailed}::text[],
       ${d.runState === "running" ? null : d.runState}::text)`.execute(db);
   const r = rows[0]!;
   if (!r.applied) return undefined;

@@ -16,7 +16,7 @@ export interface ClaimedTry {
 }
 
 export interface TryOutcome {
-  state: Extract<TaskState, "success" | "failed" | "up_for_retry">;
+  state: Extract<TaskState, "success" | "failed" | "up_for_retry" | "up_for_reschedule">;
   output?: unknown;
   error?: string;
   nextRetryAt?: Date;

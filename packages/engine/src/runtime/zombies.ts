@@ -11,11 +11,11 @@ export const MAX_ZOMBIE_RETRIES = 3;
  * Running tries whose worker stopped heartbeating are zombies: the try is closed with a log line
  * and the task is retried at once by another worker, without consuming its own retries.
  */
-export async function reapZombies(deps: Pick<RuntimeDeps, "db" | "notifier" | "logger" | "config" | "clock">): Promise<number> {
+export async function reapZombies(deps: Pick<RuntimeDeps, "db" | "notifier" | "logger" | "config" | "clock"> & Partial<Pick<RuntimeDeps, "operators">>): Promise<number> {
   const now = nowOf(deps);
   const cutoff = new Date(now.getTime() - deps.config.worker.zombieAfterMs);
   const zombies = await triesOfRunningRuns(deps.db, "running")
-    .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.worker_id", "ti.zombie_count"])
+    .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.worker_id", "ti.zombie_count", "ti.operator"])
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -38,12 +38,15 @@ export async function reapZombies(deps: Pick<RuntimeDeps, "db" | "notifier" | "l
   for (const z of zombies) {
     const retry = z.zombie_count < MAX_ZOMBIE_RETRIES;
     const worker = z.worker_id ?? "?";
+    // A resumable operator's try goes on as the same try (it finds what it started by its number).
+    const resume = deps.operators?.get(z.operator)?.resumable === true;
     const version = await requeueTry(deps.db, now, {
       key: { dagId: z.dag_id, runId: z.run_id, taskId: z.task_id, tryNumber: z.try_number },
       retry,
       zombie: true,
+      resume,
       error: `worker ${worker} stopped heartbeating`,
-      line: `worker ${worker} stopped heartbeating; ${retry ? "the task will be retried on another worker" : "too many lost workers, task failed"}`,
+      line: `worker ${worker} stopped heartbeating; ${retry ? (resume ? "the same try will resume on another worker" : "the task will be retried on another worker") : "too many lost workers, task failed"}`,
     });
     if (version !== undefined) {
       deps.logger.warn({ dagId: z.dag_id, runId: z.run_id, taskId: z.task_id, try: z.try_number, workerId: z.worker_id }, "zombie try reaped");

@@ -4,7 +4,7 @@ import type { WorkflowToolDeps } from "../deps";
 import { readLog } from "../log-view";
 import { dagIdField, limitField, runIdField, TaskSummary, taskSummary } from "../shapes";
 
-const TASK_STATES = ["none", "scheduled", "queued", "running", "success", "failed", "up_for_retry", "upstream_failed", "skipped"] as const;
+const TASK_STATES = ["none", "scheduled", "queued", "running", "success", "failed", "up_for_retry", "up_for_reschedule", "upstream_failed", "skipped"] as const;
 
 /** Task instances: list, logs (bounded), clear. */
 export function taskTools(d: WorkflowToolDeps): ToolDef[] {

@@ -31,6 +31,7 @@ export const runView = (r: ApiDagRun) => ({
   conf: r.conf,
   note: r.note,
   external_trigger: r.external_trigger,
+  triggered_by: r.triggered_by,
 });
 
 export interface GridCell {
@@ -41,7 +42,14 @@ export interface GridCell {
   start_date: string | null;
   end_date: string | null;
   duration: number | null;
+  /** The run this task's latest try triggered (operator trigger_dag_run), if any. */
+  child: { dag_id: string; dag_run_id: string; state: string } | null;
 }
+
+const latestChild = (runs: ApiTaskInstance["triggered_dag_runs"]): GridCell["child"] => {
+  const r = runs[runs.length - 1];
+  return r ? { dag_id: r.dag_id, dag_run_id: r.dag_run_id, state: r.state } : null;
+};
 
 export const toCell = (t: ApiTaskInstance): GridCell => ({
   run_id: t.dag_run_id,
@@ -51,14 +59,16 @@ export const toCell = (t: ApiTaskInstance): GridCell => ({
   start_date: t.start_date,
   end_date: t.end_date,
   duration: t.duration,
+  child: latestChild(t.triggered_dag_runs),
 });
 
-/** Hover text of a square: task, state, try and times (UTC). */
+/** Hover text of a square: task, state, try, times (UTC) and the run it triggered. */
 export function cellTitle(c: GridCell): string {
   const parts = [`${c.task_id} ${c.state}`, `try ${Math.max(1, c.try_number)}`];
   if (c.start_date) parts.push(`started ${c.start_date.slice(0, 19).replace("T", " ")}`);
   if (c.end_date) parts.push(`ended ${c.end_date.slice(11, 19)}`);
   if (c.duration !== null) parts.push(`${c.duration.toFixed(1)} s`);
+  if (c.child) parts.push(`triggered ${c.child.dag_id} / ${c.child.dag_run_id} (${c.child.state})`);
   return parts.join(" · ");
 }
 

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "@svc/db";
 import { isoOrNull } from "@svc/engine";
 import type { GridCell } from "./grid-data";
@@ -9,10 +10,16 @@ import type { GridCell } from "./grid-data";
 export async function gridCellsFromDb(db: Db, dagId: string, runIds: string[]): Promise<GridCell[]> {
   if (!runIds.length) return [];
   const rows = await db
-    .selectFrom("task_instance")
-    .select(["run_id", "task_id", "state", "try_number", "start_date", "end_date", "duration"])
-    .where("dag_id", "=", dagId)
-    .where("run_id", "in", runIds)
+    .selectFrom("task_instance as ti")
+    .select(["ti.run_id", "ti.task_id", "ti.state", "ti.try_number", "ti.start_date", "ti.end_date", "ti.duration"])
+    // The run the latest try triggered (trigger_dag_run): a lookup on dag_run's partial parent index.
+    .select(
+      sql<GridCell["child"]>`(select json_build_object('dag_id', c.dag_id, 'dag_run_id', c.run_id, 'state', c.state) from dag_run c
+        where c.parent_dag_id = ti.dag_id and c.parent_run_id = ti.run_id and c.parent_task_id = ti.task_id
+        order by c.parent_try_number desc, c.id desc limit 1)`.as("child"),
+    )
+    .where("ti.dag_id", "=", dagId)
+    .where("ti.run_id", "in", runIds)
     .execute();
   return rows.map((r) => ({
     run_id: r.run_id,
@@ -22,5 +29,6 @@ export async function gridCellsFromDb(db: Db, dagId: string, runIds: string[]): 
     start_date: isoOrNull(r.start_date),
     end_date: isoOrNull(r.end_date),
     duration: r.duration,
+    child: r.child,
   }));
 }

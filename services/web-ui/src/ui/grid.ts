@@ -2,7 +2,7 @@ import { topoOrder, type ApiDagRun, type EngineApi } from "@svc/engine";
 import { cellTitle, gridRuns, runView, type CellLoader, type GridCell } from "./grid-data";
 import { html, page, Raw, seg } from "./html";
 
-const STATES = ["queued", "scheduled", "running", "success", "failed", "up_for_retry", "upstream_failed", "skipped", "none"];
+const STATES = ["queued", "scheduled", "running", "success", "failed", "up_for_retry", "up_for_reschedule", "upstream_failed", "skipped", "none"];
 
 /** JSON for a <script type="application/json"> block: nothing in it can close the element. */
 export const jsonForScript = (v: unknown): Raw => new Raw(JSON.stringify(v).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026"));
@@ -10,7 +10,7 @@ export const jsonForScript = (v: unknown): Raw => new Raw(JSON.stringify(v).repl
 /** One square: a grid cell (the page moves focus between cells with the arrow keys, Enter opens it). */
 function square(c: GridCell | undefined, runId: string, taskId: string): Raw {
   const state = c?.state ?? "none";
-  const cell = c ?? { run_id: runId, task_id: taskId, state, try_number: 0, start_date: null, end_date: null, duration: null };
+  const cell = c ?? { run_id: runId, task_id: taskId, state, try_number: 0, start_date: null, end_date: null, duration: null, child: null };
   // Cells of a role=grid table are grid cells; the page gives one of them the tab stop.
   return html`<td class="sq s-${state}" aria-label="${taskId} ${state}" title="${cellTitle(cell)}"></td>`;
 }

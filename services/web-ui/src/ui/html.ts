@@ -35,6 +35,7 @@ export const STATE_COLOURS: Record<string, string> = {
   queued: "#808080",
   scheduled: "#d2b48c",
   up_for_retry: "#ffd700",
+  up_for_reschedule: "#40e0d0",
   upstream_failed: "#ffa500",
   skipped: "#ff69b4",
   none: "#ffffff",
