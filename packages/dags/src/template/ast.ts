@@ -11,6 +11,8 @@ export type Node =
   | { kind: "neg"; operand: Node }
   | { kind: "logic"; op: "and" | "or"; left: Node; right: Node }
   | { kind: "compare"; op: CompareOp; left: Node; right: Node }
+  /** `a ~ b ~ c`: Jinja's concatenation, each part as text. */
+  | { kind: "concat"; parts: Node[] }
   | { kind: "filter"; name: string; input: Node; args: Node[] };
 
 /** Comparison operators (`in` / `not in` test membership). */

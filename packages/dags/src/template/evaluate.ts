@@ -1,7 +1,7 @@
 import { staticPath, type Node } from "./ast";
 import { TemplateError } from "./errors";
 import { FILTERS } from "./filters";
-import { Missing, deepEqual, isPlainObject, lookup, truthy, typeName } from "./values";
+import { Missing, deepEqual, isPlainObject, lookup, toText, truthy, typeName } from "./values";
 
 /** Evaluate an expression tree against plain data; a Missing result is returned, not thrown. */
 export function evaluate(node: Node, ctx: Record<string, unknown>): unknown {
@@ -39,6 +39,8 @@ export function evaluate(node: Node, ctx: Record<string, unknown>): unknown {
       if (node.op === "and" ? !truthy(left) : truthy(left)) return left;
       return need(evaluate(node.right, ctx));
     }
+    case "concat":
+      return node.parts.map((p) => toText(need(evaluate(p, ctx)))).join("");
     case "compare":
       return compare(node.op, need(evaluate(node.left, ctx)), need(evaluate(node.right, ctx)));
     case "filter": {

@@ -12,7 +12,7 @@ export type Token =
 export const MAX_TOKENS = 1000;
 
 const TWO_CHAR_OPS = new Set(["==", "!=", "<=", ">="]);
-const ONE_CHAR_OPS = new Set(["<", ">", "(", ")", "[", "]", ",", ".", "|", "-"]);
+const ONE_CHAR_OPS = new Set(["<", ">", "(", ")", "[", "]", ",", ".", "|", "-", "~"]);
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"' };
 
 const isDigit = (c: string) => c >= "0" && c <= "9";

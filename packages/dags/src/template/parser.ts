@@ -63,7 +63,7 @@ export function parseExpression(tokens: Token[]): Node {
     return parseCompare();
   };
   const parseCompare = (): Node => {
-    const left = parseFiltered();
+    const left = parseConcat();
     let op: CompareOp | undefined;
     const tok = peek();
     if (tok.t === "op" && COMPARE_OPS.has(tok.v)) op = tok.v as CompareOp;
@@ -74,10 +74,21 @@ export function parseExpression(tokens: Token[]): Node {
     }
     if (!op) return left;
     i++;
-    const right = parseFiltered();
+    const right = parseConcat();
     const next = peek();
     if ((next.t === "op" && COMPARE_OPS.has(next.v)) || isName("in")) fail(next, "chained comparisons are not supported; use 'and'");
     return { kind: "compare", op, left, right };
+  };
+  // Jinja's `~` binds looser than filters and tighter than comparisons: `a ~ b | upper == c`.
+  const parseConcat = (): Node => {
+    const first = parseFiltered();
+    if (!isOp("~")) return first;
+    const parts = [first];
+    while (isOp("~")) {
+      i++;
+      parts.push(parseFiltered());
+    }
+    return { kind: "concat", parts };
   };
   const parseFiltered = (): Node => {
     let node = parseUnary();

@@ -37,6 +37,9 @@ function collect(node: Node, out: TemplateReference[]): void {
     case "list":
       node.items.forEach((n) => collect(n, out));
       return;
+    case "concat":
+      node.parts.forEach((n) => collect(n, out));
+      return;
     case "not":
     case "neg":
       collect(node.operand, out);

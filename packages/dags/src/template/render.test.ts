@@ -73,6 +73,13 @@ describe("renderTemplate: operators and filters", () => {
     ["params.opts | tojson", '{"disk":20}'],
     ["params.tags | length", 2],
     ["params.cpus | string", "2"],
+    // `~` (Jinja's concatenation): each part as text, looser than filters, tighter than comparisons.
+    ["params.vm_name ~ '-lan'", "web01-lan"],
+    ["params.Name ~ '-' ~ params.cpus ~ params.empty ~ params.nothing", "MiXeD-2"],
+    ["params.Name ~ 'x' | upper", "MiXeDX"],
+    ["params.vm_name ~ '-lan' == 'web01-lan'", true],
+    ["['user', params.vm_name ~ '-lan']", ["user", "web01-lan"]],
+    ["params.cpus == 2 and ('a' ~ params.cpus) or 'none'", "a2"],
     ["params.missing | default('d')", "d"],
     ["ti.nope.output.ip | default('n/a')", "n/a"],
     ["params.nothing | default(5)", 5],
