@@ -52,6 +52,16 @@ test("router_deployment hands the lab networks to both the host and the router p
   expect(vyos.extraVarsYaml).toContain("cidr: 192.168.150.0/24");
 });
 
+test("router_deployment on Debian: a user-mode uplink may connect out, and the router gets its lab NICs' MACs and DNS upstream", () => {
+  const networks = [{ name: "lab-a", cidr: "192.168.150.0/24", gateway: "192.168.150.1" }];
+  const conf = { image: "debian12", networks, nets: ["user", "lab-a"], dns_forwarder: "10.0.2.2#5353" };
+  expect(renderTaskArgs(dags.router_deployment!, "create_vm", conf).args).toMatchObject({ nets: ["user", "lab-a"], user_net_outbound: true, adopt: "dag" });
+  expect(renderTaskArgs(dags.router_deployment!, "create_vm", { networks }).args).toMatchObject({ user_net_outbound: false });
+  const outputs = { create_vm: { ...CREATED.create_vm, macs: ["52:54:00:aa:bb:01"] } };
+  const cfg = previewPlaybookTask(dags.router_deployment!, "configure", conf, { outputs });
+  expect(cfg.extraVars).toMatchObject({ nets: ["user", "lab-a"], lab_macs: ["52:54:00:aa:bb:01"], dns_forwarder: "10.0.2.2#5353", dns_records: [] });
+});
+
 test("cluster_initial_deployment names the pull secret by path and renders the node sizing", () => {
   const p = previewPlaybookTask(dags.cluster_initial_deployment!, "prepare_installer", { version: "4.18", deployment_size: "compact" });
   const prep = p.extraVars;

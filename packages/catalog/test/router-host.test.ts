@@ -14,6 +14,7 @@ const NETS = [
   { name: `${PREFIX}-b`, cidr: "10.231.2.0/24" },
 ];
 const BROKEN = `${PREFIX}-broken`;
+const FOREIGN = `${PREFIX}-foreign`;
 const PLAY_TIMEOUT = 300_000;
 let dir: string;
 
@@ -50,7 +51,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "svc-router-host-"));
 });
 afterAll(() => {
-  for (const n of [...NETS.map((x) => x.name), BROKEN]) removeNet(n);
+  for (const n of [...NETS.map((x) => x.name), BROKEN, FOREIGN]) removeNet(n);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -91,6 +92,23 @@ test(
     for (const n of NETS) expect(netState(n.name)).toBeNull();
     const second = play({ networks: NETS, router_host_state: "absent" });
     expect({ status: second.status, changed: second.changed, failed: second.failed }).toEqual({ status: 0, changed: 0, failed: 0 });
+  },
+  2 * PLAY_TIMEOUT,
+);
+
+test(
+  "absent removes only the networks present defined: a network that existed before is kept, running",
+  () => {
+    const xml = path.join(dir, "foreign.xml");
+    writeFileSync(xml, `<network><name>${FOREIGN}</name><bridge stp="on" delay="0"/></network>`);
+    expect(virsh("net-define", xml).status).toBe(0);
+    expect(virsh("net-start", FOREIGN).status).toBe(0);
+    const nets = [NETS[0]!, { name: FOREIGN, cidr: "10.231.7.0/24" }];
+    expect(play({ networks: nets, router_host_state: "networks" })).toMatchObject({ status: 0, failed: 0 });
+    const gone = play({ networks: nets, router_host_state: "absent" });
+    expect({ status: gone.status, failed: gone.failed }).toEqual({ status: 0, failed: 0 });
+    expect(netState(NETS[0]!.name)).toBeNull();
+    expect(netState(FOREIGN)).toEqual({ active: true, autostart: true });
   },
   2 * PLAY_TIMEOUT,
 );

@@ -18,6 +18,13 @@ describe("kcli-style -P parameters", () => {
     expect(() => parseVmParams(["nets=[]"])).toThrow(/at least one network/);
   });
 
+  it("parses outbound=true|false for the user-mode NIC and refuses it without one", () => {
+    expect(parseVmParams(["nets=[user,lab]", "outbound=true"])).toMatchObject({ nets: ["user", "lab"], userNetOutbound: true });
+    expect(parseVmParams(["outbound=false"]).userNetOutbound).toBeUndefined();
+    expect(() => parseVmParams(["outbound=yes"])).toThrow(/-P outbound: expected true or false/);
+    expect(() => parseVmParams(["nets=[default]", "outbound=true"])).toThrow(/outbound needs user-mode networking/);
+  });
+
   it("parses a boot ISO path and one MAC per network, in either order", () => {
     expect(parseVmParams(["iso=/var/lib/svc/clusters/ocp/agent.x86_64.iso"])).toMatchObject({ iso: "/var/lib/svc/clusters/ocp/agent.x86_64.iso", nets: ["user"] });
     expect(parseVmParams(["macs=[52:54:00:0a:1b:2c,52:54:00:0a:1b:2d]", "nets=[default,lab]"])).toMatchObject({

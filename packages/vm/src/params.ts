@@ -1,7 +1,7 @@
 import { VmInputError } from "./errors";
 import { parseForward } from "./forwards";
 import { assertNetName } from "./names";
-import { assertIsoPath, assertMac, assertMacsForNets } from "./spec-check";
+import { assertIsoPath, assertMac, assertMacsForNets, assertOutbound } from "./spec-check";
 import type { PortForwardSpec } from "./types";
 
 /** The `-P key=value` parameters of `create vm`, parsed. */
@@ -16,10 +16,12 @@ export interface VmParams {
   macs?: string[];
   /** Guest ports forwarded to 127.0.0.1 (`forwards=[tcp/53,udp/53]`, user-mode networking). */
   forwards?: PortForwardSpec[];
+  /** Guest-initiated connections out of the user-mode NIC (`outbound=true`; default false). */
+  userNetOutbound?: boolean;
 }
 
 export const DEFAULT_PARAMS: VmParams = { memoryMb: 512, cpus: 1, disksGb: [], nets: ["user"] };
-const KEYS = ["memory", "numcpus", "disks", "nets", "iso", "macs", "forwards"] as const;
+const KEYS = ["memory", "numcpus", "disks", "nets", "iso", "macs", "forwards", "outbound"] as const;
 
 function list(v: string): string[] {
   const inner = v.startsWith("[") && v.endsWith("]") ? v.slice(1, -1) : v;
@@ -36,7 +38,7 @@ function int(key: string, v: string, min: number, max: number): number {
   return n;
 }
 
-/** Parse kcli-style parameters (`memory=2048`, `numcpus=2`, `disks=[20,10]`, `nets=[user]`, `iso=/x.iso`, `macs=[..]`, `forwards=[tcp/53]`). */
+/** Parse kcli-style parameters (`memory=2048`, `numcpus=2`, `disks=[20,10]`, `nets=[user]`, `iso=/x.iso`, `macs=[..]`, `forwards=[tcp/53]`, `outbound=true`). */
 export function parseVmParams(pairs: readonly string[]): VmParams {
   const p: VmParams = { ...DEFAULT_PARAMS, disksGb: [], nets: [...DEFAULT_PARAMS.nets] };
   for (const pair of pairs) {
@@ -68,11 +70,16 @@ export function parseVmParams(pairs: readonly string[]): VmParams {
       case "forwards":
         p.forwards = list(value).map(parseForward);
         break;
+      case "outbound":
+        if (value !== "true" && value !== "false") throw new VmInputError(`-P outbound: expected true or false, got ${JSON.stringify(value).slice(0, 40)}`);
+        if (value === "true") p.userNetOutbound = true;
+        break;
       default:
         throw new VmInputError(`unknown parameter ${JSON.stringify(pair).slice(0, 60)}: use ${KEYS.map((k) => `${k}=...`).join(", ")}`);
     }
   }
   // Checked once every parameter is read: -P macs may come before -P nets.
   if (p.macs) assertMacsForNets(p.macs, p.nets);
+  if (p.userNetOutbound) assertOutbound(p.nets);
   return p;
 }

@@ -31,6 +31,11 @@ export function assertMacsForNets(macs: readonly string[], nets: readonly string
   if (new Set(macs).size !== macs.length) throw new VmInputError("macs: every network needs its own MAC address");
 }
 
+/** Outbound connections are a property of the user-mode NIC: nets must have one. */
+export function assertOutbound(nets: readonly string[]): void {
+  if (!nets.includes("user")) throw new VmInputError("outbound needs user-mode networking (nets=[user,...]): it lets the guest connect out of that NIC");
+}
+
 /** Validate a create request before any hypervisor call: names, boot source, ISO path, MACs, forwards. */
 export function assertVmSpec(spec: VmSpec): void {
   assertVmName(spec.name);
@@ -40,4 +45,5 @@ export function assertVmSpec(spec: VmSpec): void {
   spec.nets.forEach(assertNetName);
   if (spec.macs) assertMacsForNets(spec.macs, spec.nets);
   if (spec.forwards) assertForwards(spec.forwards, spec.nets);
+  if (spec.userNetOutbound) assertOutbound(spec.nets);
 }

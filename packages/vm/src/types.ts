@@ -20,6 +20,11 @@ export interface VmSpec {
   sshKeys: string[];
   /** Guest ports forwarded to 127.0.0.1 ports on the host (user-mode networking only; SSH always is). */
   forwards?: PortForwardSpec[];
+  /**
+   * Let the guest open connections out of its user-mode NIC (qemu `restrict=off`): a router's
+   * uplink. Off by default: the guest then reaches nothing, 127.0.0.1 forwards still work.
+   */
+  userNetOutbound?: boolean;
 }
 
 /** A guest port a client on the host needs: forwarded from a 127.0.0.1 port picked at create. */

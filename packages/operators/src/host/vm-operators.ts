@@ -20,6 +20,8 @@ const createArgs = z
     macs: z.array(macAddress).max(8).nullish(),
     /** Guest ports forwarded to 127.0.0.1 ports on the host (`tcp/53`, `udp/53`; nets must include user). */
     forward_ports: z.array(forwardPort).max(32).default([]),
+    /** Let the guest connect out of its user-mode NIC (a router's uplink; nets must include user). Default: restricted. */
+    user_net_outbound: z.boolean().default(false),
     /** Public key file on the host to inject (default SVC_VM_SSH_PUBKEY, else the host user's ~/.ssh/id_*.pub). */
     ssh_pubkey_path: hostPath.optional(),
     /**
@@ -33,7 +35,8 @@ const createArgs = z
     wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
   })
   .refine((a) => !!a.image || !!a.iso, { message: "give an image, or an iso to boot", path: ["image"] })
-  .refine((a) => !a.macs || a.macs.length === a.nets.length, { message: "give one MAC per entry of nets", path: ["macs"] });
+  .refine((a) => !a.macs || a.macs.length === a.nets.length, { message: "give one MAC per entry of nets", path: ["macs"] })
+  .refine((a) => !a.user_net_outbound || a.nets.includes("user"), { message: "user_net_outbound needs 'user' in nets", path: ["user_net_outbound"] });
 type CreateArgs = z.infer<typeof createArgs>;
 const nameArgs = z.object({ name: vmName });
 const deleteArgs = z.object({
@@ -74,6 +77,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
         `nets=[${a.nets.join(",")}]`,
         ...(a.macs ? ["-P", `macs=[${a.macs.join(",")}]`] : []),
         ...(a.forward_ports.length ? ["-P", `forwards=[${a.forward_ports.join(",")}]`] : []),
+        ...(a.user_net_outbound ? ["-P", "outbound=true"] : []),
         ...(key ? ["--ssh-key", key] : []),
         ...(a.wait ? ["--wait", "--wait-timeout", String(a.wait_timeout_s)] : []),
         ...(a.adopt === "dag" ? ["--adopt-same-dag"] : []),

@@ -78,6 +78,8 @@ Create a VM: a copy-on-write overlay on the image, the SSH public key injected, 
   -P forwards=[PROTO/PORT,...]  Guest ports forwarded to 127.0.0.1 ports picked at create (nets=[user];
                            tcp and udp of one port share a number), e.g. forwards=[tcp/53,udp/53];
                            info vm lists them as forwards: [{proto, guest_port, host_address, host_port}]
+  -P outbound=true         Let the guest connect out of its user-mode NIC (qemu restrict=off; a router's
+                           uplink: the host's 127.0.0.1 is 10.0.2.2, its resolver 10.0.2.3); default false
   --ssh-key FILE           Public key to inject (SVC_VM_SSH_PUBKEY, default ~/.ssh/id_*.pub)
   --virt-type auto|kvm|qemu  Domain type (SVC_VM_VIRT_TYPE; auto = kvm when usable, else TCG)
   --wait                   Wait until SSH answers (timeout --wait-timeout, default 300 s), then pin the
@@ -86,7 +88,7 @@ Create a VM: a copy-on-write overlay on the image, the SSH public key injected, 
                            Record the creating task in the domain's svc metadata (the workflows do)
   --adopt-same-dag         With --owner-*: a VM recorded for another run of the same DAG, with the
                            same spec, is adopted (output adopted: true) instead of refused
-Creating a VM that exists with the same spec (image, iso, memory, cpus, disks, nets, macs, forwards) succeeds
+Creating a VM that exists with the same spec (image, iso, memory, cpus, disks, nets, macs, forwards, outbound) succeeds
 without change; another spec, or a VM recorded for another run, fails (exit 4). A libvirt domain of
 that name that svc did not create is refused (exit 7).`,
   delete: `Usage: svc-vm delete vm <name> -y [--force-foreign] [-o json]

@@ -35,6 +35,7 @@ export class KcliDriver implements VmDriver {
   async create(spec: VmSpec, opts: CreateOptions = {}): Promise<CreateResult> {
     assertVmSpec(spec);
     if (spec.forwards?.length) throw new VmInputError("forwards: the kcli driver has no user-mode port forwards; use the libvirt driver (SVC_VM_DRIVER=libvirt)");
+    if (spec.userNetOutbound) throw new VmInputError("outbound: the kcli driver has no svc user-mode NIC; use the libvirt driver (SVC_VM_DRIVER=libvirt)");
     const existing = await this.info(spec.name).catch((e) => (e instanceof VmNotFoundError ? null : Promise.reject(e)));
     if (existing) {
       const diff = [

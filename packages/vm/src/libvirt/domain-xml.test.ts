@@ -67,6 +67,14 @@ describe("libvirt domain XML", () => {
     expect(buildDomainXml({ ...base, userNetPort: null })).not.toContain("qemu:commandline>");
   });
 
+  it("lets the guest connect out of its user-mode NIC (restrict=off) only when the metadata says so, and keeps that in the metadata", () => {
+    const xml = buildDomainXml({ ...base, meta: { ...base.meta, user_net_outbound: true } });
+    expect(xml).toContain("user,id=svcnet0,restrict=off,hostfwd=tcp:127.0.0.1:40022-:22'");
+    expect(xml).not.toContain("restrict=on");
+    expect(parseDomainXml(xml).meta?.user_net_outbound).toBe(true);
+    expect(buildDomainXml({ ...base, meta: { ...base.meta, user_net_outbound: false } })).toContain("restrict=on,");
+  });
+
   it("uses TCG (type qemu) or kvm with host CPU as told", () => {
     expect(buildDomainXml(base)).toMatch(/^<domain type='qemu'/);
     expect(buildDomainXml({ ...base, virtType: "kvm" })).toContain("<cpu mode='host-passthrough'/>");

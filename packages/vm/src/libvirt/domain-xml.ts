@@ -15,6 +15,8 @@ export interface SvcVmMeta {
   ssh_port: number | null;
   /** Product ports forwarded to 127.0.0.1 (user-mode networking; absent in older metadata). */
   forwards?: RecordedForward[];
+  /** The guest may connect out of its user-mode NIC (restrict=off); absent means false. */
+  user_net_outbound?: boolean;
   /** Null when no key was injected (ISO boots: the ISO decides who may log in). */
   ssh_user: string | null;
   vm_dir: string;
@@ -109,7 +111,9 @@ ${n.mac ? `      <mac address='${e(n.mac)}'/>\n` : ""}      <source network='${e
       : "    <boot dev='hd'/>";
   // User-mode networking through qemu's own -netdev: libvirt 9 forwards ports on
   // <interface type='user'> only with the passt backend. restrict=on keeps the guest
-  // isolated (no traffic out of it); the SSH forward on 127.0.0.1 still works. The NIC
+  // isolated (no traffic out of it); the SSH forward on 127.0.0.1 still works. A router's
+  // uplink (meta.user_net_outbound) needs restrict=off: its guest then reaches the host's
+  // 127.0.0.1 as 10.0.2.2 and slirp's resolver at 10.0.2.3. The NIC
   // takes the last slot of the i440fx bus, which libvirt fills from the bottom.
   // Product ports (meta.forwards) are forwarded the same way, each to its own 127.0.0.1 port.
   const fwds = [{ proto: "tcp", host_port: o.userNetPort ?? 0, guest_port: 22 }, ...(o.meta.forwards ?? [])]
@@ -118,7 +122,7 @@ ${n.mac ? `      <mac address='${e(n.mac)}'/>\n` : ""}      <source network='${e
   const qemuArgs = o.userNetPort
     ? `  <qemu:commandline>
     <qemu:arg value='-netdev'/>
-    <qemu:arg value='user,id=svcnet0,restrict=on,${fwds}'/>
+    <qemu:arg value='user,id=svcnet0,restrict=${o.meta.user_net_outbound ? "off" : "on"},${fwds}'/>
     <qemu:arg value='-device'/>
     <qemu:arg value='virtio-net-pci,netdev=svcnet0,bus=pci.0,addr=0x1f${o.userNetMac ? `,mac=${e(o.userNetMac)}` : ""}'/>
   </qemu:commandline>\n`

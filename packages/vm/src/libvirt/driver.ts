@@ -255,6 +255,7 @@ export class LibvirtDriver implements VmDriver {
         macs: spec.macs ?? [],
         ssh_port: port,
         ...(forwards.length ? { forwards } : {}),
+        ...(spec.userNetOutbound ? { user_net_outbound: true } : {}),
         ssh_user: image?.sshUser ?? null,
         vm_dir: vmDir,
       };

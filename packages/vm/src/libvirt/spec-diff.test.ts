@@ -27,6 +27,14 @@ describe("is an existing VM the one asked for", () => {
     expect(specDiff({ ...spec, iso: undefined, image: "debian-test" }, meta)).toBe('image: has null, asked "debian-test"; iso: has "/srv/agent.iso", asked null');
   });
 
+  it("keeps outbound in the spec: a router's uplink is not the same VM as a restricted one", () => {
+    const user = { ...spec, nets: ["user", "default"], macs: undefined };
+    const userMeta = { ...meta, nets: ["user", "default"], macs: [] };
+    expect(specDiff({ ...user, userNetOutbound: true }, { ...userMeta, user_net_outbound: true })).toBe("");
+    expect(specDiff({ ...user, userNetOutbound: true }, userMeta)).toBe("user_net_outbound: has false, asked true");
+    expect(specDiff(user, { ...userMeta, user_net_outbound: true })).toBe("user_net_outbound: has true, asked false");
+  });
+
   it("reads metadata written before ISOs and MACs as neither, and refuses domains it did not create", () => {
     const old = { ...meta, image: "debian-test", iso: undefined, macs: undefined };
     expect(specDiff({ ...spec, image: "debian-test", iso: undefined, macs: undefined }, old)).toBe("");

@@ -5,7 +5,7 @@ import type { SvcVmMeta } from "./domain-xml";
 /**
  * How an existing VM's recorded spec differs from a create request: "" when it is the same VM
  * (create is then an idempotent success), else one `key: has X, asked Y` per difference.
- * Metadata written before ISOs, MACs and forwards existed reads as "no ISO, no pinned MACs, no forwards".
+ * Metadata written before ISOs, MACs, forwards and outbound existed reads as "no ISO, no pinned MACs, no forwards, restricted".
  */
 export function specDiff(spec: VmSpec, meta: SvcVmMeta | null): string {
   if (!meta) return "not created by svc-vm";
@@ -18,6 +18,7 @@ export function specDiff(spec: VmSpec, meta: SvcVmMeta | null): string {
     nets: spec.nets,
     macs: spec.macs ?? [],
     forwards: assertForwards(spec.forwards ?? [], spec.nets).map(forwardText),
+    user_net_outbound: spec.userNetOutbound ?? false,
   };
   const have: typeof want = {
     image: meta.image,
@@ -28,6 +29,7 @@ export function specDiff(spec: VmSpec, meta: SvcVmMeta | null): string {
     nets: meta.nets,
     macs: meta.macs ?? [],
     forwards: (meta.forwards ?? []).map((f) => forwardText({ proto: f.proto, guestPort: f.guest_port })),
+    user_net_outbound: meta.user_net_outbound ?? false,
   };
   return (Object.keys(want) as (keyof typeof want)[])
     .filter((k) => JSON.stringify(want[k]) !== JSON.stringify(have[k]))
