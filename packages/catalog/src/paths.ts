@@ -19,6 +19,7 @@ export const CATALOG_DAG_IDS = Object.freeze([
   "cluster_initial_deployment",
   "infrastructure_health_check",
   "vm_deployment",
+  "lab_deployment",
 ] as const);
 
 export type CatalogDagId = (typeof CATALOG_DAG_IDS)[number];

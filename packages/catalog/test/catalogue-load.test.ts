@@ -6,7 +6,7 @@ import { createTestDb, createTestRedis, type TestDb, type TestRedis } from "@svc
 import { CATALOG_DAG_IDS, CATALOG_PATHS } from "../src";
 import { TEST_SETTINGS } from "./settings";
 
-test("every DAG file in dags/ loads with the real operator registry, and they are exactly the seven", async () => {
+test("every DAG file in dags/ loads with the real operator registry, and they are exactly the eight", async () => {
   const results = await parseDagFolder(CATALOG_PATHS.dagsDir, { catalog: defaultOperators(), settings: TEST_SETTINGS });
   const problems = results.flatMap((r) => (r.ok ? [] : [{ file: r.fileloc, problems: r.problems.map((p) => `${p.line ?? "-"}: ${p.message}`) }]));
   expect(problems).toEqual([]);
@@ -34,7 +34,7 @@ describe("synced into the metadata database", () => {
     await tdb?.drop();
   });
 
-  test("syncDagFolder adds the seven DAGs with no import errors, all paused", async () => {
+  test("syncDagFolder adds the eight DAGs with no import errors, all paused", async () => {
     const report = await syncDagFolder({ db: tdb.db, dagsDir: CATALOG_PATHS.dagsDir, catalog: defaultOperators(), settings: TEST_SETTINGS, notifier: createQueueNotifier(queues) });
     expect(report.errors).toEqual([]);
     expect(report.added.sort()).toEqual([...CATALOG_DAG_IDS].sort());
