@@ -66,6 +66,7 @@ describe("approvalReason", () => {
     expect(approvalReason({ ...plain, tags: ["vm"] })).toMatch(/tagged vm/);
     expect(approvalReason({ ...plain, params: { action: { type: "string" } } })).toMatch(/action param/);
     expect(approvalReason({ ...plain, tasks: [task("make", "vm_create")] })).toMatch(/make uses the vm_create operator/);
+    expect(approvalReason({ ...plain, tasks: [task("router", "trigger_dag_run")] })).toMatch(/router triggers runs of other workflows/);
     expect(approvalReason(plain)).toBeNull();
   });
 });

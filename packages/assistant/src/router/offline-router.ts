@@ -6,6 +6,7 @@ import { readFrame } from "./intent-frame";
 import { detectVerbs } from "./keyword-scorer";
 import { verbsFromFrame } from "./frame-decision";
 import { createIntentParser } from "./parse-intent";
+import { routeLab } from "./lab-route";
 import { answerReadOnly, refuseByFrame, refuseQuestion, routeByScore } from "./route-stages";
 import { createRouterParts, refusal, type RequestContext } from "./router-parts";
 import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, type RouterThresholds, type RouterWeights } from "./route-weights";
@@ -59,7 +60,7 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       // Unsafe text anywhere in the message is refused, chat or not.
       if (gate && gate.kind !== "out_of_scope") return refusal(gate.kind, gate.message, []);
       const ctx = readRequest(intent, gate);
-      return refuseByFrame(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeByScore(parts, ctx);
+      return refuseByFrame(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
     },
     paramsFor(intent, dagId) {
       const entry = parts.byId.get(dagId);

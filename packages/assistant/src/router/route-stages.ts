@@ -9,7 +9,7 @@ import type { ParsedIntent } from "./parse-intent";
 
 /**
  * The stages of route(), in order; each returns a route or null to pass the request on:
- * refuseByFrame → answerReadOnly → refuseQuestion → routeByScore.
+ * refuseByFrame → answerReadOnly → refuseQuestion → routeLab (lab-route.ts) → routeByScore.
  */
 
 /** Refusals whatever the nouns say: taken back, inside a service, a foreign product, a mention, a question about a run. */

@@ -3,6 +3,7 @@ import { extractValues } from "../params/extract-params";
 import { settleParams, type SettledParams } from "../params/settle-params";
 import type { AliasMatch } from "./aliases";
 import { analyse } from "./analyse";
+import { LAB_DAG } from "./lab-route";
 import { createDagBm25Index, type Bm25Hit } from "./bm25-index";
 import { DOMAIN_KNOWLEDGE, knowledgeFromTags } from "./domain-knowledge";
 import { positiveText, readFrame, type IntentFrame } from "./intent-frame";
@@ -48,10 +49,13 @@ export const isCheckDag = (dagId: string) => CHECK_DAGS.has(dagId);
 export type RouterParts = ReturnType<typeof createRouterParts>;
 
 export function createRouterParts(catalog: readonly RouterCatalogEntry[], parse: (raw: string) => ParsedIntent, thresholds: RouterThresholds, weights: RouterWeights) {
-  const bm25 = createDagBm25Index(catalog);
+  // The lab composes every product, so its words are theirs: it is never scored, only chosen by
+  // routeLab (lab-route.ts) when a lab itself is what the request acts on.
+  const scored = catalog.filter((e) => e.dag_id !== LAB_DAG);
+  const bm25 = createDagBm25Index(scored);
   const byId = new Map(catalog.map((e) => [e.dag_id, e]));
   const builtIn = new Set(DOMAIN_KNOWLEDGE.map((k) => k.dag_id));
-  const scoreKeywords = createKeywordScorer(catalog.filter((e) => !builtIn.has(e.dag_id) && e.tags.length > 0).map((e) => knowledgeFromTags(e.dag_id, e.tags)));
+  const scoreKeywords = createKeywordScorer(scored.filter((e) => !builtIn.has(e.dag_id) && e.tags.length > 0).map((e) => knowledgeFromTags(e.dag_id, e.tags)));
   // A DAG's own words: an operation it names itself ("backup") is supported by it.
   const ownWords = new Map(catalog.map((e) => [e.dag_id, new Set(analyse([e.description ?? "", ...e.tags, ...e.examples].join(" ")))]));
 
@@ -62,7 +66,7 @@ export function createRouterParts(catalog: readonly RouterCatalogEntry[], parse:
     const keywords = scoreKeywords(parsed.terms, verbs);
     const lexical = bm25.score(parsed.terms);
     const total = [...lexical.values()].reduce((a, b) => a + b.score, 0);
-    return catalog
+    return scored
       .map((e) => {
         const kw = keywords.get(e.dag_id);
         const alias = aliases.find((a) => a.dag_id === e.dag_id);
