@@ -40,7 +40,16 @@ export interface RedisFailoverResult {
   settledS: number;
   oldPrimaryPort: number;
   newPrimaryPort: number;
+  /** When runs were left unfinished: task states, and each service's last warnings and errors. */
+  diagnosis?: { taskStates: Record<string, number>; services: Record<string, string[]> };
 }
+
+/** The last lines of a service's output at warn level or above (pino levels 40+), for a failure to explain itself. */
+const warnings = (output: string) =>
+  output
+    .split("\n")
+    .filter((l) => /"level":(4|5|6)0/.test(l))
+    .slice(-25);
 
 /** `runs` triggered up front; the primary is killed once `killAfterDone` tries have landed. */
 export async function redisFailoverDrill(o: { databaseUrl: string; runs: number; label: string; say?: (s: string) => void }): Promise<RedisFailoverResult> {
@@ -112,8 +121,21 @@ export async function redisFailoverDrill(o: { databaseUrl: string; runs: number;
       { timeoutMs: 240_000, intervalMs: 500, what: "every run ended" },
     ).catch(() => undefined);
     const settledS = (Date.now() - killedAt) / 1000;
+    const runs = await countRuns(pool, HA_DAG_ID);
+    const diagnosis =
+      runs.unfinishedRuns > 0
+        ? {
+            taskStates: Object.fromEntries(
+              (await pool.query("select task_id || ':' || coalesce(state, 'none') as k, count(*)::int as n from task_instance where dag_id = $1 group by 1", [HA_DAG_ID])).rows.map(
+                (r: { k: string; n: number }) => [r.k, r.n],
+              ),
+            ),
+            services: Object.fromEntries(["scheduler", "worker-1", "worker-2"].map((n) => [n, warnings(stack.output(n))])),
+          }
+        : undefined;
     return {
-      runs: await countRuns(pool, HA_DAG_ID),
+      runs,
+      diagnosis,
       triggered,
       promotionMs: promotedAt - killedAt,
       apiBackMs: apiBackAt - killedAt,

@@ -7,7 +7,13 @@ let result: RedisFailoverResult;
 beforeAll(async () => {
   tdb = await createTestDb("hasentinel");
   result = await redisFailoverDrill({ databaseUrl: tdb.url, runs: RUNS, label: "hasentinel", say: (s) => process.stderr.write(`${s}\n`) });
-  process.stderr.write(`${JSON.stringify({ ...result, answers: result.answers.map((a) => `${a.atMs}:${a.status}:${a.seconds}`) })}\n`);
+  const { diagnosis, ...summary } = result;
+  process.stderr.write(`${JSON.stringify({ ...summary, answers: result.answers.map((a) => `${a.atMs}:${a.status}:${a.seconds}`) })}\n`);
+  // Runs left unfinished: where their tasks stand and what each service last warned about.
+  if (diagnosis) {
+    process.stderr.write(`task states: ${JSON.stringify(diagnosis.taskStates)}\n`);
+    for (const [name, lines] of Object.entries(diagnosis.services)) process.stderr.write(`--- ${name}\n${lines.join("\n")}\n`);
+  }
 }, 420_000);
 afterAll(async () => {
   await tdb?.drop();

@@ -86,6 +86,7 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
     staleMs: 30_000,
     onRestart: (f) =>
       log.warn(f, "scheduler events waited while the scheduler's queue worker took none (a Redis failover can leave it blocked on a dead connection): worker made anew"),
+    onUnreadable: (f) => log.warn(f, "the scheduler queue's waiting count could not be read; the watchdog judges again when it can"),
   });
 
   const reconcileNow = async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Queue, Worker } from "bullmq";
 import IORedis from "ioredis";
+import { startRedisServer } from "@svc/testing";
 import { superviseWorker } from "./worker-watchdog";
 
 // Real Redis, a prefix of this file's own. The first worker is made but never run: it takes no job,
@@ -60,5 +61,42 @@ test("a worker that keeps taking jobs, or an empty queue, is left alone", async 
     expect(workers.length).toBe(before + 1);
   } finally {
     s.stop();
+  }
+});
+
+test("a waiting count that never answers (every client paused) is reported each interval instead of stopping the checks, and the watchdog acts once it answers", async () => {
+  const own = await startRedisServer();
+  const conn = new IORedis(own.url, { maxRetriesPerRequest: null });
+  const admin = new IORedis(own.url, { maxRetriesPerRequest: null });
+  const q = new Queue("events", { connection: conn, prefix });
+  const unreadable: { err: string; unreadableMs: number }[] = [];
+  const restarts: unknown[] = [];
+  const made: Worker[] = [];
+  const s = superviseWorker(
+    () => {
+      // Never run: it takes nothing, so jobs that wait are the watchdog's to notice.
+      const w = new Worker("events", async () => undefined, { connection: conn, prefix, autorun: false });
+      made.push(w);
+      return w;
+    },
+    q,
+    { intervalMs: 200, staleMs: 1000, onRestart: (f) => void restarts.push(f), onUnreadable: (f) => void unreadable.push(f) },
+  );
+  try {
+    await q.add("e", {}, { jobId: "p1" });
+    await admin.call("CLIENT", "PAUSE", "2000", "ALL");
+    await new Promise((r) => setTimeout(r, 1500));
+    // The reads hang while paused: each interval says so instead of waiting for ever.
+    expect(unreadable.length).toBeGreaterThanOrEqual(2);
+    expect(unreadable.every((u) => /no answer within 200 ms/.test(u.err))).toBe(true);
+    for (let t = 0; t < 50 && restarts.length === 0; t++) await new Promise((r) => setTimeout(r, 100));
+    expect(restarts.length).toBeGreaterThanOrEqual(1);
+  } finally {
+    s.stop();
+    await Promise.all(made.map((w) => w.close(true)));
+    await q.close();
+    conn.disconnect();
+    admin.disconnect();
+    await own.stop();
   }
 });

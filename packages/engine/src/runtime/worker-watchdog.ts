@@ -6,6 +6,8 @@ export interface WatchdogOptions {
   /** How long jobs may wait while the worker takes none before it is made anew. */
   staleMs: number;
   onRestart: (fields: { waiting: number; idleMs: number }) => void;
+  /** Called when the waiting count could not be read (an error, or no answer within intervalMs). */
+  onUnreadable?: (fields: { err: string; unreadableMs: number }) => void;
 }
 
 /**
@@ -25,12 +27,18 @@ export function superviseWorker(make: () => Worker, queue: Queue, o: WatchdogOpt
   };
   let worker = start();
   let checking = false;
+  let readableAt = Date.now();
   const timer = setInterval(() => {
     if (checking) return;
     checking = true;
-    void queue
-      .getWaitingCount()
+    // A read that never answers (a connection stuck after a failover) must not stop the checks.
+    let expire: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      expire = setTimeout(() => reject(new Error(`no answer within ${o.intervalMs} ms`)), o.intervalMs);
+    });
+    void Promise.race([queue.getWaitingCount(), deadline])
       .then((waiting) => {
+        readableAt = Date.now();
         const idleMs = Date.now() - lastActivity;
         if (waiting === 0) return touch();
         if (idleMs < o.staleMs) return;
@@ -41,8 +49,12 @@ export function superviseWorker(make: () => Worker, queue: Queue, o: WatchdogOpt
         // A worker stuck on a dead connection may never finish closing: not awaited.
         void old.close(true).catch(() => undefined);
       })
-      .catch(() => undefined) // Redis unreachable: nothing to judge until it answers again
-      .finally(() => (checking = false));
+      // Redis unreachable: nothing to judge until it answers again; said, so a stall explains itself.
+      .catch((e: Error) => o.onUnreadable?.({ err: e.message, unreadableMs: Date.now() - readableAt }))
+      .finally(() => {
+        clearTimeout(expire);
+        checking = false;
+      });
   }, o.intervalMs);
   timer.unref();
   return { current: () => worker, stop: () => clearInterval(timer) };
