@@ -21,6 +21,7 @@ const SERIAL = [
   /^packages\/plugins\/test\//,
   /^packages\/engine\/test\/crash\.test\.ts$/,
   /^packages\/queue\/src\/redis-policy\.test\.ts$/,
+  /^packages\/engine\/src\/runtime\/worker-watchdog\.test\.ts$/,
   /^bench\//,
 ];
 
