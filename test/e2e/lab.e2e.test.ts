@@ -174,37 +174,26 @@ test("from the host: the registry's certificate verifies against the lab CA's ro
   expect(existsSync(root)).toBe(true);
   const port = forwardedPort(children.registry_deployment!, "tcp", 5000);
   const name = `${VM.registry}.${DOMAIN}`;
-  const r = run("curl", [
-    "-sS",
-    "-o",
-    "/dev/null",
-    "-w",
-    "%{http_code}",
-    "--max-time",
-    "30",
-    "--cacert",
-    root,
-    "--resolve",
-    `${name}:${port}:127.0.0.1`,
-    `https://${name}:${port}/v2/`,
-  ]);
+  // The registry's /v2/ over TLS verified against the lab CA's root, with `auth` curl options.
+  const v2 = (...auth: string[]) =>
+    run("curl", [
+      "-sS",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{http_code}",
+      "--max-time",
+      "30",
+      "--cacert",
+      root,
+      "--resolve",
+      `${name}:${port}:127.0.0.1`,
+      ...auth,
+      `https://${name}:${port}/v2/`,
+    ]);
+  const r = v2();
   expect({ code: r.stdout, stderr: r.stderr }).toEqual({ code: "401", stderr: "" });
-  const authed = run("curl", [
-    "-sS",
-    "-o",
-    "/dev/null",
-    "-w",
-    "%{http_code}",
-    "--max-time",
-    "30",
-    "--cacert",
-    root,
-    "--resolve",
-    `${name}:${port}:127.0.0.1`,
-    "-u",
-    `admin:${REG_PASSWORD}`,
-    `https://${name}:${port}/v2/`,
-  ]);
+  const authed = v2("-u", `admin:${REG_PASSWORD}`);
   expect(authed.stdout).toBe("200");
 });
 
