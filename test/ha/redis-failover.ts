@@ -1,14 +1,17 @@
 // The Redis failover drill shared by the HA test and `pnpm chaos --ha`: real services (scheduler,
 // two workers, web UI) reach Redis only through three sentinels; 100+ runs are in flight when the
 // primary is killed with -9; meanwhile a client keeps triggering through the REST API. Returns what
-// happened, measured, for the caller to assert or print.
+// happened, measured, for the caller to assert or print. SVC_HA_KEEP_LOGS=<dir> keeps the services' logs;
+// SVC_HA_DEBUG=<DEBUG value> (e.g. ioredis:redis,ioredis:SentinelConnector) adds the Redis client's own trace.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import IORedis from "ioredis";
 import { createPool } from "@svc/db";
+import { QUEUE_NAMES } from "@svc/queue";
 import { waitFor } from "@svc/testing";
 import { countRuns, installCommitAudit, type RunCounts } from "../../bench/chaos/checks";
 import { AUTH, startFaultStack } from "../security/fault-stack";
-import { startSentinelSet } from "./sentinel-set";
+import { startSentinelSet, type SentinelSet } from "./sentinel-set";
 
 export const HA_DAG_ID = "ha_redis";
 const HA_DAG = `dag_id: ${HA_DAG_ID}
@@ -41,7 +44,7 @@ export interface RedisFailoverResult {
   oldPrimaryPort: number;
   newPrimaryPort: number;
   /** When runs were left unfinished: task states, and each service's last warnings and errors. */
-  diagnosis?: { taskStates: Record<string, number>; services: Record<string, string[]> };
+  diagnosis?: { taskStates: Record<string, number>; services: Record<string, string[]>; redis: Record<string, unknown> };
 }
 
 /** The last lines of a service's output at warn level or above (pino levels 40+), for a failure to explain itself. */
@@ -50,6 +53,45 @@ const warnings = (output: string) =>
     .split("\n")
     .filter((l) => /"level":(4|5|6)0/.test(l))
     .slice(-25);
+/** The last lines a service wrote outside its log (a crash's stack trace), without client debug output. */
+const crashLines = (output: string) =>
+  output
+    .split("\n")
+    .filter((l) => l.trim() && !l.startsWith("{") && !/ ioredis:/.test(l))
+    .slice(-15);
+
+/** Where the tasks queue stands on the current primary, and what each connected client is doing. */
+async function redisState(sentinels: SentinelSet, prefix: string): Promise<Record<string, unknown>> {
+  const port = await sentinels.currentPrimaryPort();
+  const r = new IORedis({ host: "127.0.0.1", port, maxRetriesPerRequest: 1, lazyConnect: true });
+  r.on("error", () => undefined);
+  try {
+    await r.connect();
+    const k = (s: string) => `${prefix}:${QUEUE_NAMES.tasks}:${s}`;
+    return {
+      port,
+      role: await r.call("ROLE"),
+      wait: await r.llen(k("wait")),
+      active: await r.llen(k("active")),
+      paused: await r.llen(k("paused")),
+      prioritized: await r.zcard(k("prioritized")),
+      delayed: await r.zcard(k("delayed")),
+      marker: await r.zrange(k("marker"), 0, -1, "WITHSCORES"),
+      meta: await r.hgetall(k("meta")),
+      clients: ((await r.call("CLIENT", "LIST")) as string)
+        .split("\n")
+        .map((l) =>
+          l
+            .split(" ")
+            .filter((f) => /^(addr|name|cmd)=/.test(f))
+            .join(" "),
+        )
+        .filter(Boolean),
+    };
+  } finally {
+    r.disconnect();
+  }
+}
 
 /** `runs` triggered up front; the primary is killed once `killAfterDone` tries have landed. */
 export async function redisFailoverDrill(o: { databaseUrl: string; runs: number; label: string; say?: (s: string) => void }): Promise<RedisFailoverResult> {
@@ -61,7 +103,7 @@ export async function redisFailoverDrill(o: { databaseUrl: string; runs: number;
     databaseUrl: o.databaseUrl,
     redisUrl: sentinels.url,
     dags: { [HA_DAG_ID]: HA_DAG },
-    env: { SVC_WORKER_CONCURRENCY: "8", SVC_ZOMBIE_AFTER_MS: "4000", SVC_LOG_LEVEL: "warn" },
+    env: { SVC_WORKER_CONCURRENCY: "8", SVC_ZOMBIE_AFTER_MS: "4000", SVC_LOG_LEVEL: "warn", ...(process.env.SVC_HA_DEBUG ? { DEBUG: process.env.SVC_HA_DEBUG } : {}) },
   });
   try {
     await installCommitAudit(pool);
@@ -130,7 +172,8 @@ export async function redisFailoverDrill(o: { databaseUrl: string; runs: number;
                 (r: { k: string; n: number }) => [r.k, r.n],
               ),
             ),
-            services: Object.fromEntries(["scheduler", "worker-1", "worker-2"].map((n) => [n, warnings(stack.output(n))])),
+            services: Object.fromEntries(["scheduler", "worker-1", "worker-2"].map((n) => [n, [...warnings(stack.output(n)), ...crashLines(stack.output(n))]])),
+            redis: await redisState(sentinels, o.label).catch((e: Error) => ({ unreadable: e.message })),
           }
         : undefined;
     return {

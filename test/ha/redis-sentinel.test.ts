@@ -11,7 +11,7 @@ beforeAll(async () => {
   process.stderr.write(`${JSON.stringify({ ...summary, answers: result.answers.map((a) => `${a.atMs}:${a.status}:${a.seconds}`) })}\n`);
   // Runs left unfinished: where their tasks stand and what each service last warned about.
   if (diagnosis) {
-    process.stderr.write(`task states: ${JSON.stringify(diagnosis.taskStates)}\n`);
+    process.stderr.write(`task states: ${JSON.stringify(diagnosis.taskStates)}\nredis: ${JSON.stringify(diagnosis.redis, null, 1)}\n`);
     for (const [name, lines] of Object.entries(diagnosis.services)) process.stderr.write(`--- ${name}\n${lines.join("\n")}\n`);
   }
 }, 420_000);

@@ -94,17 +94,21 @@ export function createQueues(settings: RedisSettings, connection: Redis = create
 }
 
 /**
- * BullMQ waits for the connection before a command, however long Redis is away: bound `add` so
- * a producer gets an error (an API answers 503) instead. Job ids are deterministic where it
- * matters, so an add that still lands later is deduplicated by Redis.
+ * BullMQ waits for the connection before a command, however long Redis is away: bound `add` and
+ * `addBulk` so a producer gets an error (an API answers 503, a scheduler pass fails and the next
+ * one retries) instead of waiting for ever. Job ids are deterministic where it matters, so an add
+ * that still lands later is deduplicated by Redis.
  */
 function boundAdd(q: Queue, ms: number): void {
-  const add = q.add.bind(q) as (...a: unknown[]) => Promise<unknown>;
-  (q as unknown as { add: (...a: unknown[]) => Promise<unknown> }).add = (...a) => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error("Command timed out: Redis did not answer"), { code: "ETIMEDOUT" })), ms);
-    });
-    return Promise.race([add(...a), timeout]).finally(() => clearTimeout(timer));
-  };
+  for (const name of ["add", "addBulk"] as const) {
+    const target = q as unknown as Record<typeof name, (...a: unknown[]) => Promise<unknown>>;
+    const original = target[name].bind(q);
+    target[name] = (...a) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error("Command timed out: Redis did not answer"), { code: "ETIMEDOUT" })), ms);
+      });
+      return Promise.race([original(...a), timeout]).finally(() => clearTimeout(timer));
+    };
+  }
 }

@@ -44,4 +44,17 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>, graceMs: n
   };
   process.once("SIGINT", () => handler("SIGINT"));
   process.once("SIGTERM", () => handler("SIGTERM"));
+  exitOnUnhandledRejection(logger);
+}
+
+/**
+ * A promise rejection nobody handled is a bug whose consequences are unknown: the process exits 1
+ * (as Node would), but says so in its own log first, with the stack, so the service's log explains
+ * why it ended. Postgres holds the state; a restart (or another instance) carries on.
+ */
+export function exitOnUnhandledRejection(logger: Logger): void {
+  process.once("unhandledRejection", (reason) => {
+    logger.fatal({ err: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }, "unhandled promise rejection (a bug): exiting");
+    process.exit(1);
+  });
 }

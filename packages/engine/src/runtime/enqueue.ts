@@ -19,7 +19,11 @@ export async function enqueueTasks(queues: Pick<Queues, "tasks">, jobs: TaskJob[
   const adds: Promise<unknown>[] = [];
   for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) {
     if (i > 0) await new Promise((r) => setImmediate(r));
-    adds.push(queues.tasks.addBulk(jobs.slice(i, i + ENQUEUE_CHUNK).map((data) => ({ name: "ti", data, opts: { ...TASK_JOB_OPTS, jobId: taskJobId(data) } }))));
+    const add = queues.tasks.addBulk(jobs.slice(i, i + ENQUEUE_CHUNK).map((data) => ({ name: "ti", data, opts: { ...TASK_JOB_OPTS, jobId: taskJobId(data) } })));
+    // Handled at once: a chunk that fails while the next is prepared (Redis went away) would
+    // otherwise be an unhandled rejection, which ends the process. Promise.all still reports it.
+    add.catch(() => undefined);
+    adds.push(add);
   }
   await Promise.all(adds);
 }
