@@ -112,15 +112,26 @@ export async function startSentinelSet(o: { downAfterMs?: number; redisArgs?: st
       }
       throw new Error("no sentinel answered");
     };
-    // The sentinels must have found the replica and each other before a failover can happen.
+    // The sentinels must have found the replica and each other before a failover can happen
+    // (replicas from the primary's INFO every 10 s, peers from hello messages every 2 s: slow on a
+    // loaded machine). A timeout says what each sentinel knew.
+    let known = "";
     await waitFor(
       async () => {
-        const replicas = (await sentinelCommand(sentinelPorts[0]!, "replicas", MASTER_NAME)) as unknown[];
-        const peers = (await sentinelCommand(sentinelPorts[0]!, "sentinels", MASTER_NAME)) as unknown[];
-        return replicas.length >= 1 && peers.length >= 2;
+        const counts = await Promise.all(
+          sentinelPorts.map(async (port) => {
+            const replicas = (await sentinelCommand(port, "replicas", MASTER_NAME).catch(() => [])) as unknown[];
+            const peers = (await sentinelCommand(port, "sentinels", MASTER_NAME).catch(() => [])) as unknown[];
+            return { port, replicas: replicas.length, peers: peers.length };
+          }),
+        );
+        known = JSON.stringify(counts);
+        return counts.every((c) => c.replicas >= 1 && c.peers >= 2);
       },
-      { timeoutMs: 30_000, intervalMs: 200, what: "sentinels know the replica and each other" },
-    );
+      { timeoutMs: 60_000, intervalMs: 200, what: "sentinels know the replica and each other" },
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; each sentinel knew ${known}`);
+    });
     return {
       url: `redis+sentinel://${sentinelPorts.map((p) => `127.0.0.1:${p}`).join(",")}/${MASTER_NAME}`,
       sentinelPorts,
