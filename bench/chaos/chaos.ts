@@ -3,7 +3,7 @@
 // from the database that every run ended with a stated reason, nothing is stuck or lost and no try
 // landed twice. Uses its own redis-server and its own PostgreSQL cluster (removed at the end).
 // Usage: pnpm chaos [--runs 120] [--workers 3] [--intents 20] [--seconds 45] [--drain 300] [--db-outage 10]
-//        pnpm chaos --ha [--runs 120]: the Redis Sentinel failover drill instead (bench/chaos/ha.ts)
+//        pnpm chaos --ha [--runs 120]: the Redis Sentinel and Postgres (pg_auto_failover) failover drills instead (bench/chaos/ha.ts)
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

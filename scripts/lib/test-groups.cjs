@@ -19,7 +19,7 @@ const SERIAL = [
   /^packages\/operators\/src\/host\//,
   /^packages\/catalog\/test\/(.*\.e2e|router-host)\.test\.ts$/,
   /^packages\/plugins\/test\//,
-  /^packages\/engine\/test\/crash\.test\.ts$/,
+  /^packages\/engine\/test\/(crash|enqueue-outage)\.test\.ts$/,
   /^packages\/queue\/src\/redis-policy\.test\.ts$/,
   /^packages\/engine\/src\/runtime\/worker-watchdog\.test\.ts$/,
   /^bench\//,

@@ -10,8 +10,9 @@ const tracked = execFileSync("git", ["ls-files", "*.test.ts"], { cwd: ROOT, enco
   .split("\n")
   .filter(Boolean)
   .map((f) => path.join(ROOT, f));
-// What makes a file heavy: a VM (the VM lock, a product stack, an image), Docker, or a fault stack.
-const HEAVY = /acquireVmTestLock|startProductStack|ensureTestImage|ensureProductImage|startOwnFaultStack|startRedisServer|docker compose|"docker"/;
+// What makes a file heavy: a VM (the VM lock, a product stack, an image), Docker, a fault stack, or an HA drill (a Postgres formation, sentinels).
+const HEAVY =
+  /acquireVmTestLock|startProductStack|ensureTestImage|ensureProductImage|startOwnFaultStack|startRedisServer|startPgAutoFailover|FailoverDrill\(|docker compose|"docker"/;
 
 test("every test file that boots a VM, runs Docker or a fault stack runs in the serial group, and every file runs in exactly one group", () => {
   const { serial, beside } = split(tracked, ROOT);
@@ -22,7 +23,10 @@ test("every test file that boots a VM, runs Docker or a fault stack runs in the 
 });
 
 test("the groups' folders hold what they name: the VM end-to-end tests are serial, an engine unit test is beside", () => {
-  const { serial, beside } = split([path.join(ROOT, "test/e2e/identity-samba.e2e.test.ts"), path.join(ROOT, "packages/engine/src/runtime/coalesce.test.ts")], ROOT);
-  expect(serial.map((f) => path.relative(ROOT, f))).toEqual(["test/e2e/identity-samba.e2e.test.ts"]);
+  const { serial, beside } = split(
+    [path.join(ROOT, "test/e2e/identity-samba.e2e.test.ts"), path.join(ROOT, "test/ha/postgres-failover.test.ts"), path.join(ROOT, "packages/engine/src/runtime/coalesce.test.ts")],
+    ROOT,
+  );
+  expect(serial.map((f) => path.relative(ROOT, f))).toEqual(["test/e2e/identity-samba.e2e.test.ts", "test/ha/postgres-failover.test.ts"]);
   expect(beside.map((f) => path.relative(ROOT, f))).toEqual(["packages/engine/src/runtime/coalesce.test.ts"]);
 });

@@ -9,7 +9,12 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 
 /** Every SVC_* (and related) variable the platform reads, with defaults. */
 const envSchema = z.object({
-  DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/svc"),
+  // A URL, or libpq's multi-host form (postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write),
+  // which @svc/db parses: checked here with the first host standing for the list.
+  DATABASE_URL: z
+    .string()
+    .refine((u) => URL.canParse(u.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)([^,/?#]*),[^/?#]*/, "$1$2")), "Invalid url")
+    .default("postgres://postgres@127.0.0.1:5432/svc"),
   ...REDIS_ENV,
   SVC_REDIS_PREFIX: z
     .string()

@@ -2,6 +2,8 @@ import { inspect } from "node:util";
 import { Kysely, Migrator, PostgresDialect, type MigrationResultSet, type Migration } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
+import { hostChoosingClient } from "./host-choice";
+import { DatabaseUrlError, parsePgUrl, type ParsedPgUrl } from "./multi-host";
 import * as m001 from "./migrations/001-engine";
 import * as m002 from "./migrations/002-platform";
 import * as m003 from "./migrations/003-flow-details";
@@ -30,14 +32,32 @@ export interface DbOptions {
   statementTimeoutMs?: number;
 }
 
-/** A pg pool on the metadata database (for prepared hot-path statements; most code uses createDb). */
+/** The parsed URL when it needs host choice (several hosts or target_session_attrs), else undefined. */
+function multiHostOf(url: string): ParsedPgUrl | undefined {
+  // The common single-host URL goes straight to node-postgres, unparsed here.
+  if (!url.includes(",") && !url.includes("target_session_attrs")) return undefined;
+  const parsed = parsePgUrl(url);
+  return parsed.multiHost ? parsed : undefined;
+}
+
+/** Connect budget per host of a multi-host URL: the URL's connect_timeout, else a share of the total. */
+const perHostMs = (p: ParsedPgUrl, totalMs: number) => p.connectTimeoutMs ?? Math.max(1000, Math.floor(totalMs / p.hosts.length));
+
+/**
+ * A pg pool on the metadata database (for prepared hot-path statements; most code uses createDb).
+ * A libpq multi-host URL (`postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write`) makes
+ * each new connection choose its host (host-choice.ts); a single-host URL goes to node-postgres as is.
+ */
 export function createPool(url: string, opts: DbOptions = {}): pg.Pool {
   const statement = opts.statementTimeoutMs ?? 60_000;
+  const connectMs = opts.connectTimeoutMs ?? 5000;
+  const multi = multiHostOf(url);
   const pool = new pg.Pool({
-    connectionString: url,
+    ...(multi
+      ? { Client: hostChoosingClient(multi, perHostMs(multi, connectMs)), connectionTimeoutMillis: perHostMs(multi, connectMs) * multi.hosts.length + 1000, keepAlive: true }
+      : { connectionString: url, connectionTimeoutMillis: connectMs }),
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? "svc",
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
     ...(statement > 0 ? { statement_timeout: statement, idle_in_transaction_session_timeout: statement } : {}),
   });
   // A connection error (server restart, failover) must not crash the process. The pool handles
@@ -47,6 +67,16 @@ export function createPool(url: string, opts: DbOptions = {}): pg.Pool {
   pool.on("error", () => undefined);
   pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
+}
+
+/** One unpooled client (a dedicated session, e.g. for an advisory lock), with the same host choice as createPool. */
+export function createClient(url: string, opts: Pick<DbOptions, "applicationName" | "connectTimeoutMs"> = {}): pg.Client {
+  const connectMs = opts.connectTimeoutMs ?? 5000;
+  const multi = multiHostOf(url);
+  const config = { application_name: opts.applicationName ?? "svc" };
+  if (!multi) return new pg.Client({ ...config, connectionString: url, connectionTimeoutMillis: connectMs });
+  const C = hostChoosingClient(multi, perHostMs(multi, connectMs));
+  return new C({ ...config, keepAlive: true });
 }
 
 /** Open a pooled Kysely connection to the metadata database. */
@@ -75,13 +105,14 @@ export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<{ error?: Err
   return { error: error === undefined ? undefined : error instanceof Error ? error : new Error(inspect(error)), results };
 }
 
-/** Create the database named in `url` when it does not exist (connects to the `postgres` database). */
+/** Create the database named in `url` when it does not exist (connects to the `postgres` database; on a multi-host URL, of the host chosen). */
 export async function ensureDatabase(url: string): Promise<boolean> {
-  const u = new URL(url);
-  const name = decodeURIComponent(u.pathname.replace(/^\//, ""));
-  if (!/^[A-Za-z_][A-Za-z0-9_-]{0,62}$/.test(name)) throw new Error(`invalid database name in DATABASE_URL`);
-  u.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: u.toString() });
+  const m = /^([^?#]*\/)([^/?#]*)([?#].*)?$/s.exec(url.replace(/^postgres(ql)?:\/\/[^/?#]*/, ""));
+  const name = decodeURIComponent(m?.[2] ?? "");
+  if (!/^[A-Za-z_][A-Za-z0-9_-]{0,62}$/.test(name)) throw new DatabaseUrlError("invalid database name");
+  const head = /^postgres(ql)?:\/\/[^/?#]*/.exec(url)?.[0];
+  if (!head) throw new DatabaseUrlError("must start with postgres:// or postgresql://");
+  const client = createClient(`${head}/postgres${m?.[3] ?? ""}`);
   await client.connect();
   try {
     const r = await client.query("select 1 from pg_database where datname = $1", [name]);

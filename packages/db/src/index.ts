@@ -1,4 +1,7 @@
-export { createDb, createPool, migrateToLatest, ensureDatabase } from "./connection";
+export { createDb, createPool, createClient, migrateToLatest, ensureDatabase } from "./connection";
+export { parsePgUrl, describeHosts, DatabaseUrlError } from "./multi-host";
+export type { ParsedPgUrl, PgHost, TargetSessionAttrs } from "./multi-host";
+export { NoUsableHostError } from "./host-choice";
 export type { Db, DbOptions, PgPool } from "./connection";
 export { claimIdempotencyKey, releaseIdempotencyKey, setIdempotencyRef } from "./idempotency";
 export type { IdempotencyClaim } from "./idempotency";

@@ -1,4 +1,5 @@
-import pg from "pg";
+import type pg from "pg";
+import { createClient } from "@svc/db";
 
 const LOCK_KEY = 0x5_3_5_6_4_3; // "SVC" scheduler leadership
 
@@ -22,7 +23,7 @@ export function startLeadership(databaseUrl: string, retryMs: number, onChange: 
     if (stopped) return;
     try {
       if (!client) {
-        client = new pg.Client({ connectionString: databaseUrl, application_name: "svc-scheduler-leader" });
+        client = createClient(databaseUrl, { applicationName: "svc-scheduler-leader" });
         client.on("error", (e) => {
           onError(e);
           drop();
