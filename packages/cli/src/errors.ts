@@ -1,3 +1,5 @@
+import { describeHosts, parsePgUrl } from "@svc/db";
+
 /** A failure the CLI reports as one line on stderr with a non-zero exit code. */
 export class CliError extends Error {
   constructor(
@@ -27,6 +29,8 @@ function codesOf(e: unknown): string[] {
 /** host:port of a database URL, never its credentials. */
 export function describeDbUrl(url: string): string {
   try {
+    // libpq's multi-host form names every host: h1:p1,h2:p2.
+    if (url.includes(",")) return describeHosts(parsePgUrl(url).hosts);
     const u = new URL(url);
     return `${u.hostname || "localhost"}:${u.port || "5432"}`;
   } catch {
