@@ -132,12 +132,12 @@ hp_network() {
 }
 
 # The commands set-up puts on PATH: svc-vm (the VM CLI, for the workers' SSH sessions and the
-# operator) and the MCP tool servers (svc-mcp-workflow, svc-mcp-assistant), each a link into this
+# operator), svc-hosts (the operator's host inventory) and the MCP tool servers (svc-mcp-workflow, svc-mcp-assistant), each a link into this
 # checkout, in DIR (default /usr/local/bin). A command already on PATH is kept; a broken link is
 # replaced.
 hp_cli_links() {
   local repo=$1 dir=${2:-/usr/local/bin} rel name link target found
-  for rel in packages/vm/bin/svc-vm services/mcp-workflow/bin/svc-mcp-workflow services/mcp-assistant/bin/svc-mcp-assistant; do
+  for rel in packages/vm/bin/svc-vm packages/hosts/bin/svc-hosts services/mcp-workflow/bin/svc-mcp-workflow services/mcp-assistant/bin/svc-mcp-assistant; do
     name=${rel##*/} link=$dir/$name target=$repo/$rel
     if [ -L "$link" ] && [ ! -e "$link" ]; then
       ln -sfn "$target" "$link"

@@ -30,15 +30,16 @@ path_with() {
   [[ "$output" == *"SC2086"* ]]
 }
 
-@test "set-up links svc-vm, svc-mcp-workflow and svc-mcp-assistant into the PATH directory" {
+@test "set-up links svc-vm, svc-hosts, svc-mcp-workflow and svc-mcp-assistant into the PATH directory" {
   dir=$BATS_TEST_TMPDIR/links
   mkdir -p "$dir"
   run env PATH="$dir:/usr/bin:/bin" bash -c "$LINK" _ "$REPO" "$dir"
   [ "$status" -eq 0 ]
-  for c in svc-vm svc-mcp-workflow svc-mcp-assistant; do
+  for c in svc-vm svc-hosts svc-mcp-workflow svc-mcp-assistant; do
     [ -L "$dir/$c" ] && [ -x "$dir/$c" ]
     [[ "$output" == *"$c: linked $dir/$c"* ]]
   done
+  [ "$(readlink "$dir/svc-hosts")" = "$REPO/packages/hosts/bin/svc-hosts" ]
   [ "$(readlink "$dir/svc-mcp-workflow")" = "$REPO/services/mcp-workflow/bin/svc-mcp-workflow" ]
   [ "$(readlink "$dir/svc-mcp-assistant")" = "$REPO/services/mcp-assistant/bin/svc-mcp-assistant" ]
   # Run again: the links are found on PATH and kept.

@@ -25,3 +25,5 @@ export type {
   NewFlow,
   HeartbeatRow,
 } from "./schema";
+export { HOST_STATES } from "./schema";
+export type { HostState, HypervisorHostRow, NewHypervisorHost, HypervisorHostUpdate } from "./schema";

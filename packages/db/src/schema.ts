@@ -160,6 +160,36 @@ export interface IdempotencyKeyTable {
   created_at: Generated<Date>;
 }
 
+export const HOST_STATES = ["active", "draining"] as const;
+export type HostState = (typeof HOST_STATES)[number];
+
+/** A hypervisor host of the inventory (migration 012); VMs are counted by probing it. */
+export interface HypervisorHostTable {
+  name: string;
+  ssh_user: string;
+  address: string;
+  port: Generated<number>;
+  key_path: string;
+  /** Pinned host keys, `type base64` per line; null until pinned. */
+  host_key: string | null;
+  libvirt_uri: Generated<string>;
+  images_dir: Generated<string>;
+  disks_dir: Generated<string>;
+  labels: ColumnType<Record<string, string>, Record<string, string> | string | undefined, Record<string, string> | string>;
+  state: ColumnType<HostState, HostState | undefined, HostState>;
+  reserve_memory_mb: Generated<number>;
+  reserve_disk_gb: Generated<number>;
+  reserve_vcpus: Generated<number>;
+  cpu_ratio: Generated<number>;
+  /** What the last probe saw (capacity, VM count), or null before the first. */
+  last_probe: Json<unknown> | null;
+  probed_at: TsNull;
+  probe_error: string | null;
+  created_by: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   dag: DagTable;
   import_error: ImportErrorTable;
@@ -170,6 +200,7 @@ export interface Database {
   component_heartbeat: ComponentHeartbeatTable;
   audit_event: AuditEventTable;
   idempotency_key: IdempotencyKeyTable;
+  hypervisor_host: HypervisorHostTable;
 }
 
 export type DagRow = Selectable<DagTable>;
@@ -185,3 +216,6 @@ export type TaskLogRow = Selectable<TaskLogTable>;
 export type FlowRow = Selectable<FlowTable>;
 export type NewFlow = Insertable<FlowTable>;
 export type HeartbeatRow = Selectable<ComponentHeartbeatTable>;
+export type HypervisorHostRow = Selectable<HypervisorHostTable>;
+export type NewHypervisorHost = Insertable<HypervisorHostTable>;
+export type HypervisorHostUpdate = Updateable<HypervisorHostTable>;

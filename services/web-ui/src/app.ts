@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import express, { type Express, type RequestHandler } from "express";
 import type { EngineApi } from "@svc/engine";
+import type { HostService } from "@svc/hosts";
 import { silentLogger, type Logger } from "@svc/logger";
 import { BadRequestError } from "@svc/errors";
 import { csrfGuard, errorHandler, notFoundHandler, requireAuth, requireReachable, securityHeaders, type AuthSettings } from "@svc/http";
 import { buildOpenApi } from "./openapi";
 import { API_ROUTES, apiRouter } from "./routes";
+import { hostsRouter } from "./routes/hosts";
 import { toExpressPath } from "./routes/route";
 import { assertRolesDeclared, routeRole, webUiRole } from "./route-roles";
 import { uiRouter, type UiOptions } from "./ui/router";
@@ -21,6 +23,8 @@ export interface WebUiDeps {
   queue?: { ping(): Promise<unknown> };
   /** Peers trusted to set X-Forwarded-For (SVC_TRUST_PROXY; default loopback, where nginx runs). */
   trustProxy?: string;
+  /** The host inventory (/api/v1/hosts); absent: those routes answer 503. */
+  hosts?: HostService;
 }
 
 /** The web UI and the Airflow-compatible REST API under /api/v1, as an Express app (no listen). */
@@ -44,6 +48,7 @@ export function createWebUiApp(deps: WebUiDeps): Express {
   const queueUp = deps.queue ? [requireReachable(() => deps.queue!.ping())] : [];
   v1.post("/dags/:dag_id/dagRuns", auth, idempotencyKey(deps.api), ...queueUp);
   v1.use(apiRouter(deps.api, auth));
+  v1.use(hostsRouter(deps.hosts, auth));
   v1.use(notFoundHandler);
   app.use("/api/v1", v1);
   app.use(uiRouter(deps.api, auth, { ...deps.ui, logger }));

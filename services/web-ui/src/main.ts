@@ -1,5 +1,6 @@
 import { loadConfig } from "@svc/config";
 import { newInstanceId, onShutdown, openEngineApi, startHeartbeat } from "@svc/engine";
+import { createHostService, ensureLocalHost } from "@svc/hosts";
 import { closeHttpServer, createOpenStreams, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
 import { pingRedis, refuseEvictingRedis } from "@svc/queue";
@@ -18,6 +19,12 @@ async function main(): Promise<void> {
   });
 
   const { db, queues, api } = openEngineApi(config, logger, "web-ui");
+  // `local` is the host the stack runs on, made once from SVC_SSH_* and SVC_LIBVIRT_URI; a failure is
+  // the inventory's alone (the engine API serves on), so it is logged, not fatal.
+  void ensureLocalHost(db, config).then(
+    (r) => (r.drift.length ? logger.warn({ drift: r.drift }, "host 'local' differs from the settings; the inventory is kept") : undefined),
+    (e: unknown) => logger.warn({ err: String(e) }, "cannot make host 'local' in the inventory"),
+  );
   // Live-update streams of this process: capped at SVC_MAX_OPEN_STREAMS, all ended on shutdown.
   const streams = createOpenStreams(config.limits.maxOpenStreams);
   // The ask box reaches the assistant API of this host (same credentials, forwarded per request).
@@ -26,6 +33,7 @@ async function main(): Promise<void> {
     auth: config.auth,
     trustProxy: config.http.trustProxy,
     queue: { ping: () => pingRedis(queues.connection) },
+    hosts: createHostService({ db }),
     logger,
     ui: { db, assistantUrl: `http://127.0.0.1:${config.http.assistantPort}`, streams },
   });

@@ -35,6 +35,13 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | "public">> = {
   "PATCH /api/v1/dags/:dag_id/dagRuns/:dag_run_id/setNote": "op",
   "POST /api/v1/dags/:dag_id/dagRuns/:dag_run_id/clear": "op",
   "POST /api/v1/dags/:dag_id/clearTaskInstances": "op",
+  // The host inventory: viewers read it; adding, draining and removing hosts is admin only.
+  "GET /api/v1/hosts": "viewer",
+  "GET /api/v1/hosts/:name": "viewer",
+  "POST /api/v1/hosts": "admin",
+  "POST /api/v1/hosts/:name/drain": "admin",
+  "POST /api/v1/hosts/:name/activate": "admin",
+  "DELETE /api/v1/hosts/:name": "admin",
   // Pages and their live streams: viewer.
   "GET /home": "viewer",
   "GET /home/events": "viewer",

@@ -1,0 +1,73 @@
+/** Help texts of svc-hosts, one per verb; `svc-hosts <verb> --help` prints the verb's. */
+export const HELP: Record<string, string> = {
+  main: `Usage: svc-hosts <command> [options]
+
+The inventory of hypervisor hosts svc creates VMs on (Postgres, DATABASE_URL). The host the stack
+runs on is 'local', made from SVC_SSH_* and SVC_LIBVIRT_URI the first time any command runs.
+
+Commands:
+  list                 Hosts with state, reachability, capacity and the VMs svc made there
+  info NAME            One host: settings, pinned host key, last probe, its VMs
+  add NAME --ssh USER@ADDR[:PORT] --key PATH
+                       Add a host: pin its host key on first contact, probe it, record it
+  drain NAME           No new VMs on the host; running work finishes
+  activate NAME        Take new VMs again (also: undrain)
+  pin NAME             Pin the host key the host presents now (after a legitimate key change)
+  remove NAME          Remove a host; refused while it holds VMs svc made, never 'local'
+  place --memory MB --cpus N --disk GB [--image I] [--host NAME]
+                       Where a VM would be placed now, and each host's numbers and reasons
+
+Options (every command):
+  -o, --output table|json   Output format (default table)
+  -h, --help                Show help
+Exit codes: 0 ok, 1 error (or no host fits), 2 usage or invalid input, 3 host not found,
+4 conflict (exists, holds VMs, 'local'), 5 host unreachable.`,
+  list: `Usage: svc-hosts list [--cached] [-o table|json]
+
+Probes every host over SSH (virsh nodeinfo, nodememstats, the domains, df of the disks directory,
+the images directory) and shows what it found. MEM/DISK are free, before the host's reserve.
+  --cached   Show the last probe's numbers without contacting the hosts`,
+  info: `Usage: svc-hosts info NAME [--cached] [-o table|json]
+
+Shows a host's settings, its pinned host key, reserves, labels and a fresh probe (--cached: the last).`,
+  add: `Usage: svc-hosts add NAME --ssh USER@ADDR[:PORT] --key PATH [options]
+
+Connects once, pins the host key it presents (or the one given with --host-key), probes libvirt,
+and records the host. Nothing is recorded when the host cannot be reached, unless --no-probe.
+  --ssh USER@ADDR[:PORT]    SSH login (port 22 by default; [v6]:port for IPv6)
+  --key PATH                Private key the workers use for this host (its public key must be in
+                            USER's authorized_keys there)
+  --libvirt-uri URI         libvirt URI on the host (default qemu:///system)
+  --label k=v               A label (repeatable)
+  --host-key 'TYPE BASE64'  Pin this key instead of the one presented (from ssh-keyscan run on a
+                            trusted path, or the host's /etc/ssh/ssh_host_*_key.pub)
+  --images-dir DIR          svc-vm's images directory there (default /var/lib/svc/images)
+  --disks-dir DIR           svc-vm's disks directory there (default /var/lib/svc/vms)
+  --reserve-memory MB       Memory kept for the host itself (default 512)
+  --reserve-disk GB         Disk kept free (default 5)
+  --reserve-vcpus N         vCPUs kept for the host (default 0)
+  --cpu-ratio R             vCPUs per physical CPU (default 4)
+  --no-probe                Record without contacting the host (no key pinned unless
+                            --host-key; pin it later with svc-hosts pin NAME)`,
+  drain: `Usage: svc-hosts drain NAME
+
+Placement stops choosing the host (a task that pins it is refused); VMs and runs there go on.`,
+  activate: `Usage: svc-hosts activate NAME   (or: svc-hosts undrain NAME)
+
+The host takes new VMs again.`,
+  pin: `Usage: svc-hosts pin NAME [--host-key 'TYPE BASE64']
+
+Replaces the host's pinned key with the one it presents now (trust on this use), or the one given.
+Check the new key out of band first: this is what stands between svc and a machine in the middle.`,
+  remove: `Usage: svc-hosts remove NAME [--force]
+
+Probes the host and removes it from the inventory when it holds no VM svc made (counted from the
+svc metadata of its libvirt domains). 'local' cannot be removed. When the host cannot be probed,
+svc cannot tell what it holds: --force removes it anyway (its VMs, if any, are not touched).`,
+  place: `Usage: svc-hosts place --memory MB --cpus N --disk GB [--disk GB...] [--image I] [--host NAME]
+                        [--weigher spread|pack] [-o table|json]
+
+Probes every host and shows where a VM would go: hosts that are up, not draining, have the image
+and the memory, disk and vCPUs after their reserve; then the most free (spread, the default) or
+the fullest that fits (pack). --host pins the host. Exit 1 when no host fits.`,
+};

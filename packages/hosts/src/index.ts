@@ -1,0 +1,17 @@
+export type { HostRecord, HostCapacity, ProbedVm, ProbeResult } from "./types";
+export { HOST_NAME, LOCAL_HOST, hostNameSchema, newHostSchema, parseSshTarget, parseLabels } from "./names";
+export type { NewHost, NewHostInput } from "./names";
+export { createHostInventory, HostNotFoundError, toRecord } from "./inventory";
+export type { HostInventory } from "./inventory";
+export { ensureLocalHost, pinnedKeysFor } from "./local-host";
+export type { LocalHostResult } from "./local-host";
+export { hostExecutor, firstContactKey } from "./connect";
+export type { HostTarget, PinnedExecutor } from "./connect";
+export { probeCapacity, probeHost } from "./probe";
+export type { ProbeTarget } from "./probe";
+export { place, describePlacement, hostNumbers, WEIGHERS } from "./place";
+export type { Placement, PlacementHost, PlacementRequest, HostVerdict, HostNumbers, Weigher } from "./place";
+export { createHostService, probeRecord } from "./service";
+export type { HostService, HostServiceDeps, AddOptions, ProbedHost, ProbeInput } from "./service";
+export { runCli, EXIT as HOSTS_CLI_EXIT } from "./cli/run";
+export type { CliIo as HostsCliIo } from "./cli/context";

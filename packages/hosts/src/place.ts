@@ -1,0 +1,134 @@
+// Placement of a new VM, as Nova's filter scheduler does it: filter the hosts that can take it, then
+// weigh the rest. Pure: the caller brings each host's record and its last probe.
+import type { HostState } from "@svc/db";
+import type { HostCapacity } from "./types";
+
+export const WEIGHERS = ["spread", "pack"] as const;
+/** spread (default): the emptiest host first; pack: the fullest host that still fits. */
+export type Weigher = (typeof WEIGHERS)[number];
+
+/** What the VM asks for. */
+export interface PlacementRequest {
+  /** Base image; absent for an ISO boot (then no image filter). */
+  image?: string;
+  memoryMb: number;
+  cpus: number;
+  /** Disk sizes in GB; their sum is what the host must have free. */
+  disksGb: number[];
+  /** Pin the VM to this host (the task's `host` param). */
+  host?: string;
+}
+
+/** A host as placement sees it: its record's policy fields and its probe (null: down). */
+export interface PlacementHost {
+  name: string;
+  state: HostState;
+  reserve_memory_mb: number;
+  reserve_disk_gb: number;
+  reserve_vcpus: number;
+  cpu_ratio: number;
+  capacity: HostCapacity | null;
+  /** Why the host is down (the probe's error). */
+  down_reason?: string;
+}
+
+/** The numbers a host was judged on (after its reserve). */
+export interface HostNumbers {
+  memory_free_mb: number;
+  disk_free_gb: number;
+  vcpus_free: number;
+}
+
+/** One host's verdict. */
+export interface HostVerdict {
+  host: string;
+  fits: boolean;
+  /** Why it does not fit (empty when it fits). */
+  reasons: string[];
+  numbers: HostNumbers | null;
+  /** The weigher's score (higher wins), for hosts that fit. */
+  weight?: number;
+}
+
+export interface Placement {
+  /** The chosen host, or null when none fits (`verdicts` says why, per host). */
+  host: string | null;
+  weigher: Weigher;
+  request: PlacementRequest;
+  verdicts: HostVerdict[];
+}
+
+/** Free resources after the reserve; memory is the lesser of what the kernel has and what running VMs leave. */
+export function hostNumbers(h: PlacementHost, c: HostCapacity): HostNumbers {
+  const uncommitted = c.memory_total_mb - c.memory_committed_mb;
+  return {
+    memory_free_mb: Math.min(c.memory_free_mb, uncommitted) - h.reserve_memory_mb,
+    disk_free_gb: c.disk_free_gb - h.reserve_disk_gb,
+    vcpus_free: Math.floor(c.vcpus_total * h.cpu_ratio) - c.vcpus_used - h.reserve_vcpus,
+  };
+}
+
+function judge(h: PlacementHost, r: PlacementRequest): HostVerdict {
+  const reasons: string[] = [];
+  if (h.state === "draining") reasons.push("draining");
+  if (!h.capacity) {
+    reasons.push(`down: ${h.down_reason ?? "not probed"}`);
+    return { host: h.name, fits: false, reasons, numbers: null };
+  }
+  const n = hostNumbers(h, h.capacity);
+  const disk = r.disksGb.reduce((s, g) => s + g, 0);
+  if (r.image !== undefined && !h.capacity.images.includes(r.image)) reasons.push(`no image '${r.image}'`);
+  if (n.memory_free_mb < r.memoryMb) reasons.push(`memory: ${r.memoryMb} MiB asked, ${n.memory_free_mb} MiB free after a ${h.reserve_memory_mb} MiB reserve`);
+  if (n.disk_free_gb < disk) reasons.push(`disk: ${disk} GB asked, ${n.disk_free_gb} GB free after a ${h.reserve_disk_gb} GB reserve`);
+  if (n.vcpus_free < r.cpus)
+    reasons.push(`vcpus: ${r.cpus} asked, ${n.vcpus_free} free (${h.capacity.vcpus_total} x ${h.cpu_ratio} - ${h.capacity.vcpus_used} used - ${h.reserve_vcpus} reserved)`);
+  return { host: h.name, fits: reasons.length === 0, reasons, numbers: n };
+}
+
+/** Min-max normalisation over the candidates (Nova's), 0 when they are all equal. */
+function normalise(xs: number[]): number[] {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return xs.map((x) => (hi === lo ? 0 : (x - lo) / (hi - lo)));
+}
+
+/**
+ * Choose a host: the pinned one when it fits, else the best-weighed of those that do. Weights are
+ * the normalised free memory, disk and vCPUs left after the VM, summed (spread) or negated (pack);
+ * ties go to the first name. No host fits: `host` is null and every verdict carries its reasons.
+ */
+export function place(request: PlacementRequest, hosts: readonly PlacementHost[], weigher: Weigher = "spread"): Placement {
+  const verdicts = [...hosts].sort((a, b) => a.name.localeCompare(b.name)).map((h) => judge(h, request));
+  if (request.host !== undefined) {
+    const pinned = verdicts.find((v) => v.host === request.host);
+    if (!pinned) return { host: null, weigher, request, verdicts: [...verdicts, { host: request.host, fits: false, reasons: ["not in the inventory"], numbers: null }] };
+    for (const v of verdicts.filter((x) => x !== pinned && x.fits)) {
+      v.fits = false;
+      v.reasons.push(`not the pinned host '${request.host}'`);
+    }
+    return { host: pinned.fits ? pinned.host : null, weigher, request, verdicts };
+  }
+  const fit = verdicts.filter((v) => v.fits);
+  if (fit.length === 0) return { host: null, weigher, request, verdicts };
+  const disk = request.disksGb.reduce((s, g) => s + g, 0);
+  const cols = [
+    normalise(fit.map((v) => v.numbers!.memory_free_mb - request.memoryMb)),
+    normalise(fit.map((v) => v.numbers!.disk_free_gb - disk)),
+    normalise(fit.map((v) => v.numbers!.vcpus_free - request.cpus)),
+  ];
+  const sign = weigher === "pack" ? -1 : 1;
+  fit.forEach((v, i) => (v.weight = sign * cols.reduce((s, c) => s + c[i]!, 0)));
+  const best = fit.reduce((a, b) => (b.weight! > a.weight! ? b : a));
+  return { host: best.host, weigher, request, verdicts };
+}
+
+/** One line per host for a task's log and the plan: the choice and the numbers it was made on. */
+export function describePlacement(p: Placement): string[] {
+  const head = p.host ? `placed on '${p.host}' (${p.weigher})` : `no host fits (${p.weigher})`;
+  const lines = p.verdicts.map((v) => {
+    const n = v.numbers ? `memory ${v.numbers.memory_free_mb} MiB, disk ${v.numbers.disk_free_gb} GB, vcpus ${v.numbers.vcpus_free} free` : "no numbers";
+    const w = v.weight !== undefined ? `, weight ${v.weight.toFixed(3)}` : "";
+    return `  ${v.host}: ${v.fits ? "fits" : v.reasons.join("; ")} (${n}${w})`;
+  });
+  return [head, ...lines];
+}

@@ -1,0 +1,96 @@
+import request from "supertest";
+import type { Express } from "express";
+import { createEngineApi, recordingNotifier } from "@svc/engine";
+import { createHostService } from "@svc/hosts";
+import { defaultOperators } from "@svc/operators";
+import { createTestDb, startSshd, type TestDb, type TestSshd } from "@svc/testing";
+import { createWebUiApp } from "../src/app";
+import { expectProblem } from "./helpers";
+
+// /api/v1/hosts against a real Postgres and a private sshd (the host added), reaching libvirt's
+// test driver (test:///default) on this machine: viewers read, only admin changes.
+let tdb: TestDb;
+let sshd: TestSshd;
+let admin: Express;
+let viewer: Express;
+let open: Express;
+
+beforeAll(async () => {
+  tdb = await createTestDb("webhosts");
+  sshd = await startSshd();
+  const api = createEngineApi({ db: tdb.db, notifier: recordingNotifier(), dagsDir: "/nonexistent", catalog: defaultOperators(), maxPageLimit: 100 });
+  const hosts = createHostService({ db: tdb.db });
+  admin = createWebUiApp({ api, hosts, auth: { apiToken: "admin-token-1", apiTokenRole: "admin" } });
+  viewer = createWebUiApp({ api, hosts, auth: { apiToken: "viewer-token-1", apiTokenRole: "viewer" } });
+  open = createWebUiApp({ api, auth: { apiToken: "admin-token-1", apiTokenRole: "admin" } });
+});
+
+afterAll(async () => {
+  await sshd?.stop();
+  await tdb?.drop();
+});
+
+const as = (app: Express, token: string) => ({
+  get: (u: string) => request(app).get(u).set("Authorization", `Bearer ${token}`),
+  post: (u: string, b: object = {}) => request(app).post(u).set("Authorization", `Bearer ${token}`).send(b),
+  del: (u: string) => request(app).delete(u).set("Authorization", `Bearer ${token}`),
+});
+const A = () => as(admin, "admin-token-1");
+const V = () => as(viewer, "viewer-token-1");
+const body = (): Record<string, unknown> => ({
+  name: "lab2",
+  ssh_user: sshd.user,
+  address: sshd.host,
+  port: sshd.port,
+  key_path: sshd.keyPath,
+  libvirt_uri: "test:///default",
+  labels: { zone: "b" },
+});
+
+describe("/api/v1/hosts", () => {
+  it("admin adds a host: its key is pinned on first contact and it is probed", async () => {
+    const r = await A().post("/api/v1/hosts", body());
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ name: "lab2", up: true, host_key: sshd.hostPublicKey, labels: { zone: "b" }, created_by: "token" });
+    expect(r.body.last_probe).toMatchObject({ vcpus_total: 16, vm_count: 0 });
+    expectProblem(await A().post("/api/v1/hosts", body()), 409, /already in the inventory/);
+  });
+
+  it("viewers list and read; the probe is asked for", async () => {
+    const l = await V().get("/api/v1/hosts");
+    expect(l.status).toBe(200);
+    expect(l.body).toMatchObject({ total_entries: 1, hosts: [{ name: "lab2", state: "active", up: null }] });
+    const one = await V().get("/api/v1/hosts/lab2?probe=true");
+    expect(one.body).toMatchObject({ name: "lab2", up: true });
+    expectProblem(await V().get("/api/v1/hosts/nope"), 404, /not in the inventory/);
+    expectProblem(await V().get("/api/v1/hosts/Bad_Name"), 400, /name/);
+  });
+
+  it("viewers may not add, drain or remove (403), and nothing changes", async () => {
+    expectProblem(await V().post("/api/v1/hosts", { ...body(), name: "lab3" }), 403);
+    expectProblem(await V().post("/api/v1/hosts/lab2/drain"), 403);
+    expectProblem(await V().del("/api/v1/hosts/lab2"), 403);
+    expect((await V().get("/api/v1/hosts/lab2")).body.state).toBe("active");
+  });
+
+  it("validates the body with problem JSON naming the field", async () => {
+    expectProblem(await A().post("/api/v1/hosts", { ...body(), name: "lab3", port: 70000 }), 400, /port/);
+    expectProblem(await A().post("/api/v1/hosts", { ...body(), name: "lab3", key_path: "relative/key" }), 400, /key_path: an absolute path/);
+    expectProblem(await A().post("/api/v1/hosts", { ...body(), name: "lab3", extra: 1 }), 400, /extra/);
+    expectProblem(await A().post("/api/v1/hosts", { ...body(), name: "lab3", port: 1 }), 503, /cannot be reached, nothing recorded/);
+  });
+
+  it("admin drains and activates; DELETE refuses 'local' and removes a host without svc VMs", async () => {
+    expect((await A().post("/api/v1/hosts/lab2/drain")).body).toMatchObject({ name: "lab2", state: "draining" });
+    expect((await A().post("/api/v1/hosts/lab2/activate")).body).toMatchObject({ state: "active" });
+    expectProblem(await A().del("/api/v1/hosts/local"), 409, /cannot be removed/);
+    const d = await A().del("/api/v1/hosts/lab2");
+    expect(d.status).toBe(200);
+    expect(d.body).toEqual({ removed: "lab2", vm_count: 0 });
+    expectProblem(await A().get("/api/v1/hosts/lab2"), 404);
+  });
+
+  it("answers 503 where the inventory is not wired", async () => {
+    expectProblem(await as(open, "admin-token-1").get("/api/v1/hosts"), 503, /host inventory is not available/);
+  });
+});
