@@ -3,6 +3,8 @@
  * through nginx (the same configuration as bench:system) to an Express app that does nothing but
  * parse the JSON body and answer, beside the same through nginx to Node's bare http server. Any
  * real endpoint is slower than these, so their p50 bounds what the intent path can reach here.
+ * The third row is the intent's floor (intent-floor.ts): Express doing one Postgres insert and one
+ * BullMQ add per request, on a database and a Redis key prefix of its own (both removed after).
  *
  *   pnpm exec tsx bench/system/http-ceiling.ts [--connections 200] [--seconds 10]
  */
@@ -13,6 +15,8 @@ import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import express from "express";
+import { createTestDb, createTestRedis } from "@svc/testing";
+import { measureIntentFloor } from "./intent-floor";
 import { autocannon } from "./load";
 import { findNginx, MissingTool, startNginx } from "./nginx";
 
@@ -37,7 +41,8 @@ async function main(): Promise<void> {
   const servers = [http.createServer(app), bare];
   const [expressPort, barePort] = [await listen(servers[0]!), await listen(servers[1]!)];
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-ceiling-"));
-  const body = { intent: "run a health check", auto_execute: false };
+  // bench:system's intent body: the floor row is compared with its intents.
+  const body = { intent: "create a vm called bench01", auto_execute: false };
   const rows: Record<string, unknown>[] = [];
   try {
     for (const [name, port] of [
@@ -51,6 +56,14 @@ async function main(): Promise<void> {
       } finally {
         await nginx.stop();
       }
+    }
+    const [tdb, redis] = [await createTestDb("ceiling"), createTestRedis("ceiling")];
+    try {
+      const r = await measureIntentFloor({ databaseUrl: tdb.url, redisUrl: redis.url, prefix: redis.prefix, dir: path.join(dir, "floor"), connections, seconds, body });
+      rows.push({ server: "express, insert + BullMQ add (floor)", connections, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, errors: r.errors + r.non2xx });
+    } finally {
+      await redis.cleanup();
+      await tdb.drop();
     }
   } finally {
     for (const s of servers) s.close();

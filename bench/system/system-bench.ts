@@ -1,7 +1,7 @@
 // The suite as users run it: every service as its own process, nginx in front, on the shared
 // Postgres (a database of its own, dropped at the end) and Redis (a key prefix of its own).
 // Usage: pnpm bench:system [--connections 200] [--seconds 10] [--runs 1000] [--width 10] [--workers 2]
-//   [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200] [--parts intents,runs,scaling,peers]
+//   [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200] [--parts intents,floor,runs,scaling,peers]
 //   [--cpu-prof DIR] (every service writes a V8 CPU profile into DIR when the stack stops)
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -23,6 +23,8 @@ import { cpuUse, formatCpu } from "./cpu-use";
 import { startStack } from "./stack";
 import { findNginx, MissingTool } from "./nginx";
 import { createCleanups } from "../lib/cleanups";
+import type { ServiceProc } from "../chaos/service-proc";
+import { measureIntentFloor } from "./intent-floor";
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +38,7 @@ const { values } = parseArgs({
     peers: { type: "string", default: "true" },
     "peer-seq": { type: "string", default: "40" },
     "peer-fan": { type: "string", default: "200" },
-    parts: { type: "string", default: "intents,runs,scaling,peers" },
+    parts: { type: "string", default: "intents,floor,runs,scaling,peers" },
     "cpu-prof": { type: "string" },
   },
 });
@@ -113,13 +115,14 @@ async function main(): Promise<void> {
     const peaks = rssPeaks(() => stack.services());
     const dbName = new URL(tdb.url).pathname.slice(1);
     // CPU ms the stack (services and the bench database's Postgres backends) spends per intent and per run.
-    const cpu = { intent: NaN, run: NaN };
+    const cpu = { intent: NaN, floor: NaN, run: NaN };
     const none: CannonResult = { requests: 0, rps: NaN, p50: NaN, p99: NaN, errors: 0, non2xx: 0 };
     let single = none,
       intents = none,
+      floor = none,
       apiLat: number[] = [];
+    const body = { intent: "create a vm called bench01", auto_execute: false };
     if (PARTS.has("intents")) {
-      const body = { intent: "create a vm called bench01", auto_execute: false };
       const cpuSingle = cpuUse(dbName, () => stack.services());
       single = await autocannon(`${stack.nginxUrl}/orchestrator/intent`, body, 1, Math.min(5, SECONDS));
       const usedSingle = cpuSingle.stop();
@@ -135,6 +138,24 @@ async function main(): Promise<void> {
       // Per intent: every process but the web UI (it serves the REST reads sent meanwhile).
       cpu.intent = (1000 * (sum(usedMany) - (usedMany["web-ui"] ?? 0))) / intents.requests;
       say(`${intents.requests} intents (and ${apiLat.length} REST reads): ${formatCpu(usedMany)}`);
+    }
+
+    // 1b. The intents' floor: the same load on an Express handler (in this process) that only inserts
+    // the intent's row into this database and adds its job on a prefix of its own (intent-floor.ts).
+    if (PARTS.has("floor")) {
+      const cpuFloor = cpuUse(dbName, () => [{ name: "floor (bench process)", pid: () => process.pid } as ServiceProc]);
+      floor = await measureIntentFloor({
+        databaseUrl: tdb.url,
+        redisUrl: redis.url,
+        prefix: `${redis.prefix}:floor`,
+        dir: path.join(dir, "floor"),
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        body,
+      });
+      const used = cpuFloor.stop();
+      cpu.floor = (1000 * sum(used)) / floor.requests;
+      say(`floor (insert + BullMQ add): ${floor.rps.toFixed(0)}/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, errors ${floor.errors}, non-2xx ${floor.non2xx}; ${formatCpu(used)}`);
     }
 
     // 2. RUNS concurrent no-op runs of WIDTH tasks each.
@@ -172,6 +193,11 @@ async function main(): Promise<void> {
         ],
         ["intents via nginx, 1 connection", `${single.rps.toFixed(0)} req/s, p50 ${single.p50} ms, p99 ${single.p99} ms`],
         ["stack CPU per intent (200 connections)", `${cpu.intent.toFixed(1)} ms (services and Postgres, the web UI's REST reads left out)`],
+        [
+          "intent floor via nginx (insert + BullMQ add)",
+          `${floor.rps.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms; CPU ${cpu.floor.toFixed(1)} ms per request (handler and Postgres)`,
+        ],
+        ["intents ÷ floor (req/s)", (intents.rps / floor.rps).toFixed(2)],
         ["REST API p99 during the intents", `${percentile(apiLat, 99).toFixed(0)} ms (p50 ${percentile(apiLat, 50).toFixed(0)} ms, ${apiLat.length} requests)`],
         [`${RUNS * WIDTH} no-op task instances`, `${tasksS.toFixed(2)} s (${RUNS} runs × ${WIDTH}, ${WORKERS} workers × ${CONCURRENCY})`],
         ["stack CPU per run of the 10,000 tasks", `${cpu.run.toFixed(1)} ms (services and Postgres; the triggers run in the bench)`],
@@ -190,6 +216,11 @@ async function main(): Promise<void> {
         api_p99_under_load_ms: percentile(apiLat, 99),
         tasks_10k_s: tasksS,
         cpu_ms_per_intent: cpu.intent,
+        floor_rps: floor.rps,
+        floor_p50_ms: floor.p50,
+        floor_p99_ms: floor.p99,
+        cpu_ms_per_floor_request: cpu.floor,
+        intent_floor_ratio: intents.rps / floor.rps,
         cpu_ms_per_run: cpu.run,
         worker_scaling: scaling,
         rss_idle_mb: rssIdle,
