@@ -67,20 +67,11 @@ async function main(): Promise<void> {
   // The runs ended but the newest (still running): the grid's live stream then reads that one run's
   // squares on each poll, as on a real DAG. With --all-active every run stays queued, as before: the
   // stream of an open grid then sends all 5,000 squares at first and reads them on every poll.
-  if (!values["all-active"])
-    await tdb.db
-      .updateTable("dag_run")
-      .set({ state: "success" })
-      .where("dag_id", "=", "big")
-      .where("run_id", "!=", `run_${RUNS - 1}`)
-      .execute();
-  if (!values["all-active"])
-    await tdb.db
-      .updateTable("dag_run")
-      .set({ state: "running" })
-      .where("dag_id", "=", "big")
-      .where("run_id", "=", `run_${RUNS - 1}`)
-      .execute();
+  if (!values["all-active"]) {
+    const newest = `run_${RUNS - 1}`;
+    await tdb.db.updateTable("dag_run").set({ state: "success" }).where("dag_id", "=", "big").where("run_id", "!=", newest).execute();
+    await tdb.db.updateTable("dag_run").set({ state: "running" }).where("dag_id", "=", "big").where("run_id", "=", newest).execute();
+  }
   const app = createWebUiApp({ api, auth: AUTH, ui: { db: tdb.db } });
   const port = await freePort();
   const server: Server = await new Promise((resolve) => {

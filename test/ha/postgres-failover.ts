@@ -3,22 +3,14 @@
 // libpq's multi-host URL; 100+ runs are in flight when the primary node is killed with -9; the
 // monitor promotes the standby. Afterwards, from the promoted node: every run's end, and every try
 // outcome the workers reported committed (their "try finished" log lines) is there.
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { createPool, type PgPool } from "@svc/db";
 import { startRedisServer, waitFor } from "@svc/testing";
 import { countRuns, installCommitAudit, type RunCounts } from "../../bench/chaos/checks";
 import { startFaultStack } from "../security/fault-stack";
+import { drillDag, keepLogs, serviceLines, taskStates } from "./drill-parts";
 import { startPgAutoFailover } from "./pg-auto-failover";
 
 export const PG_HA_DAG_ID = "ha_postgres";
-const DAG = `dag_id: ${PG_HA_DAG_ID}
-max_active_runs: 1000
-tasks:
-  - {task_id: start, operator: noop}
-  - {task_id: work, operator: sleep, args: {seconds: 1}, depends_on: [start], retries: 2, retry_delay: 1s}
-  - {task_id: end, operator: noop, depends_on: [work]}
-`;
 const SERVICES = ["scheduler", "worker-1", "worker-2"];
 
 export interface PostgresFailoverResult {
@@ -66,12 +58,6 @@ function reportedCommits(output: string): Reported[] {
   return out;
 }
 
-const warnings = (output: string) =>
-  output
-    .split("\n")
-    .filter((l) => /"level":(4|5|6)0/.test(l))
-    .slice(-25);
-
 async function auditedKeys(pool: PgPool): Promise<Set<string>> {
   const r = await pool.query<{ k: string }>("select run_id || '/' || task_id || '/' || try_number || '/' || state as k from chaos_commit where dag_id = $1", [PG_HA_DAG_ID]);
   return new Set(r.rows.map((x) => x.k));
@@ -90,7 +76,7 @@ export async function postgresFailoverDrill(o: { runs: number; label: string; sa
     label: o.label,
     databaseUrl: formation.url,
     redisUrl: redis.url,
-    dags: { [PG_HA_DAG_ID]: DAG },
+    dags: { [PG_HA_DAG_ID]: drillDag(PG_HA_DAG_ID) },
     env: { SVC_WORKER_CONCURRENCY: "8", SVC_ZOMBIE_AFTER_MS: "4000", SVC_LOG_LEVEL: "info" },
   }).catch(async (e: unknown) => {
     await pool.end();
@@ -142,12 +128,8 @@ export async function postgresFailoverDrill(o: { runs: number; label: string; sa
     const diagnosis =
       runs.unfinishedRuns > 0 || runs.stuckTasks > 0
         ? {
-            taskStates: Object.fromEntries(
-              (
-                await pool.query("select task_id || ':' || coalesce(state, 'none') as k, count(*)::int as n from task_instance where dag_id = $1 group by 1", [PG_HA_DAG_ID])
-              ).rows.map((r: { k: string; n: number }) => [r.k, r.n]),
-            ),
-            services: Object.fromEntries(SERVICES.map((n) => [n, warnings(stack.output(n))])),
+            taskStates: await taskStates(pool, PG_HA_DAG_ID),
+            services: Object.fromEntries(SERVICES.map((n) => [n, serviceLines(stack.output(n))])),
           }
         : undefined;
     return {
@@ -168,7 +150,7 @@ export async function postgresFailoverDrill(o: { runs: number; label: string; sa
       diagnosis,
     };
   } finally {
-    if (process.env.SVC_HA_KEEP_LOGS) for (const n of SERVICES) writeFileSync(path.join(process.env.SVC_HA_KEEP_LOGS, `pg-${n}.log`), stack.output(n));
+    keepLogs((n) => stack.output(n), SERVICES, "pg-");
     await stack.stop();
     await pool.end();
     await redis.stop();

@@ -3,24 +3,16 @@
 // primary is killed with -9; meanwhile a client keeps triggering through the REST API. Returns what
 // happened, measured, for the caller to assert or print. SVC_HA_KEEP_LOGS=<dir> keeps the services' logs;
 // SVC_HA_DEBUG=<DEBUG value> (e.g. ioredis:redis,ioredis:SentinelConnector) adds the Redis client's own trace.
-import { writeFileSync } from "node:fs";
-import path from "node:path";
 import IORedis from "ioredis";
 import { createPool } from "@svc/db";
 import { QUEUE_NAMES } from "@svc/queue";
 import { waitFor } from "@svc/testing";
 import { countRuns, installCommitAudit, type RunCounts } from "../../bench/chaos/checks";
 import { AUTH, startFaultStack } from "../security/fault-stack";
+import { drillDag, keepLogs, serviceLines, taskStates } from "./drill-parts";
 import { startSentinelSet, type SentinelSet } from "./sentinel-set";
 
 export const HA_DAG_ID = "ha_redis";
-const HA_DAG = `dag_id: ${HA_DAG_ID}
-max_active_runs: 1000
-tasks:
-  - {task_id: start, operator: noop}
-  - {task_id: work, operator: sleep, args: {seconds: 1}, depends_on: [start], retries: 2, retry_delay: 1s}
-  - {task_id: end, operator: noop, depends_on: [work]}
-`;
 
 export interface ApiAnswer {
   status: number;
@@ -46,19 +38,6 @@ export interface RedisFailoverResult {
   /** When runs were left unfinished: task states, and each service's last warnings and errors. */
   diagnosis?: { taskStates: Record<string, number>; services: Record<string, string[]>; redis: Record<string, unknown> };
 }
-
-/** The last lines of a service's output at warn level or above (pino levels 40+), for a failure to explain itself. */
-const warnings = (output: string) =>
-  output
-    .split("\n")
-    .filter((l) => /"level":(4|5|6)0/.test(l))
-    .slice(-25);
-/** The last lines a service wrote outside its log (a crash's stack trace), without client debug output. */
-const crashLines = (output: string) =>
-  output
-    .split("\n")
-    .filter((l) => l.trim() && !l.startsWith("{") && !/ ioredis:/.test(l))
-    .slice(-15);
 
 /** Where the tasks queue stands on the current primary, and what each connected client is doing. */
 async function redisState(sentinels: SentinelSet, prefix: string): Promise<Record<string, unknown>> {
@@ -102,7 +81,7 @@ export async function redisFailoverDrill(o: { databaseUrl: string; runs: number;
     label: o.label,
     databaseUrl: o.databaseUrl,
     redisUrl: sentinels.url,
-    dags: { [HA_DAG_ID]: HA_DAG },
+    dags: { [HA_DAG_ID]: drillDag(HA_DAG_ID) },
     env: { SVC_WORKER_CONCURRENCY: "8", SVC_ZOMBIE_AFTER_MS: "4000", SVC_LOG_LEVEL: "warn", ...(process.env.SVC_HA_DEBUG ? { DEBUG: process.env.SVC_HA_DEBUG } : {}) },
   });
   try {
@@ -167,12 +146,8 @@ export async function redisFailoverDrill(o: { databaseUrl: string; runs: number;
     const diagnosis =
       runs.unfinishedRuns > 0
         ? {
-            taskStates: Object.fromEntries(
-              (await pool.query("select task_id || ':' || coalesce(state, 'none') as k, count(*)::int as n from task_instance where dag_id = $1 group by 1", [HA_DAG_ID])).rows.map(
-                (r: { k: string; n: number }) => [r.k, r.n],
-              ),
-            ),
-            services: Object.fromEntries(["scheduler", "worker-1", "worker-2"].map((n) => [n, [...warnings(stack.output(n)), ...crashLines(stack.output(n))]])),
+            taskStates: await taskStates(pool, HA_DAG_ID),
+            services: Object.fromEntries(["scheduler", "worker-1", "worker-2"].map((n) => [n, serviceLines(stack.output(n))])),
             redis: await redisState(sentinels, o.label).catch((e: Error) => ({ unreadable: e.message })),
           }
         : undefined;
@@ -188,8 +163,7 @@ export async function redisFailoverDrill(o: { databaseUrl: string; runs: number;
       newPrimaryPort,
     };
   } finally {
-    if (process.env.SVC_HA_KEEP_LOGS)
-      for (const n of ["scheduler", "worker-1", "worker-2", "web-ui"]) writeFileSync(path.join(process.env.SVC_HA_KEEP_LOGS, `${n}.log`), stack.output(n));
+    keepLogs((n) => stack.output(n), ["scheduler", "worker-1", "worker-2", "web-ui"]);
     await stack.stop();
     await pool.end();
     await sentinels.stop();
