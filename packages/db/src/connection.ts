@@ -16,6 +16,7 @@ import * as m009 from "./migrations/009-idempotency-keys";
 import * as m010 from "./migrations/010-paused-runs";
 import * as m011 from "./migrations/011-triggered-runs";
 import * as m012 from "./migrations/012-hosts";
+import * as m013 from "./migrations/013-task-hosts";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -98,6 +99,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "010-paused-runs": m010,
   "011-triggered-runs": m011,
   "012-hosts": m012,
+  "013-task-hosts": m013,
 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */

@@ -91,6 +91,8 @@ export interface TaskInstanceTable {
   timeout_at: TsNull;
   /** Extra tries granted after worker loss; does not consume the task's retries. */
   zombie_count: Generated<number>;
+  /** The hypervisor host a host-scoped try was routed to (migration 013), else null. */
+  host: ColumnType<string | null, string | null | undefined, string | null>;
   output: Json<unknown> | null;
   error: string | null;
   note: string | null;

@@ -25,7 +25,18 @@ export {
 } from "./runtime";
 export type { TryBatcher } from "./runtime/task-claim";
 export { createDagRunsPort } from "./runtime/dag-runs-port";
-export type { RuntimeDeps, ReconcileReport, EngineWorker, EngineScheduler, SchedulerOptions, EngineRuntime, EngineRuntimeOptions } from "./runtime";
+export type {
+  RuntimeDeps,
+  HostRouting,
+  RouteRequest,
+  RouteDecision,
+  ReconcileReport,
+  EngineWorker,
+  EngineScheduler,
+  SchedulerOptions,
+  EngineRuntime,
+  EngineRuntimeOptions,
+} from "./runtime";
 export { syncDagFolder, watchDagFolder, getImportErrorForDag } from "./processor";
 export type { SyncDagFolderDeps, SyncReport, WatchDagFolderOptions } from "./processor";
 export {

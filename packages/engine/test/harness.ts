@@ -7,7 +7,7 @@ import { silentLogger } from "@svc/logger";
 import { defaultOperators, type OperatorRegistry } from "@svc/operators";
 import { createQueues, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor, type TestDb } from "@svc/testing";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime, type EngineScheduler } from "../src";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime, type EngineScheduler, type HostRouting } from "../src";
 
 export interface Harness {
   db: Db;
@@ -18,7 +18,7 @@ export interface Harness {
   api: ReturnType<typeof createEngineApi>;
   writeDag(file: string, yaml: string): void;
   sync(): Promise<unknown>;
-  startRuntime(extra?: { worker?: boolean; scheduler?: boolean; workerConcurrency?: number; operators?: OperatorRegistry }): EngineRuntime;
+  startRuntime(extra?: { worker?: boolean; scheduler?: boolean; workerConcurrency?: number; operators?: OperatorRegistry; hosts?: HostRouting }): EngineRuntime;
   /** The first in-process scheduler started by startRuntime. */
   scheduler(): EngineScheduler;
   waitRun(dagId: string, runId: string, states?: string[], timeoutMs?: number): Promise<DagRunRow>;
@@ -28,7 +28,7 @@ export interface Harness {
 }
 
 /** An isolated engine for one test file: own database, Redis prefix, DAG folder; fast timings. */
-export async function createHarness(label: string, opts: { redisUrl?: string } = {}): Promise<Harness> {
+export async function createHarness(label: string, opts: { redisUrl?: string; operators?: OperatorRegistry } = {}): Promise<Harness> {
   const tdb = await createTestDb(label);
   const redis = createTestRedis(label);
   const redisUrl = opts.redisUrl ?? redis.url;
@@ -40,7 +40,7 @@ export async function createHarness(label: string, opts: { redisUrl?: string } =
   };
   const queues = createQueues({ url: redisUrl, prefix: redis.prefix });
   const notifier = createQueueNotifier(queues);
-  const catalog = defaultOperators();
+  const catalog = opts.operators ?? defaultOperators();
   const api = createEngineApi({ db: tdb.db, notifier, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
   const runtimes: EngineRuntime[] = [];
   const h: Harness = {

@@ -1,4 +1,4 @@
-export type { Operator, OperatorContext, LogStream, DagRunsPort, RunView } from "./types";
+export type { Operator, OperatorContext, OperatorHost, LogStream, DagRunsPort, RunView } from "./types";
 export { RescheduleTry, isRescheduleTry } from "./reschedule";
 export { triggerDagRunOperator, derivedTriggerRunId, DEFAULT_TRIGGER_TIMEOUT_S } from "./trigger-dag-run";
 export type { TriggerDagRunArgs } from "./trigger-dag-run";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { SvcConfig } from "@svc/config";
+import type { HostExecutor } from "@svc/host";
 
 export type LogStream = "stdout" | "stderr" | "system";
 
@@ -18,6 +19,22 @@ export interface OperatorContext {
   signal: AbortSignal;
   /** DAG runs as the engine's worker offers them (trigger_dag_run); absent outside a worker. */
   dagRuns?: DagRunsPort;
+  /**
+   * The hypervisor host this try was routed to (several-host installs, operators with
+   * `hostScoped`). Absent: the configured host (SVC_SSH_*, SVC_VM_*), as a single-host install has.
+   */
+  host?: OperatorHost;
+}
+
+/** A host of the inventory as a host-scoped operator uses it: reached with its pinned key, its own libvirt and directories. */
+export interface OperatorHost {
+  name: string;
+  executor: HostExecutor;
+  libvirtUri: string;
+  disksDir: string;
+  imagesDir: string;
+  /** How the worker reaches 127.0.0.1 ports of this host (a VM's forwards): absent for the machine the worker runs on. */
+  jump?: { user: string; address: string; port: number; keyPath: string; knownHostsPath: string };
 }
 
 /** A DAG run as an operator sees it. */
@@ -64,6 +81,12 @@ export interface Operator<A = any> {
    * (throw RescheduleTry): the try number is what ties the try to what it started.
    */
   resumable?: boolean;
+  /**
+   * Acts on a hypervisor host (VMs, SSH to the host, Ansible through its forwards): the worker
+   * routes the try to a host (its `host` arg, the host holding the VM it names, or placement for
+   * vm_create) and runs it only where it serves that host.
+   */
+  hostScoped?: boolean;
   /** Returns the try's output (JSON), exposed to downstream tasks as `ti.<task>.output`. */
   run(args: A, ctx: OperatorContext): Promise<Record<string, unknown> | void>;
 }

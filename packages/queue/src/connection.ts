@@ -1,6 +1,6 @@
 import { Queue, type QueueOptions } from "bullmq";
 import IORedis, { type Redis, type RedisOptions } from "ioredis";
-import { QUEUE_NAMES } from "./names";
+import { hostQueueName, QUEUE_NAMES, type TaskJob } from "./names";
 import { ioredisArgs } from "./redis-url";
 
 export interface RedisSettings {
@@ -59,6 +59,8 @@ export interface Queues {
   intents: Queue;
   scheduler: Queue;
   tasks: Queue;
+  /** The queue of a task job: its host's (made on first use, kept) or `tasks`. */
+  forTask(job: Pick<TaskJob, "host">): Queue;
   connection: Redis;
   prefix: string;
   close(): Promise<void>;
@@ -72,17 +74,26 @@ export function createQueues(settings: RedisSettings, connection: Redis = create
     scheduler: new Queue(QUEUE_NAMES.scheduler, opts),
     tasks: new Queue(QUEUE_NAMES.tasks, opts),
   };
-  for (const q of Object.values(queues)) {
+  const prepare = (q: Queue) => {
     q.on("error", () => undefined);
     boundAdd(q, commandTimeoutMs);
-  }
+    return q;
+  };
+  for (const q of Object.values(queues)) prepare(q);
+  const hostQueues = new Map<string, Queue>();
+  const forHost = (host: string) => {
+    let q = hostQueues.get(host);
+    if (!q) hostQueues.set(host, (q = prepare(new Queue(hostQueueName(host), opts))));
+    return q;
+  };
   return {
     ...queues,
+    forTask: (job) => (job.host ? forHost(job.host) : queues.tasks),
     connection,
     prefix: settings.prefix,
     async close() {
       try {
-        await Promise.all(Object.values(queues).map((q) => q.close()));
+        await Promise.all([...Object.values(queues), ...hostQueues.values()].map((q) => q.close()));
         await connection.quit().catch(() => undefined);
       } finally {
         // With Redis unreachable closing fails and ioredis would go on reconnecting for ever,

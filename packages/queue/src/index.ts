@@ -1,4 +1,4 @@
-export { QUEUE_NAMES, schedulerJobSchema, taskJobSchema, parseTaskJob, intentJobSchema, taskJobId, runEvalJobId, jobDagHash } from "./names";
+export { QUEUE_NAMES, schedulerJobSchema, taskJobSchema, parseTaskJob, intentJobSchema, taskJobId, runEvalJobId, jobDagHash, hostQueueName, taskQueueName } from "./names";
 export type { QueueName, SchedulerJob, TaskJob, IntentJob } from "./names";
 export { createRedis, createProducerRedis, createQueues, openRedis, pingRedis } from "./connection";
 export { isSentinelUrl, parseSentinelUrl, redactRedisUrl, reconnectOnReplicaError } from "./redis-url";

@@ -23,6 +23,8 @@ export const taskJobSchema = z.object({
    * look the task up in its cache before claiming it.
    */
   dagHash: z.string().optional(),
+  /** The hypervisor host the try was routed to: the job is in that host's queue (hostQueueName). */
+  host: z.string().optional(),
 });
 export type TaskJob = z.infer<typeof taskJobSchema>;
 
@@ -50,14 +52,26 @@ export function parseTaskJob(data: unknown): TaskJob {
     typeof d.tryNumber === "number" &&
     Number.isInteger(d.tryNumber) &&
     d.tryNumber >= 1 &&
-    (d.dagHash === undefined || typeof d.dagHash === "string")
+    (d.dagHash === undefined || typeof d.dagHash === "string") &&
+    (d.host === undefined || typeof d.host === "string")
   ) {
     const job: TaskJob = { dagId: d.dagId, runId: d.runId, taskId: d.taskId, tryNumber: d.tryNumber };
     if (d.dagHash !== undefined) job.dagHash = d.dagHash;
+    if (d.host !== undefined) job.host = d.host;
     return job;
   }
   return taskJobSchema.parse(data);
 }
+
+/**
+ * The queue of the tries routed to one hypervisor host: consumed only by workers serving that host,
+ * and only while its probe finds it up. Host names are `[a-z0-9-]` (the inventory's rule), so the
+ * name never holds BullMQ's ':' key separator.
+ */
+export const hostQueueName = (host: string): string => `${QUEUE_NAMES.tasks}@${host}`;
+
+/** The queue a task job belongs in: its host's, or the shared `tasks` queue. */
+export const taskQueueName = (j: Pick<TaskJob, "host">): string => (j.host ? hostQueueName(j.host) : QUEUE_NAMES.tasks);
 
 /** `intents` queue job: process one flow (the assistant-api waits for the result). */
 export const intentJobSchema = z.object({

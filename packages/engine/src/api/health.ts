@@ -34,7 +34,9 @@ export function monitoringOps(ctx: ApiContext) {
       dbOk = false;
       ctx.logger.warn({ err: String(e) }, "health: metadatabase query failed");
     }
+    const hosts = dbOk ? await hypervisorHosts(db).catch((e) => (ctx.logger.warn({ err: String(e) }, "health: worker hosts query failed"), undefined)) : undefined;
     return {
+      ...(hosts && Object.keys(hosts).length ? { hypervisor_hosts: hosts } : {}),
       metadatabase: { status: dbOk ? "healthy" : "unhealthy" },
       scheduler: { status: fresh ? "healthy" : "unhealthy", latest_scheduler_heartbeat: isoOrNull(last ? new Date(last) : null) },
       triggerer: { status: null, latest_triggerer_heartbeat: null },
@@ -47,4 +49,28 @@ export function monitoringOps(ctx: ApiContext) {
   }
 
   return { health, version };
+}
+
+type HostsHealth = NonNullable<ApiHealthInfo["hypervisor_hosts"]>;
+type ReportedHost = { up?: boolean; reason?: string; probedAt?: string };
+
+/** The hosts live workers report in their heartbeats (worker.ts: info.hosts), host by host. */
+async function hypervisorHosts(db: ApiContext["db"]): Promise<HostsHealth> {
+  const rows = await db
+    .selectFrom("component_heartbeat")
+    .select(["instance_id", sql<Record<string, ReportedHost> | null>`info -> 'hosts'`.as("hosts")])
+    .where("component", "=", "worker")
+    .where(sql<boolean>`last_seen >= now() - make_interval(secs => ${SCHEDULER_HEALTH_WINDOW_MS / 1000})`)
+    .where(sql<boolean>`info ? 'hosts'`)
+    .orderBy("instance_id")
+    .execute();
+  const out: HostsHealth = {};
+  for (const r of rows) {
+    for (const [host, h] of Object.entries(r.hosts ?? {})) {
+      const entry = (out[host] ??= { status: "unhealthy", workers: [] });
+      entry.workers.push({ worker: r.instance_id, up: h.up === true, reason: h.reason ?? null, probed_at: h.probedAt ?? null });
+      if (h.up === true) entry.status = "healthy";
+    }
+  }
+  return out;
 }

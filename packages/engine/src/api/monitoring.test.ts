@@ -41,6 +41,33 @@ describe("engine API: health, version, import errors, reserialize", () => {
     expect((await f.api.health()).scheduler.status).toBe("healthy");
   });
 
+  test("health: each hypervisor host a live worker serves is healthy only while some worker reaches it, with each worker's reason", async () => {
+    const worker = (id: string, ageSeconds: number, hosts: Record<string, unknown>) =>
+      f.db
+        .insertInto("component_heartbeat")
+        .values({
+          component: "worker",
+          instance_id: id,
+          hostname: "h",
+          pid: 1,
+          started_at: new Date(),
+          info: JSON.stringify({ running: 0, hosts }),
+          last_seen: sql<Date>`now() - make_interval(secs => ${ageSeconds})`,
+        })
+        .execute();
+    await worker("w-a", 1, { a: { up: true, probedAt: "2026-11-26T00:00:00.000Z" }, b: { up: false, reason: "connect ECONNREFUSED 127.0.0.1:2299" } });
+    await worker("w-b", 1, { b: { up: false, reason: "connect ECONNREFUSED 127.0.0.1:2299" } });
+    await worker("w-old", 300, { c: { up: true } });
+    const hosts = (await f.api.health()).hypervisor_hosts;
+    expect(Object.keys(hosts ?? {}).sort()).toEqual(["a", "b"]);
+    expect(hosts?.a).toEqual({ status: "healthy", workers: [{ worker: "w-a", up: true, reason: null, probed_at: "2026-11-26T00:00:00.000Z" }] });
+    expect(hosts?.b?.status).toBe("unhealthy");
+    expect(hosts?.b?.workers.map((w) => [w.worker, w.up, w.reason])).toEqual([
+      ["w-a", false, "connect ECONNREFUSED 127.0.0.1:2299"],
+      ["w-b", false, "connect ECONNREFUSED 127.0.0.1:2299"],
+    ]);
+  });
+
   test("version reports the Airflow API level with our version as local part", () => {
     expect(f.api.version()).toEqual({ version: API_COMPAT_VERSION, git_version: null });
     expect(API_COMPAT_VERSION).toMatch(/^2\.10\.\d+\+svc\./);

@@ -178,6 +178,20 @@ export const HealthInfoSchema = z.object({
   scheduler: z.object({ status: health, latest_scheduler_heartbeat: nullableDate }),
   triggerer: z.object({ status: health, latest_triggerer_heartbeat: nullableDate }),
   dag_processor: z.object({ status: health, latest_dag_processor_heartbeat: nullableDate }),
+  /**
+   * svc's own: each hypervisor host a live worker serves (several-host installs), healthy when a
+   * worker serving it reaches it; each worker's view with the reason it cannot. Absent when no
+   * worker reports hosts.
+   */
+  hypervisor_hosts: z
+    .record(
+      z.string(),
+      z.object({
+        status: health,
+        workers: z.array(z.object({ worker: z.string(), up: z.boolean(), reason: z.string().nullable(), probed_at: z.string().nullable() })),
+      }),
+    )
+    .optional(),
 });
 
 export const VersionInfoSchema = z.object({ version: z.string(), git_version: z.string().nullable() });

@@ -13,13 +13,27 @@ const TASK_JOB_OPTS = { removeOnComplete: true, removeOnFail: true, attempts: 1 
  */
 export const ENQUEUE_CHUNK = 100;
 
-/** Enqueue task tries; the deterministic job id makes a duplicate enqueue a no-op. */
-export async function enqueueTasks(queues: Pick<Queues, "tasks">, jobs: TaskJob[]): Promise<void> {
+/**
+ * Enqueue task tries; the deterministic job id makes a duplicate enqueue a no-op. A try routed to a
+ * hypervisor host (job.host) goes to that host's queue, the others to `tasks`.
+ */
+export async function enqueueTasks(queues: Pick<Queues, "forTask">, jobs: TaskJob[]): Promise<void> {
   if (!jobs.length) return;
+  const routed = jobs.some((j) => j.host);
+  if (routed) {
+    const byHost = new Map<string | undefined, TaskJob[]>();
+    for (const j of jobs) byHost.set(j.host, [...(byHost.get(j.host) ?? []), j]);
+    await Promise.all([...byHost.values()].map((group) => enqueueOn(queues, group)));
+  } else await enqueueOn(queues, jobs);
+}
+
+/** Jobs of one queue, in chunks. */
+async function enqueueOn(queues: Pick<Queues, "forTask">, jobs: TaskJob[]): Promise<void> {
+  const queue = queues.forTask(jobs[0]!);
   const adds: Promise<unknown>[] = [];
   for (let i = 0; i < jobs.length; i += ENQUEUE_CHUNK) {
     if (i > 0) await new Promise((r) => setImmediate(r));
-    const add = queues.tasks.addBulk(jobs.slice(i, i + ENQUEUE_CHUNK).map((data) => ({ name: "ti", data, opts: { ...TASK_JOB_OPTS, jobId: taskJobId(data) } })));
+    const add = queue.addBulk(jobs.slice(i, i + ENQUEUE_CHUNK).map((data) => ({ name: "ti", data, opts: { ...TASK_JOB_OPTS, jobId: taskJobId(data) } })));
     // Handled at once: a chunk that fails while the next is prepared (Redis went away) would
     // otherwise be an unhandled rejection, which ends the process. Promise.all still reports it.
     add.catch(() => undefined);

@@ -38,7 +38,10 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
     // A decision with nothing in it is written only to record a version not yet evaluated.
     const queued = idle && run.evaluated_version >= run.version ? [] : await applyDecision(deps.db, run, d, now);
     if (!queued) continue; // an API write overtook the read: read again
-    const jobs: TaskJob[] = queued.map((q) => ({ dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: jobDagHash(run.dag_hash) }));
+    const jobs: TaskJob[] = queued.map((q) => {
+      const host = run.hosts?.get(q.task_id);
+      return { dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: jobDagHash(run.dag_hash), ...(host ? { host } : {}) };
+    });
     // After commit: if this enqueue fails, reconciliation re-enqueues queued tries without a job.
     await enqueueTasks(deps.queues, jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
     if (d.runState !== "running") {

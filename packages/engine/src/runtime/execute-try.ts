@@ -14,6 +14,7 @@ import { handBackTry, WorkerStoppingError } from "./requeue-try";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { successOutputs, templateContext } from "./template-context";
 import { createDagRunsPort } from "./dag-runs-port";
+import { hostForTry, moveTry, TryRoutedAway } from "./route-try";
 
 export type { TryResult } from "./finish-try";
 
@@ -36,7 +37,7 @@ class TaskTimeoutError extends Error {
  * is in Postgres, which is safe because Postgres, not the queue, says what ran (a crash in between
  * leaves a running try of a dead worker: a zombie, retried).
  */
-export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal, detach?: DetachCommit): Promise<TryResult | "detached"> {
+export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal, detach?: DetachCommit): Promise<TryResult | "detached" | "routed"> {
   // Child loggers are made on first use: most tries log once, at the end.
   let logger: Logger | undefined;
   const log = () => (logger ??= deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber }));
@@ -65,18 +66,22 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   const limit = tryLimit(facts.task.execution_timeout_ms, cancel);
   // Undefined: the worker is stopping and hands the try back instead of settling it.
   let outcome: TryOutcome | undefined;
+  let routed: string | undefined;
   try {
     outcome = { state: "success", output: (await runOperator(deps, job, claimed, facts, writer, limit.signal)) ?? {} };
     writer.write("task succeeded", "system");
   } catch (e) {
+    if (e instanceof TryRoutedAway) routed = e.host;
     const aborted = limit.signal.aborted && limit.signal.reason instanceof Error;
-    outcome =
-      isRescheduleTry(e) && !aborted
+    outcome = routed
+      ? undefined
+      : isRescheduleTry(e) && !aborted
         ? rescheduledOutcome(deps, writer, e)
         : failedOutcome(deps, job, claimed.max_tries, facts.task, writer, aborted ? (limit.signal.reason as Error) : (e as Error));
   } finally {
     limit.dispose();
   }
+  if (routed !== undefined) return moveTry(deps, job, routed, writer);
   const resumable = deps.operators.get(facts.task.operator)?.resumable === true;
   return settle(deps, tries, job, writer, outcome, facts.hasDownstream, log, detach, resumable);
 }
@@ -117,6 +122,7 @@ async function runOperator(deps: RuntimeDeps, job: TaskJob, run: ClaimedTry, fac
   }
   const parsed = op.args.safeParse(args);
   if (!parsed.success) throw new NonRetryableError(`invalid args: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const host = op.hostScoped && deps.hosts ? await hostForTry(deps, job, task.operator, parsed.data as Record<string, unknown>, writer) : undefined;
   const ctx = {
     dagId: job.dagId,
     runId: job.runId,
@@ -126,6 +132,7 @@ async function runOperator(deps: RuntimeDeps, job: TaskJob, run: ClaimedTry, fac
     config: deps.config,
     signal,
     dagRuns: createDagRunsPort(deps, job),
+    ...(host ? { host } : {}),
   };
   return abortable(op.run(parsed.data, { ...ctx, log: (l, s) => writer.write(l, s) }), signal);
 }

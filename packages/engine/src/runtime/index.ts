@@ -1,4 +1,4 @@
-export type { RuntimeDeps } from "./deps";
+export type { RuntimeDeps, HostRouting, RouteRequest, RouteDecision } from "./deps";
 export { evaluateRun } from "./evaluate-run";
 export { startQueuedRuns } from "./start-runs";
 export { executeTry } from "./execute-try";

@@ -1,4 +1,4 @@
-import { QUEUE_NAMES, taskJobId, type Queues, type TaskJob } from "@svc/queue";
+import { taskJobId, taskQueueName, type Queues, type TaskJob } from "@svc/queue";
 
 /** Keys per EXISTS: one command counts a whole chunk of job hashes. */
 const EXISTS_CHUNK = 500;
@@ -9,7 +9,7 @@ const EXISTS_CHUNK = 500;
  * and a command per key cost the scheduler and Redis more than the check is worth.
  */
 export async function jobsWithoutHash(queues: Pick<Queues, "connection" | "prefix">, jobs: TaskJob[]): Promise<TaskJob[]> {
-  const key = (j: TaskJob) => `${queues.prefix}:${QUEUE_NAMES.tasks}:${taskJobId(j)}`;
+  const key = (j: TaskJob) => `${queues.prefix}:${taskQueueName(j)}:${taskJobId(j)}`;
   const chunks: TaskJob[][] = [];
   for (let i = 0; i < jobs.length; i += EXISTS_CHUNK) chunks.push(jobs.slice(i, i + EXISTS_CHUNK));
   if (!chunks.length) return [];

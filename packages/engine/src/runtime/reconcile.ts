@@ -29,10 +29,10 @@ export async function reconcile(deps: RuntimeDeps): Promise<ReconcileReport> {
   report.zombies = await reapZombies(deps);
 
   const queued = await triesOfRunningRuns(deps.db, "queued")
-    .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number"])
+    .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.host"])
     .where("ti.queued_at", "<", new Date(now.getTime() - QUEUED_GRACE_MS))
     .execute();
-  const jobs = queued.map((ti) => ({ dagId: ti.dag_id, runId: ti.run_id, taskId: ti.task_id, tryNumber: ti.try_number }));
+  const jobs = queued.map((ti) => ({ dagId: ti.dag_id, runId: ti.run_id, taskId: ti.task_id, tryNumber: ti.try_number, ...(ti.host ? { host: ti.host } : {}) }));
   const missing = await jobsWithoutHash(deps.queues, jobs);
   if (missing.length) {
     await enqueueTasks(deps.queues, missing);

@@ -19,11 +19,13 @@ export interface RunRead {
    * get such events often, and the rows of their thousand tasks need not travel for them.
    */
   tis?: TiView[];
+  /** The host each routed task's tries go to (task_instance.host), read with tis. */
+  hosts?: Map<string, string>;
 }
 
 const INT4_MAX = 2147483647;
 
-type TiTuple = [string, TaskState | null, number, string | null];
+type TiTuple = [string, TaskState | null, number, string | null, string | null];
 
 /**
  * Read a run for evaluation: the run row, and its task instances as one JSON array (cheaper to
@@ -35,7 +37,7 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
     select r.id, r.dag_id, r.run_id, r.state, r.conf, r.logical_date, r.dag_hash, r.version, r.evaluated_version,
       case when r.state = 'running' and r.evaluated_version < ${Math.min(minVersion || INT4_MAX, INT4_MAX)}
         and (c.waiting > 0 or c.unfinished = 0) then
-        (select coalesce(json_agg(json_build_array(t.task_id, t.state, t.try_number, t.next_retry_at)), '[]')
+        (select coalesce(json_agg(json_build_array(t.task_id, t.state, t.try_number, t.next_retry_at, t.host)), '[]')
          from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id) end as tis
     from dag_run r
     cross join lateral (
@@ -46,7 +48,12 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
   const row = rows[0];
   if (!row) return undefined;
   const { tis, ...run } = row;
-  return { ...run, tis: tis?.map(([task_id, state, try_number, next]) => ({ task_id, state, try_number, next_retry_at: next === null ? null : new Date(next) })) };
+  let hosts: Map<string, string> | undefined;
+  const views = tis?.map(([task_id, state, try_number, next, host]) => {
+    if (host !== null) (hosts ??= new Map()).set(task_id, host);
+    return { task_id, state, try_number, next_retry_at: next === null ? null : new Date(next) };
+  });
+  return { ...run, tis: views, ...(hosts ? { hosts } : {}) };
 }
 
 /**

@@ -13,7 +13,7 @@ export function triesOfRunningRuns(db: Db, state: "queued" | "running") {
       (eb) =>
         eb
           .selectFrom("task_instance as ti")
-          .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.worker_id", "ti.zombie_count", "ti.queued_at", "ti.start_date", "ti.operator"])
+          .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.try_number", "ti.worker_id", "ti.zombie_count", "ti.queued_at", "ti.start_date", "ti.operator", "ti.host"])
           .whereRef("ti.dag_id", "=", "r.dag_id")
           .whereRef("ti.run_id", "=", "r.run_id")
           .where("ti.state", "=", state)

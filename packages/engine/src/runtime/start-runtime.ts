@@ -8,7 +8,7 @@ import { defaultOperators, type OperatorRegistry } from "@svc/operators";
 import { createQueues } from "@svc/queue";
 import { createEngineApi } from "../api";
 import { createQueueNotifier } from "../notifier";
-import type { RuntimeDeps } from "./deps";
+import type { HostRouting, RuntimeDeps } from "./deps";
 import { startScheduler, type EngineScheduler } from "./scheduler";
 import { dagSettingsFromConfig } from "./settings";
 import { startWorker, type EngineWorker } from "./worker";
@@ -30,6 +30,8 @@ export interface EngineRuntimeOptions {
   /** Start a scheduler and/or a worker (default both). */
   scheduler?: boolean;
   worker?: boolean;
+  /** The worker's hypervisor hosts (@svc/hosts' createHostRouting); absent: the configured host only. */
+  hosts?: HostRouting;
 }
 
 export interface EngineRuntime {
@@ -75,7 +77,7 @@ export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
             });
           },
         });
-  const worker = o.worker === false ? undefined : startWorker(deps("worker"));
+  const worker = o.worker === false ? undefined : startWorker({ ...deps("worker"), ...(o.hosts ? { hosts: o.hosts } : {}) });
   let stopping: Promise<void> | undefined;
   return {
     scheduler,

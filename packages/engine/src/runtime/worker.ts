@@ -7,6 +7,7 @@ import { startHeartbeat } from "./heartbeat";
 import { acquireTryBatcher } from "./task-claim";
 import { leafChecks } from "./leaf-checks";
 import { WorkerStoppingError } from "./requeue-try";
+import { startHostWorkers } from "./host-workers";
 
 export interface EngineWorker {
   /**
@@ -48,29 +49,28 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const stopping = new AbortController();
   setMaxListeners(0, stopping.signal); // one listener per running try, not a leak
   let running = 0;
-  const worker = new Worker(
-    QUEUE_NAMES.tasks,
-    async (job) => {
-      const data = parseTaskJob(job.data);
-      running++;
-      deps.leafChecks!.begin(data);
-      let detached = false;
-      try {
-        await executeTry(deps, data, stopping.signal, (p) => {
-          detached = true;
-          detach(p.finally(() => settle(data)));
-        });
-        while (finishing.size > maxFinishing) await Promise.race(finishing);
-      } catch (e) {
-        // Never fail the BullMQ job: state lives in Postgres; reconciliation/zombie handling recover.
-        deps.logger.error({ ...data, err: String(e) }, "try execution error");
-      } finally {
-        running--;
-        if (!detached) await settle(data);
-      }
-    },
-    { connection: connection, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 },
-  );
+  const processor = async (job: { data: unknown }) => {
+    const data = parseTaskJob(job.data);
+    running++;
+    deps.leafChecks!.begin(data);
+    let detached = false;
+    try {
+      await executeTry(deps, data, stopping.signal, (p) => {
+        detached = true;
+        detach(p.finally(() => settle(data)));
+      });
+      while (finishing.size > maxFinishing) await Promise.race(finishing);
+    } catch (e) {
+      // Never fail the BullMQ job: state lives in Postgres; reconciliation/zombie handling recover.
+      deps.logger.error({ ...data, err: String(e) }, "try execution error");
+    } finally {
+      running--;
+      if (!detached) await settle(data);
+    }
+  };
+  const workerOpts = { connection, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 };
+  const worker = new Worker(QUEUE_NAMES.tasks, processor, workerOpts);
+  const hostWorkers = deps.hosts ? startHostWorkers(deps, deps.hosts, processor, workerOpts) : undefined;
   worker.on("error", (e) => deps.logger.warn({ err: String(e) }, "worker queue error"));
   const hb = startHeartbeat(
     deps.db,
@@ -78,12 +78,12 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     deps.instanceId,
     deps.config.worker.heartbeatMs,
     (e) => deps.logger.warn({ err: String(e) }, "heartbeat failed"),
-    () => ({ running, concurrency: deps.config.worker.concurrency }),
+    () => ({ running, concurrency: deps.config.worker.concurrency, ...(deps.hosts ? { hosts: deps.hosts.status() } : {}) }),
   );
   deps.logger.info({ instanceId: deps.instanceId, concurrency: deps.config.worker.concurrency }, "worker started");
   return {
     async close(graceMs = deps.config.limits.stopGraceMs) {
-      const closing = worker.close();
+      const closing = Promise.all([worker.close(), hostWorkers?.close()]);
       const t = setTimeout(() => {
         if (running) deps.logger.warn({ running, graceMs }, "stop grace over; handing back the tries still running");
         stopping.abort(new WorkerStoppingError(deps.instanceId));

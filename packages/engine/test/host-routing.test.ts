@@ -1,0 +1,149 @@
+import { z } from "zod";
+import { createOperatorRegistry, defaultOperators, type Operator, type OperatorHost } from "@svc/operators";
+import { hostQueueName, taskJobId } from "@svc/queue";
+import { waitFor } from "@svc/testing";
+import { silentLogger } from "@svc/logger";
+import { createQueueNotifier, reconcile, type HostRouting, type RuntimeDeps } from "../src";
+import { createHarness, type Harness } from "./harness";
+
+/** A host-scoped operator that reports the host it ran on (the engine's routing is what is tested). */
+const whereAmI: Operator<{ host?: string }> = {
+  name: "where_am_i",
+  description: "report the host the try ran on",
+  args: z.object({ host: z.string().optional() }),
+  hostScoped: true,
+  async run(_a, ctx) {
+    return { ran_on: ctx.host?.name ?? null };
+  },
+};
+
+/**
+ * The router of one worker: it serves `served`, routes by the task's `host` arg, and finds a host
+ * up while it is in `up`. (@svc/hosts' router, probing real hosts, is tested on its own and end to end.)
+ */
+function routing(served: string[], up = new Set(served)) {
+  const listeners: (() => void)[] = [];
+  const ranOn: string[] = [];
+  const r: HostRouting & { setUp(host: string, isUp: boolean): void; ranOn: string[] } = {
+    ranOn,
+    served: () => served,
+    serves: (h) => served.includes(h) && up.has(h),
+    route: async (req) => {
+      const host = typeof req.args.host === "string" ? req.args.host : "a";
+      return { host, lines: [`placed on ${host} by the test router`] };
+    },
+    operatorHost: (h): OperatorHost => (ranOn.push(h), { name: h, executor: {} as OperatorHost["executor"], libvirtUri: "qemu:///system", disksDir: "/x", imagesDir: "/y" }),
+    onChange: (l) => void listeners.push(l),
+    status: () => Object.fromEntries(served.map((h) => [h, { up: up.has(h) }])),
+    close: async () => undefined,
+    setUp(host, isUp) {
+      if (isUp) up.add(host);
+      else up.delete(host);
+      for (const l of listeners) l();
+    },
+  };
+  return r;
+}
+
+const builtin = defaultOperators();
+const operators = createOperatorRegistry([...builtin.names().map((n) => builtin.get(n)!), whereAmI]);
+let h: Harness;
+const routerA = routing(["a"]);
+const routerB = routing(["b"]);
+const workerOf = async (dagId: string, runId: string, taskId: string) => {
+  const lines = await h.logs(dagId, runId, taskId);
+  return lines.filter((l) => l.startsWith("running on host")).map((l) => l.replace(/^running on host (\S+) \(worker (\S+)\)$/, "$1 $2"));
+};
+
+beforeAll(async () => {
+  h = await createHarness("hostroute", { operators });
+  h.writeDag(
+    "hosts.yaml",
+    [
+      "dag_id: hosts",
+      "tasks:",
+      "  - {task_id: on_a, operator: where_am_i, args: {host: a}}",
+      "  - {task_id: on_b, operator: where_am_i, args: {host: b}}",
+      "  - {task_id: on_b2, operator: where_am_i, args: {host: b}, depends_on: [on_a]}",
+      "  - {task_id: plain, operator: noop}",
+      "",
+    ].join("\n"),
+  );
+  await h.sync();
+  await h.api.setPaused("hosts", false);
+  h.startRuntime({ worker: false, operators });
+  h.startRuntime({ scheduler: false, operators, hosts: routerA, workerConcurrency: 2 });
+  h.startRuntime({ scheduler: false, operators, hosts: routerB, workerConcurrency: 2 });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+test("a worker serving only host a never runs a try routed to host b, and each try runs on its host's worker", async () => {
+  const workersOf = { a: new Set<string>(), b: new Set<string>() };
+  const runs = await Promise.all([1, 2, 3, 4].map((i) => h.api.triggerDagRun("hosts", { runId: `r${i}` })));
+  for (const r of runs) expect((await h.waitRun("hosts", r.dag_run_id)).state).toBe("success");
+  for (const r of runs) {
+    const tis = await h.tis("hosts", r.dag_run_id);
+    expect([tis.on_a?.host, tis.on_b?.host, tis.on_b2?.host, tis.plain?.host]).toEqual(["a", "b", "b", null]);
+    expect(tis.on_b?.output).toEqual({ ran_on: "b" });
+    for (const [task, host] of [
+      ["on_a", "a"],
+      ["on_b", "b"],
+      ["on_b2", "b"],
+    ] as const) {
+      const ran = await workerOf("hosts", r.dag_run_id, task);
+      expect(ran).toHaveLength(1);
+      expect(ran[0]!.split(" ")[0]).toBe(host);
+      workersOf[host].add(ran[0]!.split(" ")[1]!);
+    }
+  }
+  // One worker ran every try of a host, never the other's: the routers saw only their own host.
+  expect([workersOf.a.size, workersOf.b.size]).toEqual([1, 1]);
+  expect([...workersOf.a][0]).not.toBe([...workersOf.b][0]);
+  expect(new Set(routerA.ranOn)).toEqual(new Set(["a"]));
+  expect(new Set(routerB.ranOn)).toEqual(new Set(["b"]));
+  // Both workers took tries from the shared queue; the ones for the other host were moved, not run.
+  const moved = await h.db.selectFrom("task_log").select("line").where("line", "like", "moved to the queue of host%").execute();
+  expect(moved.length).toBeGreaterThan(0);
+});
+
+test("tries for a host that is down wait in its queue, none fails, and run when it is back", async () => {
+  routerB.setUp("b", false);
+  const run = await h.api.triggerDagRun("hosts", { runId: "down" });
+  await waitFor(async () => (await h.tis("hosts", "down")).on_a?.state === "success", { what: "on_a done" });
+  await waitFor(
+    async () => {
+      const tis = await h.tis("hosts", "down");
+      return tis.on_b?.state === "queued" && tis.on_b.host === "b" && tis.on_b2?.state === "queued" && tis.on_b2.host === "b";
+    },
+    { what: "host b's tries queued on b", timeoutMs: 15000 },
+  );
+  await new Promise((r) => setTimeout(r, 1500));
+  const waiting = await h.tis("hosts", "down");
+  expect([waiting.on_b?.state, waiting.on_b2?.state, waiting.on_b?.try_number]).toEqual(["queued", "queued", 1]);
+
+  // Reconciliation puts a routed try whose job Redis lost back on its host's queue.
+  const q = h.queues.forTask({ host: "b" });
+  const id = taskJobId({ dagId: "hosts", runId: "down", taskId: "on_b", tryNumber: 1 });
+  await (await q.getJob(id))?.remove();
+  expect(await q.getJob(id)).toBeUndefined();
+  await new Promise((r) => setTimeout(r, 1100));
+  const deps: RuntimeDeps = {
+    db: h.db,
+    queues: h.queues,
+    notifier: createQueueNotifier(h.queues),
+    logger: silentLogger(),
+    config: h.config,
+    operators,
+    instanceId: "reconcile-test",
+  };
+  await reconcile(deps);
+  const back = await q.getJob(id);
+  expect(back?.queueName).toBe(hostQueueName("b"));
+
+  routerB.setUp("b", true);
+  expect((await h.waitRun("hosts", run.dag_run_id)).state).toBe("success");
+  const tis = await h.tis("hosts", "down");
+  expect([tis.on_b?.try_number, tis.on_b?.output]).toEqual([1, { ran_on: "b" }]);
+});
