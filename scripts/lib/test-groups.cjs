@@ -16,6 +16,7 @@ const SERIAL = [
   /^test\/(e2e|deploy|ha)\//,
   /^test\/security\/(postgres-outage|redis-outage|worker-stop)\./,
   /^packages\/vm\/test\//,
+  /^packages\/hosts\/test\/routing-monitor\.test\.ts$/,
   /^packages\/operators\/src\/host\//,
   /^packages\/catalog\/test\/(.*\.e2e|router-host)\.test\.ts$/,
   /^packages\/plugins\/test\//,

@@ -11,6 +11,8 @@ export type HostTarget = Pick<HostRecord, "name" | "ssh_user" | "address" | "por
 /** An executor whose own known_hosts holds only this host's pinned keys; close() removes it. */
 export interface PinnedExecutor extends HostExecutor {
   readonly host: string;
+  /** The private known_hosts holding only this host's pinned keys (for an ssh client that jumps through it). */
+  readonly knownHostsPath: string;
 }
 
 const CONNECT_MS = 10_000;
@@ -40,6 +42,7 @@ export function hostExecutor(h: HostTarget & Pick<HostRecord, "host_key">, conne
   const ex = new SshExecutor({ host: h.address, port: h.port, user: h.ssh_user, keyPath: h.key_path, knownHostsPath, connectTimeoutMs }, pool);
   return {
     host: h.name,
+    knownHostsPath,
     target: ex.target,
     run: (argv, o) => ex.run(argv, o),
     close: async () => {

@@ -1,20 +1,34 @@
 import { loadConfig } from "@svc/config";
 import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine";
+import { createHostRouting } from "@svc/hosts";
 import { createLogger } from "@svc/logger";
 import { refuseEvictingRedis } from "@svc/queue";
+import { parseHostsOption, WORKER_USAGE } from "./hosts-option";
 
-/** Worker service: runs task tries from the `tasks` queue (SVC_WORKER_CONCURRENCY at a time). */
+/**
+ * Worker service: runs task tries from the `tasks` queue and from the queues of the hypervisor
+ * hosts it serves (`--hosts`, SVC_WORKER_HOSTS; default all), SVC_WORKER_CONCURRENCY at a time.
+ */
 async function main(): Promise<void> {
+  const choice = parseHostsOption(process.argv.slice(2), process.env);
+  if (choice.kind === "help") {
+    process.stdout.write(WORKER_USAGE);
+    return;
+  }
   const config = loadConfig(process.env);
   const logger = createLogger("worker", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-worker");
   await refuseEvictingRedis(config.redisUrl, logger);
-  const rt = startEngineRuntime({ db, config, logger, scheduler: false });
+  // Probes the served hosts (pinned keys), routes host-scoped tries; `local` is made from the settings.
+  const hosts = createHostRouting({ db, logger: logger.child({ component: "hosts" }), hosts: choice.hosts, localSettings: config });
+  const rt = startEngineRuntime({ db, config, logger, scheduler: false, hosts });
+  logger.info({ hosts: choice.hosts }, "serving hypervisor hosts");
   // Running tries get SVC_STOP_GRACE_MS to finish; the ones still running are handed back.
   onShutdown(
     logger,
     async () => {
       await rt.stop();
+      await hosts.close();
       await db.destroy();
     },
     config.limits.stopGraceMs,

@@ -4,11 +4,12 @@ import type { SvcConfig } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
 import type { Operator, OperatorContext } from "../types";
+import { jumpHostInventory, jumpVmInventory } from "./ansible-jump";
 import { AnsibleOutputWatcher } from "./ansible-output";
 import { ansibleStrategyFor, MITOGEN_INTERPRETER } from "./ansible-strategy";
-import { defaultHostExecutor, effectFence, hostOperatorSettings, type HostOperatorDeps } from "./deps";
+import { defaultHostExecutor, effectFence, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { keyscanTo, makeTempDir, removeDir, writeHostFile } from "./remote-files";
-import { hostName, hostPath, userName, vmName } from "./schemas";
+import { hostName, hostPath, inventoryHost, userName, vmName } from "./schemas";
 import { unsafeExtraVarsYaml } from "./unsafe-vars";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
 
@@ -39,6 +40,8 @@ const args = z
     /** Private key on the host for the targets (default SVC_VM_SSH_PRIVKEY, else ssh's defaults). */
     private_key: hostPath.optional(),
     timeout_s: z.coerce.number().min(1).max(86_400).default(3600),
+    /** The host of the inventory whose VMs (or itself, with on_host) the play is for (default: the host holding the VM, else local). */
+    host: inventoryHost.optional(),
   })
   .refine((a) => (a.vm ? 1 : 0) + (a.hosts ? 1 : 0) + (a.on_host ? 1 : 0) === 1, "give exactly one of vm, hosts or on_host");
 type Args = z.infer<typeof args>;
@@ -50,12 +53,17 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
     name: "ansible_playbook",
     description: "Run an Ansible playbook on the host against a VM or the host itself (extra vars as an !unsafe file, settings from configuration); output the play recap",
     args,
+    hostScoped: true,
     async run(a, ctx) {
-      const ex = exFor(ctx);
+      // A routed host reached through a jump holds the VMs; the play runs on the configured host
+      // (playbooks, vault, inventory directory) and its ssh goes through the routed host.
+      const jump = ctx.host?.jump;
+      const vmEx = executorFor(ctx, exFor);
+      const ex = jump ? exFor(ctx) : vmEx;
       const s = hostOperatorSettings(deps.env);
       let hosts = a.hosts ?? [];
       if (a.vm) {
-        const info = await runVmCli<VmCliInfo>(ex, s, ctx, ["info", "vm", a.vm]);
+        const info = await runVmCli<VmCliInfo>(vmEx, s, ctx, ["info", "vm", a.vm]);
         if (!info.ssh_host || !info.ssh_port) throw new Error(`VM '${a.vm}' has no SSH endpoint yet (state ${info.state}); run vm_wait_ssh first`);
         hosts = [{ name: a.vm, host: info.ssh_host, port: info.ssh_port, user: info.ssh_user ?? "root" }];
       }
@@ -71,9 +79,14 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       try {
         // Plays on the host itself are local and short: Ansible's own strategy. Plays on VMs take the configured one.
         const strategy = a.on_host ? null : await ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal);
+        const interpreter = strategy?.strategy === "mitogen_linear" ? MITOGEN_INTERPRETER : "auto_silent";
         const inventory = a.on_host
-          ? { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } }
-          : await vmInventory(ex, dir, hosts, key, ctx, strategy?.strategy === "mitogen_linear" ? MITOGEN_INTERPRETER : "auto_silent");
+          ? jump
+            ? await jumpHostInventory(ex, { ...ctx.host!, jump }, dir, ctx)
+            : { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } }
+          : jump
+            ? await jumpVmInventory(ex, vmEx, jump, dir, hosts, key, ctx, interpreter)
+            : await vmInventory(ex, dir, hosts, key, ctx, interpreter);
         await writeHostFile(ex, `${dir}/inventory.json`, JSON.stringify(inventory, null, 2), ctx);
         const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
         await writeHostFile(ex, `${dir}/extra-vars.yml`, unsafeExtraVarsYaml(a.extra_vars, trusted), ctx);
@@ -90,7 +103,9 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           "--",
           playbook,
         ];
-        const where = a.on_host ? `the host (${ex.target})` : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
+        const via = jump ? ` via host ${ctx.host!.name} (${jump.user}@${jump.address}:${jump.port}) from ${ex.target}` : "";
+        const targets = a.on_host ? (jump ? `the host ${ctx.host!.name}` : `the host (${ex.target})`) : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
+        const where = `${targets}${via}`;
         ctx.log(`ansible-playbook ${playbook} on ${where}${a.check ? " [check mode]" : ""}`, "system");
         if (strategy) ctx.log(`ansible strategy ${strategy.strategy}: ${strategy.why}`, "system");
         const w = new AnsibleOutputWatcher();
@@ -127,7 +142,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         }
         return {
           playbook: a.playbook,
-          hosts: a.on_host ? ["localhost"] : hosts.map((h) => h.name),
+          hosts: a.on_host ? [jump ? ctx.host!.name : "localhost"] : hosts.map((h) => h.name),
           check: a.check,
           ok: totals.ok ?? 0,
           changed: totals.changed ?? 0,

@@ -36,6 +36,16 @@ export function defaultHostExecutor(ctx: OperatorContext): HostExecutor {
   return new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool());
 }
 
+/**
+ * The executor of a try: the host it was routed to (ctx.host, several-host installs), whose
+ * command runs are logged with the host's name; else the configured one, as before.
+ */
+export function executorFor(ctx: OperatorContext, exFor: (ctx: OperatorContext) => HostExecutor): HostExecutor {
+  if (!ctx.host) return exFor(ctx);
+  ctx.log(`on host ${ctx.host.name} (${ctx.host.executor.target}, libvirt ${ctx.host.libvirtUri})`, "system");
+  return ctx.host.executor;
+}
+
 /** Pass a command's output lines into the task log. */
 export function logLines(ctx: OperatorContext): { onStdout: (l: string) => void; onStderr: (l: string) => void } {
   return { onStdout: (l) => ctx.log(l, "stdout"), onStderr: (l) => ctx.log(l, "stderr") };

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
 import type { Operator, OperatorContext } from "../types";
-import { defaultHostExecutor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
-import { hostPath } from "./schemas";
+import { defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
+import { hostPath, inventoryHost } from "./schemas";
 
 const args = z.object({
   min_disk_gb: z.coerce.number().min(0).default(10),
@@ -12,6 +12,8 @@ const args = z.object({
   path: hostPath.optional(),
   /** Fail the task when a finding has severity error (default: report only). */
   fail_on_error: z.boolean().default(false),
+  /** Check this host of the inventory (default: local, the configured host). */
+  host: inventoryHost.optional(),
 });
 type Args = z.infer<typeof args>;
 
@@ -31,8 +33,9 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
     name: "host_check",
     description: "Check the host: hardware virtualization, /dev/kvm, libvirt, tools, free disk and memory; output findings",
     args,
+    hostScoped: true,
     async run(a, ctx) {
-      const ex = exFor(ctx);
+      const ex = executorFor(ctx, exFor);
       const s = hostOperatorSettings(deps.env);
       const findings: Finding[] = [];
       const add = (check: string, severity: Finding["severity"], message: string) => (
@@ -58,7 +61,7 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
             ? "/dev/kvm usable"
             : "/dev/kvm exists but the CPU shows no virtualization flags: TCG will be used",
       );
-      const uri = s.libvirtUri ?? "qemu:///system";
+      const uri = ctx.host ? ctx.host.libvirtUri : (s.libvirtUri ?? "qemu:///system");
       const virsh = await run(["virsh", "--connect", uri, "version"], true);
       const libvirt = virsh.code === 0;
       add(
@@ -66,12 +69,15 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
         libvirt ? "ok" : "error",
         libvirt ? `libvirt answers at ${uri}` : `libvirt not reachable at ${uri}: ${lastLine(virsh.stderr)}; start it (systemctl start libvirtd, or virtlogd -d && libvirtd -d)`,
       );
-      for (const tool of ["qemu-img", "ansible-playbook", "ssh-keyscan", s.vmCli[0]!]) {
+      // A host reached through a jump runs no plays: ansible-playbook runs where the worker's configured host is.
+      const tools = ["qemu-img", ...(ctx.host?.jump ? [] : ["ansible-playbook"]), "ssh-keyscan", s.vmCli[0]!];
+      for (const tool of tools) {
         const t = await run(["sh", "-c", HAS_TOOL, "sh", tool], true);
         add(`tool:${tool}`, t.code === 0 ? "ok" : "error", t.code === 0 ? `${tool} found` : `${tool} not found on PATH`);
       }
-      const diskFree = await freeDiskGb(ex, a.path ?? ctx.config.vm.imagesDir, ctx);
-      if (diskFree === null) add("disk", "warning", `cannot measure free disk at ${a.path ?? ctx.config.vm.imagesDir}`);
+      const diskPath = a.path ?? (ctx.host ? ctx.host.imagesDir : ctx.config.vm.imagesDir);
+      const diskFree = await freeDiskGb(ex, diskPath, ctx);
+      if (diskFree === null) add("disk", "warning", `cannot measure free disk at ${diskPath}`);
       else add("disk", diskFree >= a.min_disk_gb ? "ok" : "error", `${diskFree} GB free (minimum ${a.min_disk_gb} GB)`);
       const mem = await run(["cat", "/proc/meminfo"]);
       const avail = /MemAvailable:\s+(\d+) kB/.exec(mem.stdout);

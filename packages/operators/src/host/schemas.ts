@@ -10,6 +10,12 @@ export const imageName = z
 export const forwardPort = z.string().regex(/^(tcp|udp)\/([1-9][0-9]{0,4})$/, "forward must be PROTO/PORT with PROTO tcp or udp, e.g. tcp/636");
 export const netName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "network name must be letters, digits, '.', '_' or '-'");
 export const hostName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.:-]{0,252}$/, "host must be a host name or IP address");
+/**
+ * A host of the inventory (the `host` arg of host-scoped operators pins the try to it): one DNS
+ * label, lower-case. The same rule as HOST_NAME in @svc/hosts (names.ts), repeated because the
+ * operators do not depend on @svc/hosts; the router checks that the host exists.
+ */
+export const inventoryHost = z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "host must be a host of the inventory: lower-case letters, digits and '-', 1 to 63");
 export const userName = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "user must be a POSIX user name");
 /** A file path on the host: absolute or relative, no NUL, not an option look-alike. */
 export const hostPath = z

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Operator } from "../types";
-import { defaultHostExecutor, effectFence, logLines, type HostOperatorDeps } from "./deps";
-import { hostPath } from "./schemas";
+import { defaultHostExecutor, effectFence, executorFor, logLines, type HostOperatorDeps } from "./deps";
+import { hostPath, inventoryHost } from "./schemas";
 
 const args = z.object({
   /** The command as argv words; never a shell string (use ["sh", "-c", script] deliberately). */
@@ -19,6 +19,8 @@ const args = z.object({
   timeout_s: z.coerce.number().min(1).max(86_400).default(3600),
   /** Exit codes that count as success. */
   ok_codes: z.array(z.number().int()).default([0]),
+  /** Run it on this host of the inventory (default: local, the configured host). */
+  host: inventoryHost.optional(),
 });
 type Args = z.infer<typeof args>;
 
@@ -29,8 +31,9 @@ export function createSshOperator(deps: HostOperatorDeps = {}): Operator<Args> {
     name: "ssh",
     description: "Run an argv command on the host over SSH (streamed to the log); output exit_code and stdout_tail",
     args,
+    hostScoped: true,
     async run(a, ctx) {
-      const ex = exFor(ctx);
+      const ex = executorFor(ctx, exFor);
       // An arbitrary command may change the host: it runs at most once per task across tries.
       const r = await ex.run(a.argv, {
         root: a.root,

@@ -30,14 +30,16 @@ export class ForeignVmError extends NonRetryableError {}
 
 /** Run `svc-vm <args> -o json` on the host as root (sudo -n in non-root mode); parse its JSON. */
 export async function runVmCli<T>(ex: HostExecutor, s: HostOperatorSettings, ctx: OperatorContext, args: string[], timeoutMs = 600_000, fence?: FenceOptions): Promise<T> {
+  // A routed try (ctx.host) uses that host's libvirt and directories, never the configured ones.
+  const h = ctx.host;
   const global = [
     "--images-dir",
-    ctx.config.vm.imagesDir,
+    h ? h.imagesDir : ctx.config.vm.imagesDir,
     "--driver",
     ctx.config.vm.driver,
     "--disks-dir",
-    s.disksDir ?? ctx.config.vm.disksDir,
-    ...(s.libvirtUri ? ["--uri", s.libvirtUri] : []),
+    h ? h.disksDir : (s.disksDir ?? ctx.config.vm.disksDir),
+    ...(h ? ["--uri", h.libvirtUri] : s.libvirtUri ? ["--uri", s.libvirtUri] : []),
   ];
   const argv = [...s.vmCli, ...args, ...global, "-o", "json"];
   const r = await ex.run(argv, { root: true, timeoutMs, signal: ctx.signal, onStderr: (l) => ctx.log(l, "stderr"), ...(fence ? { fence } : {}) });

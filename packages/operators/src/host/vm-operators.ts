@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Operator } from "../types";
 import { NonRetryableError } from "@svc/errors";
-import { hostOperatorSettings, defaultHostExecutor, effectFence, type HostOperatorDeps } from "./deps";
-import { absoluteHostPath, forwardPort, imageName, macAddress, netName, vmName, hostPath } from "./schemas";
+import { hostOperatorSettings, defaultHostExecutor, effectFence, executorFor, type HostOperatorDeps } from "./deps";
+import { absoluteHostPath, forwardPort, imageName, inventoryHost, macAddress, netName, vmName, hostPath } from "./schemas";
 import { ForeignVmError, runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
 
 const createArgs = z
@@ -33,12 +33,15 @@ const createArgs = z
     /** Wait in the CLI until SSH answers (vm_wait_ssh does the same as its own task). */
     wait: z.boolean().default(false),
     wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
+    /** Create it on this host of the inventory (default: the host holding the name, else placement by free capacity). */
+    host: inventoryHost.optional(),
   })
   .refine((a) => !!a.image || !!a.iso, { message: "give an image, or an iso to boot", path: ["image"] })
   .refine((a) => !a.macs || a.macs.length === a.nets.length, { message: "give one MAC per entry of nets", path: ["macs"] })
   .refine((a) => !a.user_net_outbound || a.nets.includes("user"), { message: "user_net_outbound needs 'user' in nets", path: ["user_net_outbound"] });
 type CreateArgs = z.infer<typeof createArgs>;
-const nameArgs = z.object({ name: vmName });
+/** `host`: the host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
+const nameArgs = z.object({ name: vmName, host: inventoryHost.optional() });
 const deleteArgs = z.object({
   name: vmName,
   /**
@@ -46,6 +49,7 @@ const deleteArgs = z.object({
    * trigger parameter of the shipped DAGs reaches it.
    */
   force_foreign: z.boolean().default(false),
+  host: inventoryHost.optional(),
 });
 type DeleteArgs = z.infer<typeof deleteArgs>;
 
@@ -59,6 +63,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     description:
       "Create a VM on the host with the VM CLI from an image or a bootable ISO, MACs optionally pinned, guest ports forwarded to 127.0.0.1 (idempotent: the same spec again succeeds); output name, state, ssh_host, ssh_port, forwards, ip, image, iso, macs, memory_mb, cpus",
     args: createArgs,
+    hostScoped: true,
     async run(a, ctx) {
       const s = settings();
       const key = a.ssh_pubkey_path ?? s.sshPubkey;
@@ -89,8 +94,10 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
         "--owner-task",
         ctx.taskId,
       ];
-      ctx.log(`creating VM ${a.name} from ${[a.image ? `image ${a.image}` : "", a.iso ? `ISO ${a.iso}` : ""].filter(Boolean).join(" and ")} on ${exFor(ctx).target}`, "system");
-      const info = await runVmCli<VmCliInfo>(exFor(ctx), s, ctx, args, (a.wait_timeout_s + 300) * 1000, effectFence(ctx));
+      const ex = executorFor(ctx, exFor);
+      const on = ctx.host ? `host ${ctx.host.name} (${ex.target})` : ex.target;
+      ctx.log(`creating VM ${a.name} from ${[a.image ? `image ${a.image}` : "", a.iso ? `ISO ${a.iso}` : ""].filter(Boolean).join(" and ")} on ${on}`, "system");
+      const info = await runVmCli<VmCliInfo>(ex, s, ctx, args, (a.wait_timeout_s + 300) * 1000, effectFence(ctx));
       const had = info.adopted ? `VM ${a.name} was made by another run of this DAG with the same spec: adopted` : `VM ${a.name} already existed with the same spec`;
       ctx.log(info.created ? `created VM ${a.name} (${info.state})` : `${had} (${info.state})`, "system");
       return vmOutput(info);
@@ -101,23 +108,27 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     name: "vm_delete",
     description: "Delete a VM svc created and its disks on the host (a missing VM is a success with a note; a domain svc did not create is refused unless force_foreign)",
     args: deleteArgs,
+    hostScoped: true,
     async run(a, ctx) {
       const argv = ["delete", "vm", a.name, "-y", ...(a.force_foreign ? ["--force-foreign"] : [])];
-      const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(exFor(ctx), settings(), ctx, argv, undefined, effectFence(ctx)).catch((e: unknown) => {
-        if (e instanceof ForeignVmError) throw new NonRetryableError(e.message.replace("pass --force-foreign to", "set force_foreign: true in the task's args to"));
-        throw e;
-      });
+      const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(executorFor(ctx, exFor), settings(), ctx, argv, undefined, effectFence(ctx)).catch(
+        (e: unknown) => {
+          if (e instanceof ForeignVmError) throw new NonRetryableError(e.message.replace("pass --force-foreign to", "set force_foreign: true in the task's args to"));
+          throw e;
+        },
+      );
       ctx.log(r.deleted ? `deleted VM ${a.name}` : (r.note ?? `VM ${a.name} did not exist`), "system");
       return { name: r.name, deleted: r.deleted, ...(r.note ? { note: r.note } : {}) };
     },
   };
 
-  const vmInfo: Operator<{ name: string }> = {
+  const vmInfo: Operator<z.infer<typeof nameArgs>> = {
     name: "vm_info",
     description: "Report a VM: name, state, ssh_host, ssh_port, ip, image, memory_mb, cpus",
     args: nameArgs,
+    hostScoped: true,
     async run(a, ctx) {
-      return vmOutput(await runVmCli<VmCliInfo>(exFor(ctx), settings(), ctx, ["info", "vm", a.name]));
+      return vmOutput(await runVmCli<VmCliInfo>(executorFor(ctx, exFor), settings(), ctx, ["info", "vm", a.name]));
     },
   };
 

@@ -4,14 +4,16 @@ import type { HostExecutor } from "@svc/host";
 import { pinVmHostKeys, scanHostKeys } from "@svc/vm";
 import type { Operator, OperatorContext } from "../types";
 import { sleep } from "./abortable-sleep";
-import { defaultHostExecutor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
-import { vmName } from "./schemas";
+import { defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
+import { inventoryHost, vmName } from "./schemas";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
 
 const args = z.object({
   name: vmName,
   timeout_s: z.coerce.number().min(1).max(3600).default(300),
   interval_s: z.coerce.number().min(0.2).max(60).default(2),
+  /** The host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
+  host: inventoryHost.optional(),
 });
 type Args = z.infer<typeof args>;
 
@@ -32,8 +34,10 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
     name: "vm_wait_ssh",
     description: "Wait until SSH answers on a VM's endpoint (timeout_s); output name, ssh_host, ssh_port, host_keys",
     args,
+    hostScoped: true,
     async run(a, ctx) {
-      const ex = exFor(ctx);
+      // The scan runs on the VM's host: its forwards are on that host's 127.0.0.1.
+      const ex = executorFor(ctx, exFor);
       const s = hostOperatorSettings(deps.env);
       const deadline = Date.now() + a.timeout_s * 1000;
       let info: VmCliInfo | undefined;
@@ -46,7 +50,7 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
           const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, { signal: ctx.signal });
           if (keys.length > 0) {
             ctx.log(`SSH answers on ${info.ssh_host}:${info.ssh_port} after ${tries} probe(s)`, "system");
-            await pinKeys(ex, s.disksDir ?? ctx.config.vm.disksDir, a.name, keys, ctx);
+            await pinKeys(ex, ctx.host ? ctx.host.disksDir : (s.disksDir ?? ctx.config.vm.disksDir), a.name, keys, ctx);
             return { name: a.name, ssh_host: info.ssh_host, ssh_port: info.ssh_port, ssh_user: info.ssh_user, host_keys: keys };
           }
         }

@@ -1,0 +1,80 @@
+import { BadRequestError } from "@svc/errors";
+import { ensureLocalHost } from "../local-host";
+import { LOCAL_HOST } from "../names";
+import { WEIGHERS, type Weigher } from "../place";
+import { createHostMonitor } from "./monitor";
+import { createOperatorHosts } from "./operator-hosts";
+import { createRouter } from "./route";
+import type { HostRouting, HostRoutingOptions } from "./types";
+
+const DEFAULT_INTERVAL_MS = 10_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+
+/** SVC_PLACEMENT_WEIGHER: spread (default) or pack; anything else is refused. */
+export function placementWeigher(env: Record<string, string | undefined>): Weigher {
+  const v = env.SVC_PLACEMENT_WEIGHER?.trim();
+  if (v === undefined || v === "") return "spread";
+  if ((WEIGHERS as readonly string[]).includes(v)) return v as Weigher;
+  throw new BadRequestError(`SVC_PLACEMENT_WEIGHER must be one of ${WEIGHERS.join(", ")}, not '${v}'`);
+}
+
+/**
+ * The worker's hosts (implements the engine's HostRouting): a monitor probing the served hosts
+ * every probeIntervalMs, the router (pin, VM holder, placement) and the operators' executors.
+ * serves(host) is "served and up at the last probe"; in a single-host install (only `local`)
+ * `local` is served whatever its probe says, so nothing waits that ran before.
+ */
+export function createHostRouting(o: HostRoutingOptions): HostRouting {
+  const intervalMs = o.probeIntervalMs ?? DEFAULT_INTERVAL_MS;
+  const weigher = placementWeigher(o.env ?? process.env);
+  const route = createRouter({ db: o.db, maxProbeAgeMs: 3 * intervalMs, weigher });
+  const ops = createOperatorHosts();
+  const listeners: (() => void)[] = [];
+  let monitor: ReturnType<typeof createHostMonitor> | undefined;
+  let closed = false;
+
+  const start = async () => {
+    if (o.localSettings) {
+      const r = await ensureLocalHost(o.db, o.localSettings, "worker");
+      if (r.created) o.logger.info({ host: LOCAL_HOST }, "host local added to the inventory from the settings");
+      if (r.drift.length) o.logger.warn({ host: LOCAL_HOST, drift: r.drift }, "host local differs from the settings (the row is kept)");
+    }
+    if (closed) return;
+    monitor = createHostMonitor({ db: o.db, logger: o.logger, hosts: o.hosts, intervalMs, timeoutMs: o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS });
+    for (const l of listeners) monitor.onChange(l);
+    await monitor.ready();
+  };
+  const started = start();
+  // A failing start is reported through ready(); this keeps it from being an unhandled rejection.
+  started.catch((e: unknown) => o.logger.warn({ err: String(e) }, "host routing could not start"));
+
+  const served = () => monitor?.served() ?? (o.hosts === "all" ? [] : [...o.hosts]);
+  return {
+    served,
+    serves(host) {
+      if (!monitor || !served().includes(host)) return false;
+      if (host === LOCAL_HOST && monitor.singleHost()) return true;
+      return monitor.status()[host]?.up === true;
+    },
+    route,
+    operatorHost(host) {
+      if (host === LOCAL_HOST) return undefined;
+      const r = monitor?.record(host);
+      // Never undefined for another host: the operator would then act on the configured one.
+      if (!r) throw new Error(`host '${host}' is not served by this worker (or not in the inventory)`);
+      return ops.get(r);
+    },
+    onChange(l) {
+      listeners.push(l);
+      monitor?.onChange(l);
+    },
+    status: () => monitor?.status() ?? Object.fromEntries(served().map((h) => [h, { up: false, reason: "not probed yet" }])),
+    ready: () => started,
+    async close() {
+      closed = true;
+      await started.catch(() => undefined);
+      await monitor?.close();
+      await ops.closeAll();
+    },
+  };
+}
