@@ -1,7 +1,10 @@
 // The RHEL family's supply chain cannot run here (no RHEL guest): what can run is checked for real.
 // The registry role's download table stops a play before anything is fetched when a version has
-// no pinned URL and SHA-256; the FreeIPA installer wrapper keeps the passwords off its command
-// line; and no task in playbooks/ turns a signature or checksum check off.
+// no pinned URL and SHA-256, and each entry it ships names its source; mirror-registry's installer
+// (whose password can only be an option) runs only while /proc is remounted hidepid=2, and /proc
+// gets its options back (stand-ins for mount, findmnt and the installer); the FreeIPA installer
+// wrapper keeps the passwords off its command line; and no task in playbooks/ turns a signature or
+// checksum check off.
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -70,6 +73,153 @@ test("a registry installer version with no pinned URL and SHA-256 stops the play
   expect(pinned.out).toContain(`chosen ${url} ${SHA}`);
   expect(pinned.status).toBe(0);
 }, 300_000);
+
+test("the role's download table pins each listed installer by an https URL and a SHA-256, with the public source it was taken from", () => {
+  const file = path.join(playbooksDir, "roles/registry/vars/default.yml");
+  const text = readFileSync(file, "utf8");
+  const table = (parse(text) as { __registry_downloads: Record<string, Record<string, { url?: unknown; sha256?: unknown }>> }).__registry_downloads;
+  const entries = Object.entries(table).flatMap(([product, versions]) => Object.entries(versions ?? {}).map(([version, e]) => ({ product, version, ...e })));
+  expect(entries.length).toBeGreaterThan(0);
+  const lines = text.split("\n");
+  for (const e of entries) {
+    expect(str(e.url)).toMatch(/^https:\/\/[^\s]+$/);
+    expect(str(e.sha256)).toMatch(/^[0-9a-f]{64}$/);
+    // The URL is the file of that version: harbor-offline-installer-v2.10.2.tgz
+    expect(str(e.url)).toContain(e.version.replace(/^v/, ""));
+    // The comment lines between the product's key and its first version name the source (a GitHub
+    // owner/repo and a file in it) and say the value was not re-verified here.
+    const start = lines.indexOf(`  ${e.product}:`);
+    expect(start).toBeGreaterThan(-1);
+    const comment: string[] = [];
+    for (let i = start + 1; i < lines.length && /^\s+#/.test(lines[i] ?? ""); i++) comment.push((lines[i] ?? "").replace(/^\s+#\s?/, ""));
+    const said = comment.join(" ");
+    expect(said).toMatch(/Source[^:]*: [\w.-]+\/[\w.-]+, .*\b[\w/.-]+\.(json|md|ya?ml|go|nix|rb|toml)\b/);
+    expect(said).toMatch(/not re-verified here/i);
+  }
+
+  // A listed version is found with nothing in the inventory.
+  const harbor = Object.entries(table.harbor ?? {})[0];
+  if (!harbor) throw new Error("the table lists no Harbor version");
+  const [version, entry] = harbor;
+  const found = findDownload({ registry_download_product: "harbor", registry_download_version: version });
+  expect(found.out).toContain(`chosen ${str(entry.url)} ${str(entry.sha256)}`);
+  expect(found.status).toBe(0);
+}, 120_000);
+
+describe("mirror-registry's install under hidepid (tasks/mirror_registry_install.yml)", () => {
+  const PASSWORD = "Quay-init-pw-4711";
+  // The interpreter itself (not a wrapper such as a pyenv shim, which needs a PATH).
+  const python = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
+  // Stand-ins, on a PATH that holds nothing else, so the real mount is never reached:
+  // findmnt prints the simulated /proc options, mount changes their hidepid (as a kernel from 5.8
+  // shows it: 2 -> invisible, 0 -> none) and logs the call, and ./mirror-registry logs /proc's
+  // options when it runs and whether it had the password, then makes Quay's root CA.
+  const fakes: Record<string, string> = {
+    findmnt: `import os; print(open(os.environ["FAKE_DIR"] + "/proc-options").read())`,
+    mount: [
+      "import os, sys",
+      'd = os.environ["FAKE_DIR"]',
+      'opt = sys.argv[2]; assert sys.argv[1] == "-o" and sys.argv[3] == "/proc" and opt.startswith("remount,hidepid=")',
+      'open(d + "/calls", "a").write("mount " + opt + "\\n")',
+      'if not os.path.exists(d + "/mount-broken"):',
+      '    value = {"2": "invisible", "0": None, "off": None}.get(opt.split("=")[1], opt.split("=")[1])',
+      '    kept = [o for o in open(d + "/proc-options").read().strip().split(",") if not o.startswith("hidepid=")]',
+      '    open(d + "/proc-options", "w").write(",".join(kept + ([f"hidepid={value}"] if value else [])))',
+    ].join("\n"),
+  };
+  const installer = [
+    "import os, sys",
+    'd = os.environ["FAKE_DIR"]',
+    `has_pw = "--initPassword=${PASSWORD}" in sys.argv`,
+    'open(d + "/calls", "a").write("install " + open(d + "/proc-options").read() + (" with-password" if has_pw else "") + "\\n")',
+    'if os.path.exists(d + "/install-fails"): sys.exit(1)',
+    'os.makedirs("quay/quay-rootCA", exist_ok=True); open("quay/quay-rootCA/rootCA.pem", "w").write("ca")',
+  ].join("\n");
+
+  function setUp(name: string, procOptions: string, flags: string[] = []) {
+    const fake = path.join(dir, "hidepid", name);
+    const bin = path.join(fake, "bin");
+    const data = path.join(fake, "data");
+    mkdirSync(bin, { recursive: true });
+    mkdirSync(data, { recursive: true });
+    for (const [cmd, body] of Object.entries(fakes)) {
+      writeFileSync(path.join(bin, cmd), `#!${python}\n${body}\n`);
+      chmodSync(path.join(bin, cmd), 0o755);
+    }
+    writeFileSync(path.join(data, "mirror-registry"), `#!${python}\n${installer}\n`);
+    chmodSync(path.join(data, "mirror-registry"), 0o755);
+    writeFileSync(path.join(fake, "proc-options"), procOptions);
+    writeFileSync(path.join(fake, "calls"), "");
+    for (const f of flags) writeFileSync(path.join(fake, f), "");
+    return { fake, bin, data };
+  }
+
+  function install(s: { fake: string; bin: string; data: string }) {
+    const play = path.join(s.fake, "play.yml");
+    writeFileSync(
+      play,
+      [
+        "- hosts: localhost",
+        "  gather_facts: false",
+        "  environment:",
+        `    PATH: ${s.bin}`,
+        `    FAKE_DIR: ${s.fake}`,
+        "  tasks:",
+        `    - ansible.builtin.import_tasks: ${path.join(playbooksDir, "roles/registry/tasks/mirror_registry_install.yml")}`,
+        "",
+      ].join("\n"),
+    );
+    const vars = {
+      ansible_python_interpreter: python,
+      registry_data_dir: s.data,
+      svc_fqdn: "registry.lab.example",
+      registry_admin_user: "admin",
+      vault_registry_admin_password: PASSWORD,
+    };
+    writeFileSync(path.join(s.fake, "vars.json"), JSON.stringify(vars));
+    const r = spawnSync("ansible-playbook", ["-i", "localhost,", "-c", "local", "-e", `@${path.join(s.fake, "vars.json")}`, play], {
+      encoding: "utf8",
+      env: { ...process.env, ANSIBLE_NOCOLOR: "1" },
+      timeout: 120_000,
+    });
+    const calls = readFileSync(path.join(s.fake, "calls"), "utf8").split("\n").filter(Boolean);
+    writeFileSync(path.join(s.fake, "calls"), "");
+    return { status: r.status, out: `${r.stdout}${r.stderr}`, calls, procOptions: readFileSync(path.join(s.fake, "proc-options"), "utf8") };
+  }
+
+  test("the installer runs only with /proc remounted hidepid=2, /proc gets its options back, and a second run touches nothing", () => {
+    const s = setUp("plain", "rw,nosuid,nodev,noexec,relatime");
+    const first = install(s);
+    expect(first.status).toBe(0);
+    expect(first.calls).toEqual(["mount remount,hidepid=2", "install rw,nosuid,nodev,noexec,relatime,hidepid=invisible with-password", "mount remount,hidepid=0"]);
+    expect(first.procOptions).toBe("rw,nosuid,nodev,noexec,relatime");
+    expect(first.out).not.toContain(PASSWORD);
+
+    const again = install(s);
+    expect(again.status).toBe(0);
+    expect(again.calls).toEqual([]);
+  }, 300_000);
+
+  test("a failing installer still gets /proc's previous hidepid back; an already hidden /proc is left alone", () => {
+    const failing = install(setUp("failing", "rw,relatime,hidepid=noaccess", ["install-fails"]));
+    expect(failing.status).not.toBe(0);
+    expect(failing.calls).toEqual(["mount remount,hidepid=2", "install rw,relatime,hidepid=invisible with-password", "mount remount,hidepid=noaccess"]);
+    expect(failing.procOptions).toBe("rw,relatime,hidepid=noaccess");
+    expect(failing.out).not.toContain(PASSWORD);
+
+    const hidden = install(setUp("hidden", "rw,relatime,hidepid=invisible"));
+    expect(hidden.status).toBe(0);
+    expect(hidden.calls).toEqual(["install rw,relatime,hidepid=invisible with-password"]);
+    expect(hidden.procOptions).toBe("rw,relatime,hidepid=invisible");
+  }, 300_000);
+
+  test("when the remount does not take, the installer never runs (the password stays off every command line)", () => {
+    const r = install(setUp("broken", "rw,relatime", ["mount-broken"]));
+    expect(r.status).not.toBe(0);
+    expect(r.calls).toEqual(["mount remount,hidepid=2", "mount remount,hidepid=0"]);
+    expect(r.out).not.toContain(PASSWORD);
+  }, 300_000);
+});
 
 describe("the FreeIPA installer wrapper", () => {
   const wrapper = path.join(playbooksDir, "roles/identity_server/files/svc-ipa-server-install.py");
@@ -168,5 +318,46 @@ test("no task in playbooks/ turns a package signature check or a download's TLS 
         offending.push(`${file}: ${String(task.name)} (download without sha256)`);
     }
   }
+  expect(offending).toEqual([]);
+});
+
+test("every task in playbooks/ that puts --initPassword on a command line runs under a hidepid=2 block that puts /proc back in always:", () => {
+  type Task = Record<string, unknown>;
+  const found: string[] = [];
+  const offending: string[] = [];
+  const args = (t: Task) => JSON.stringify(Object.values(t).filter((v) => v && typeof v === "object"));
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d)) {
+      const p = path.join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(e) && /\/(tasks|handlers)\//.test(path.relative(playbooksDir, p))) {
+        const visit = (items: unknown, blocks: { block: Task[]; always: Task[] }[]): void => {
+          if (!Array.isArray(items)) return;
+          for (const t of items as Task[]) {
+            if (Array.isArray(t?.block)) {
+              const inner = [...blocks, { block: t.block as Task[], always: (t.always as Task[]) ?? [] }];
+              for (const k of ["block", "rescue", "always"]) visit(t[k], inner);
+              continue;
+            }
+            if (!args(t).includes("--initPassword")) continue;
+            const where = `${path.relative(playbooksDir, p)}: ${String(t.name)}`;
+            found.push(where);
+            const guarded = blocks.some(({ block, always }) => {
+              const before = block.slice(0, block.indexOf(t));
+              return (
+                before.some((b) => args(b).includes("remount,hidepid=2")) &&
+                before.some((b) => str(b.failed_when).includes("hidepid=(2|invisible)")) &&
+                always.some((a) => args(a).includes("remount,hidepid={{"))
+              );
+            });
+            if (!guarded || t.no_log !== true) offending.push(where);
+          }
+        };
+        visit(parse(readFileSync(p, "utf8")) as unknown, []);
+      }
+    }
+  };
+  walk(playbooksDir);
+  expect(found.length).toBeGreaterThan(0);
   expect(offending).toEqual([]);
 });
