@@ -17,6 +17,9 @@ const SERIAL = [
   /^test\/security\/(postgres-outage|redis-outage|worker-stop)\./,
   /^packages\/vm\/test\//,
   /^packages\/hosts\/test\/routing-monitor\.test\.ts$/,
+  // Private libvirtd + sshd hosts (startSecondHost); second-host.test.ts also boots a VM.
+  /^packages\/testing\/test\/second-host\.test\.ts$/,
+  /^packages\/hosts\/test\/vm-hosts\.test\.ts$/,
   /^packages\/operators\/src\/host\//,
   /^packages\/catalog\/test\/(.*\.e2e|router-host)\.test\.ts$/,
   /^packages\/plugins\/test\//,

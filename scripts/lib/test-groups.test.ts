@@ -12,7 +12,7 @@ const tracked = execFileSync("git", ["ls-files", "*.test.ts"], { cwd: ROOT, enco
   .map((f) => path.join(ROOT, f));
 // What makes a file heavy: a VM (the VM lock, a product stack, an image), Docker, a fault stack, or an HA drill (a Postgres formation, sentinels).
 const HEAVY =
-  /acquireVmTestLock|startProductStack|ensureTestImage|ensureProductImage|startOwnFaultStack|startRedisServer|startPgAutoFailover|FailoverDrill\(|docker compose|"docker"/;
+  /acquireVmTestLock|startProductStack|ensureTestImage|ensureProductImage|startOwnFaultStack|startRedisServer|startPgAutoFailover|startSecondHost|FailoverDrill\(|docker compose|"docker"/;
 
 test("every test file that boots a VM, runs Docker or a fault stack runs in the serial group, and every file runs in exactly one group", () => {
   const { serial, beside } = split(tracked, ROOT);

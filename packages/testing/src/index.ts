@@ -18,3 +18,5 @@ export { createVmScratch } from "./host/vm-scratch";
 export type { VmScratch } from "./host/vm-scratch";
 export { createTestOperatorContext } from "./host/operator-context";
 export type { TestOperatorContext, LoggedLine } from "./host/operator-context";
+export { startSecondHost } from "./host/second-host";
+export type { SecondHost, StartSecondHostOptions } from "./host/second-host";

@@ -23,16 +23,28 @@ Options (every command):
   --driver auto|libvirt|kcli   Backend (SVC_VM_DRIVER, default auto: kcli when on PATH)
   -h, --help                   Show help
 
+Several hosts (the inventory of svc-hosts, in the database of DATABASE_URL):
+  -C, --host HOST              Run the command on HOST of the inventory, with its libvirt URI and
+                               directories (svc-vm there over SSH with its pinned key; 'local' here)
+  --all-hosts                  list vm, list image: every host, merged; info vm, delete vm: on
+                               whichever host has the VM (refused when several have it: use -C)
+  Output then has a HOST column (-o json: a "host" field). A host that does not answer is named on
+  stderr and the exit code is 5; the other hosts' answers are still shown. Without -C or
+  --all-hosts svc-vm acts on this host only, whatever the inventory holds (workers run it so).
+
 VMs on qemu:///system are managed as root (non-root users: sudo svc-vm ...). With no --ssh-key,
 the first of ~/.ssh/id_ed25519.pub, id_ecdsa.pub, id_rsa.pub of the invoking user is injected.
 Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 not found, 4 exists with another spec
 (or of another run), 5 hypervisor unavailable, 6 permission denied, 7 not a VM svc created.`,
-  list: `Usage: svc-vm list vm [-o json]
-       svc-vm list image [-o json]
+  list: `Usage: svc-vm list vm [-o json] [-C HOST | --all-hosts]
+       svc-vm list image [-o json] [-C HOST | --all-hosts]
 
 List VMs (name, state, image, cpus, memory, SSH endpoint) or the images VMs can be created from
 (name, os, boot, path, description). An image's os (debian12, centos9stream, ...) is read from the
-image.json beside its disk; it is null (- in the table) when the image does not say.`,
+image.json beside its disk; it is null (- in the table) when the image does not say.
+  -C, --host HOST   List on HOST of the inventory (svc-hosts list)
+  --all-hosts       List on every host of the inventory, with a HOST column (-o json: "host");
+                    a host that does not answer is named on stderr (exit 5), the others listed`,
   download: `Usage: svc-vm download image <name> [--force] [-o json]
        svc-vm download image <name> --url URL (--sha256 HEX | --checksum-url URL) [--force]
 
@@ -53,10 +65,14 @@ are created on the image. Ctrl-C removes the partial file.
   --force              Download again and replace the registered image
 Needs write access to the images directory (qemu:///system: sudo svc-vm ...). With the kcli
 driver, images kcli manages are downloaded with kcli download image.`,
-  info: `Usage: svc-vm info vm <name> [-o json]
+  info: `Usage: svc-vm info vm <name> [-o json] [-C HOST | --all-hosts]
 
 Show one VM: state, ip, ssh_host and ssh_port, forwards, memory_mb, cpus, image, iso, disks, nets, macs.
-Exit code 3 when the VM does not exist.`,
+Exit code 3 when the VM does not exist.
+  -C, --host HOST   Look on HOST of the inventory only
+  --all-hosts       Look on every host of the inventory and show the VM with its host; exit 4 when
+                    several hosts have a VM of that name, 5 when it is on none that answered and
+                    some did not answer`,
   create: `Usage: svc-vm create vm <name> -i <image> [-P memory=MB] [-P numcpus=N] [-P disks=[GB,...]]
                       [-P nets=[NET,...]] [-P macs=[MAC,...]] [-P iso=/path.iso]
                       [--ssh-key FILE] [--wait [--wait-timeout SECONDS]] [-o json]
@@ -91,12 +107,15 @@ Create a VM: a copy-on-write overlay on the image, the SSH public key injected, 
 Creating a VM that exists with the same spec (image, iso, memory, cpus, disks, nets, macs, forwards, outbound) succeeds
 without change; another spec, or a VM recorded for another run, fails (exit 4). A libvirt domain of
 that name that svc did not create is refused (exit 7).`,
-  delete: `Usage: svc-vm delete vm <name> -y [--force-foreign] [-o json]
+  delete: `Usage: svc-vm delete vm <name> -y [--force-foreign] [-o json] [-C HOST | --all-hosts]
 
 Delete a VM, its overlay disks and seed ISO (a boot ISO given with -P iso= is left alone).
 Without -y it asks on a terminal and refuses otherwise. Deleting a VM that does not exist succeeds with a note.
 A libvirt domain svc did not create (no svc metadata) is refused (exit 7) unless --force-foreign is
-given; it is then undefined and its storage left in place.`,
+given; it is then undefined and its storage left in place.
+  -C, --host HOST   Delete it on HOST of the inventory
+  --all-hosts       Find the host that has it first (as info vm --all-hosts), then delete it there;
+                    the question names the host`,
   ssh: `Usage: svc-vm ssh vm <name> [--identity FILE] [--known-hosts FILE] [--trust-on-first-use]
                    [--timeout SECONDS] -- <command> [args...]
 
