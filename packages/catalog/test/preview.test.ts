@@ -96,11 +96,27 @@ test("cluster_initial_deployment's nodes boot the agent ISO with their pinned MA
 
 test("vm_deployment uses the given name, or the picked one when none was given", () => {
   const named = renderTaskArgs(dags.vm_deployment!, "create_vm", { vm_name: "web01", cpus: 4, memory_mb: 8192 });
-  expect(named.args).toEqual({ name: "web01", image: "centos10stream", cpus: 4, memory_mb: 8192, disks_gb: [20], nets: ["default"] });
+  expect(named.args).toEqual({ name: "web01", image: "centos10stream", cpus: 4, memory_mb: 8192, disks_gb: [20], nets: ["default"], host: null });
   const picked = renderTaskArgs(dags.vm_deployment!, "create_vm", {}, { outputs: { name_vm: { exit_code: 0, stdout_tail: "vm-20250101-120000" } } });
   expect(picked.args.name).toBe("vm-20250101-120000");
   const verify = previewPlaybookTask(dags.vm_deployment!, "verify", { vm_name: "web01" }, { outputs: { create_vm: { ...CREATED.create_vm, name: "web01" } } });
   expect(verify.extraVars.verify_commands).toEqual([["sh", "-c", 'test "$(hostname)" = "$1" && grep -q "created by svc" /etc/motd', "verify", "web01"]]);
+});
+
+test("vm_deployment's host param pins every host-scoped task to that host; absent, no task names a host", () => {
+  const dag = dags.vm_deployment!;
+  const scoped = dag.tasks.filter((t) => defaultOperators().get(t.operator)?.hostScoped).map((t) => t.task_id);
+  expect(scoped.sort()).toEqual(["cleanup_on_failure", "configure", "create_vm", "delete_vm", "validate_host", "verify", "wait_ssh"]);
+  const outputs = { ...CREATED, create_vm: { ...CREATED.create_vm, name: "web02" } };
+  for (const id of scoped) {
+    expect(renderTaskArgs(dag, id, { vm_name: "web02", host: "lab2" }, { outputs }).args.host).toBe("lab2");
+    const absent = renderTaskArgs(dag, id, { vm_name: "web02" }, { outputs }).args;
+    expect(absent.host).toBeNull();
+    // null is "no host arg" to the operators (their host is nullish): the router places or finds the VM.
+    const op = defaultOperators().get(dag.tasks.find((t) => t.task_id === id)!.operator)!;
+    expect(op.args.safeParse(absent).success).toBe(true);
+  }
+  expect(() => renderTaskArgs(dag, "create_vm", { vm_name: "web02", host: "B_2" })).toThrow(ParamsInvalidError);
 });
 
 test("the health check passes the chosen checks and limits to its playbook", () => {

@@ -1,6 +1,8 @@
 import type { EngineApi } from "@svc/engine";
+import type { Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
 import type { VmTools } from "./vm-access";
+import type { HostList } from "./vm-hosts";
 
 /** What the workflow tools use; the process entry and the tests build it. */
 export interface WorkflowToolDeps {
@@ -14,4 +16,10 @@ export interface WorkflowToolDeps {
   dagSettings?: Record<string, string>;
   /** The DAG create_vm and delete_vm run (default vm_deployment). */
   vmDagId?: string;
+  /** The hypervisor hosts (the inventory); absent or only `local`: the VM tools answer for the configured host. */
+  hosts?: HostList;
+  /** Placement's weigher for preflight (the workers' SVC_PLACEMENT_WEIGHER; default spread). */
+  weigher?: Weigher;
+  /** Probes older than this count as down in preflight (default 30 s, as the workers'). */
+  maxProbeAgeMs?: number;
 }

@@ -1,4 +1,5 @@
 import { dagSettingsFromConfig, openEngineApi } from "@svc/engine";
+import { createHostInventory, placementWeigher } from "@svc/hosts";
 import { mainOf } from "@svc/mcp";
 import { createWorkflowServer, WORKFLOW_SERVER_NAME } from "./server";
 import { createVmAccess } from "./vm-access";
@@ -10,7 +11,7 @@ mainOf({
   async open({ config, settings, logger }) {
     const { db, queues, api } = openEngineApi(config, logger, "mcp-workflow");
     const vms = createVmAccess(config, process.env);
-    const deps = { api, logger, vms, dagSettings: dagSettingsFromConfig(config) };
+    const deps = { api, logger, vms, dagSettings: dagSettingsFromConfig(config), hosts: createHostInventory(db), weigher: placementWeigher(process.env) };
     return {
       factory: () => createWorkflowServer(deps, { readOnly: settings.readOnly }),
       async close() {

@@ -54,6 +54,20 @@ async function resourceChecks(vms: VmTools, conf: Record<string, unknown>): Prom
   return out;
 }
 
+/** The create params against the VM DAG, defaults applied (as given when they are invalid). */
+export async function checkParams(
+  api: EngineApi,
+  dagId: string,
+  conf: Record<string, unknown>,
+  settings: Record<string, string>,
+): Promise<{ check: PreflightCheck; resolved: Record<string, unknown> }> {
+  const def = (await api.getDagDefinition(dagId)).definition;
+  const v = validateParams(def, { action: "create", ...conf }, settings);
+  return v.ok
+    ? { check: { check: "params", ok: true, detail: `valid for ${dagId}` }, resolved: v.params }
+    : { check: { check: "params", ok: false, detail: v.errors.map((e) => `conf.${e.field}: ${e.message}`).join("; ") }, resolved: { action: "create", ...conf } };
+}
+
 /**
  * Would create_vm succeed? Checks, without changing anything: the params against the VM DAG,
  * the host answering, the hypervisor answering, the image present, the name free, resources.
@@ -65,13 +79,9 @@ export async function preflightVm(
   conf: Record<string, unknown>,
   settings: Record<string, string>,
 ): Promise<{ checks: PreflightCheck[]; conf: Record<string, unknown> }> {
-  const checks: PreflightCheck[] = [];
-  const def = (await api.getDagDefinition(dagId)).definition;
-  const v = validateParams(def, { action: "create", ...conf }, settings);
-  const resolved = v.ok ? v.params : { action: "create", ...conf };
-  checks.push(
-    v.ok ? { check: "params", ok: true, detail: `valid for ${dagId}` } : { check: "params", ok: false, detail: v.errors.map((e) => `conf.${e.field}: ${e.message}`).join("; ") },
-  );
+  const params = await checkParams(api, dagId, conf, settings);
+  const checks: PreflightCheck[] = [params.check];
+  const resolved = params.resolved;
   const reachable = (await vms.exec(["true"]).catch(() => undefined))?.code === 0;
   checks.push({ check: "host_reachable", ok: reachable, detail: reachable ? `${vms.target} answers` : `${vms.target} does not answer` });
   if (!reachable) return { checks, conf: resolved };

@@ -16,6 +16,7 @@ params:
   cpus: {type: integer, minimum: 1, maximum: 64, default: 2}
   memory_mb: {type: integer, minimum: 256, maximum: 262144, default: 512}
   disk_gb: {type: integer, minimum: 1, maximum: 4096, default: 1}
+  host: {type: string, pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$", default: ""}
 tasks:
   - task_id: act
     operator: noop
@@ -56,14 +57,17 @@ test("preflight_vm_creation with a missing image names the image; the name is fr
   expect(checks.name_free).toMatchObject({ ok: true });
   expect(checks.memory?.detail).toMatch(/512 MiB requested, \d+ MiB available/);
   expect(checks.disk?.detail).toMatch(/GiB free/);
-  expect(r.structuredContent).toMatchObject({ would_succeed: false, conf: { action: "create", vm_name: "mcp-preflight-free", cpus: 2 } });
+  expect(r.structuredContent).toMatchObject({ would_succeed: false, host: "local", conf: { action: "create", vm_name: "mcp-preflight-free", cpus: 2 } });
+  expect(r.structuredContent).not.toHaveProperty("hosts");
 });
 
-test("list_vms answers the host's VMs; get_vm_info of an unknown VM is a tool error naming vm_name", async () => {
+test("list_vms answers the host's VMs, each on host local; get_vm_info of an unknown VM is a tool error naming vm_name", async () => {
   const r = await call("list_vms", { limit: 200 });
   expect(r.isError).toBeFalsy();
-  const data = r.structuredContent as { vms: { name: string; state: string }[]; total: number };
+  const data = r.structuredContent as { vms: { name: string; state: string; host: string }[]; total: number; hosts: unknown[] };
   expect(data.vms.length).toBe(Math.min(data.total, 200));
+  for (const v of data.vms) expect(v.host).toBe("local");
+  expect(data.hosts).toEqual([{ name: "local", state: "active", source: "live", probed_at: null, error: null }]);
   const missing = await call("get_vm_info", { vm_name: "mcp-no-such-vm" });
   expect(missing.isError).toBe(true);
   expect(missing.content[0]?.text).toMatch(/vm_name: .*mcp-no-such-vm/);
@@ -72,6 +76,13 @@ test("list_vms answers the host's VMs; get_vm_info of an unknown VM is a tool er
 test("create_vm and delete_vm run the VM workflow with a validated conf; a repeated delete with the same key is the same run", async () => {
   const created = await call("create_vm", { vm_name: "mcp-web-1", cpus: 1, wait_seconds: 60 });
   expect(created.structuredContent).toMatchObject({ waited: true, run: { dag_id: "vm_deployment", state: "success", conf: { action: "create", vm_name: "mcp-web-1", cpus: 1 } } });
+  // No host given: the DAG's default (empty: placement chooses).
+  expect((created.structuredContent as { run: { conf: Record<string, unknown> } }).run.conf.host).toBe("");
+  const onLocal = await call("create_vm", { vm_name: "mcp-web-2", host: "local" });
+  expect(onLocal.structuredContent).toMatchObject({ run: { conf: { action: "create", vm_name: "mcp-web-2", host: "local" } } });
+  const elsewhere = await call("create_vm", { vm_name: "mcp-web-3", host: "lab2" });
+  expect(elsewhere.isError).toBe(true);
+  expect(elsewhere.content[0]?.text).toBe("host: host 'lab2' is not in the inventory; the hosts are: local");
   const bad = await call("create_vm", { vm_name: "../../etc/passwd" });
   expect(bad.isError).toBe(true);
   expect(bad.content[0]?.text).toMatch(/vm_name/);
@@ -82,5 +93,5 @@ test("create_vm and delete_vm run the VM workflow with a validated conf; a repea
     run: { run_id: (first.structuredContent as { run: { run_id: string } }).run.run_id, conf: { action: "delete" } },
   });
   const runs = await stack.tdb.db.selectFrom("dag_run").select("run_id").where("dag_id", "=", "vm_deployment").execute();
-  expect(runs).toHaveLength(2);
+  expect(runs).toHaveLength(3);
 });

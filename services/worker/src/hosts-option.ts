@@ -1,6 +1,6 @@
 import { hostNameSchema } from "@svc/hosts";
 
-export const WORKER_USAGE = `usage: svc-worker [--hosts NAME[,NAME...]|all]
+export const WORKER_USAGE = `usage: tsx services/worker/src/main.ts [--hosts NAME[,NAME...]|all]
 
 Runs task tries from the shared \`tasks\` queue and from the queue of each hypervisor host it
 serves (\`tasks@<host>\`), SVC_WORKER_CONCURRENCY at a time per queue.

@@ -98,7 +98,13 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     description: "Create or delete a generic virtual machine from an image.",
     tags: ["vm", "virtual-machine"],
     examples: ["create a vm named app01", "delete the vm named app01", "provision a virtual machine from an image"],
-    params: { action, vm_name: vmName(), image: image("centos10stream"), ...sizing(2048, 2, 20) },
+    params: {
+      action,
+      vm_name: vmName(),
+      image: image("centos10stream"),
+      ...sizing(2048, 2, 20),
+      host: { type: "string", pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$", default: "", description: "host of the inventory; empty: placement chooses" },
+    },
     required_params: [],
   },
 ];

@@ -7,6 +7,7 @@ import { numberWordsToDigits } from "./number-words";
 import { readOsMention, type OsMention } from "./os-images";
 import { readSizes } from "./sizes";
 import { readCaReference } from "./ca-reference";
+import { readHostReference } from "./host-reference";
 import { CREATE_TERMS, DELETE_TERMS, DOMAIN_KNOWLEDGE, FUNCTION_WORDS } from "../router/domain-knowledge";
 import {
   extractCpus,
@@ -256,6 +257,10 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
   if (ca?.shell) shell = true;
   else if (ca?.issue) issues.push(ca.issue);
   else set("ca_vm", ca?.value);
+  const host = readHostReference(intent.raw);
+  if (host?.shell) shell = true;
+  else if (host?.issue) issues.push(host.issue);
+  else set("host", host?.value);
   set("cert_warn_days", extractDays(text));
   // The frame's action (negation and retraction applied); with no action word it found, the typo-repaired verbs ("delte vm x").
   const framed = from.action === "create" || from.action === "delete" ? from.action : undefined;

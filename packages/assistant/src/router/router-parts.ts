@@ -83,9 +83,12 @@ export function createRouterParts(catalog: readonly RouterCatalogEntry[], parse:
     entry: RouterCatalogEntry,
     aliases: AliasMatch[],
     frame: IntentFrame = readFrame(parsed.raw),
-  ): SettledParams & { unsafe: boolean } {
+  ): SettledParams & { unsafe: boolean; hostless?: string } {
     // Values come from what was asked for, not from what was negated or tried and failed.
     const extracted = extractValues(parsed, { values: parse(positiveText(frame)), action: frame.action, frame });
+    // A host the request names for a workflow that cannot be pinned to one is refused, never dropped.
+    const host = extracted.values.host;
+    if (typeof host === "string" && !entry.params.host) return { params: {}, warnings: [], input: [], unsafe: false, hostless: host };
     // The general extractor has already vetted names; an alias only adds what it implies (action).
     const implied = Object.fromEntries(Object.entries(aliases.find((a) => a.dag_id === entry.dag_id)?.params ?? {}).filter(([k]) => k === "action"));
     return { ...settleParams(entry, extracted, implied, { anyImage: GENERIC_DAGS.has(entry.dag_id) }), unsafe: extracted.shell };
@@ -93,8 +96,18 @@ export function createRouterParts(catalog: readonly RouterCatalogEntry[], parse:
 
   /** The route for a chosen DAG: params settled, status from what must still be asked. */
   function finish(entry: RouterCatalogEntry, parsed: ParsedIntent, ctx: RequestContext, confidence: number, candidates: RouteCandidate[], reason: string): RouteResult {
-    const { params, warnings, input, unsafe } = paramsFromParsed(parsed, entry, ctx.aliases, ctx.frame);
+    const { params, warnings, input, unsafe, hostless } = paramsFromParsed(parsed, entry, ctx.aliases, ctx.frame);
     if (unsafe) return refusal("unsafe", "I only run catalogue workflows with validated parameters, never shell text: a value in the request carries shell syntax.", []);
+    if (hostless !== undefined) {
+      const takers = catalog.filter((e) => e.params.host).map((e) => e.dag_id);
+      const which = takers.length ? `only ${takers.join(", ")} can` : "no workflow of the catalogue can";
+      return refusal(
+        "out_of_scope",
+        `${entry.dag_id} cannot be pinned to host '${hostless}': ${which} be pinned to a host; ask again without "on host ${hostless}" to let placement choose.`,
+        candidates,
+        confidence,
+      );
+    }
     const ask = input.length > 0;
     return {
       status: ask ? "needs_input" : "ready",

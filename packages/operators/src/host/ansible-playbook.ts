@@ -41,7 +41,7 @@ const args = z
     private_key: hostPath.optional(),
     timeout_s: z.coerce.number().min(1).max(86_400).default(3600),
     /** The host of the inventory whose VMs (or itself, with on_host) the play is for (default: the host holding the VM, else local). */
-    host: inventoryHost.optional(),
+    host: inventoryHost.nullish(),
   })
   .refine((a) => (a.vm ? 1 : 0) + (a.hosts ? 1 : 0) + (a.on_host ? 1 : 0) === 1, "give exactly one of vm, hosts or on_host");
 type Args = z.infer<typeof args>;

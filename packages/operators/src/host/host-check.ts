@@ -13,7 +13,7 @@ const args = z.object({
   /** Fail the task when a finding has severity error (default: report only). */
   fail_on_error: z.boolean().default(false),
   /** Check this host of the inventory (default: local, the configured host). */
-  host: inventoryHost.optional(),
+  host: inventoryHost.nullish(),
 });
 type Args = z.infer<typeof args>;
 

@@ -20,7 +20,7 @@ const args = z.object({
   /** Exit codes that count as success. */
   ok_codes: z.array(z.number().int()).default([0]),
   /** Run it on this host of the inventory (default: local, the configured host). */
-  host: inventoryHost.optional(),
+  host: inventoryHost.nullish(),
 });
 type Args = z.infer<typeof args>;
 

@@ -34,14 +34,14 @@ const createArgs = z
     wait: z.boolean().default(false),
     wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
     /** Create it on this host of the inventory (default: the host holding the name, else placement by free capacity). */
-    host: inventoryHost.optional(),
+    host: inventoryHost.nullish(),
   })
   .refine((a) => !!a.image || !!a.iso, { message: "give an image, or an iso to boot", path: ["image"] })
   .refine((a) => !a.macs || a.macs.length === a.nets.length, { message: "give one MAC per entry of nets", path: ["macs"] })
   .refine((a) => !a.user_net_outbound || a.nets.includes("user"), { message: "user_net_outbound needs 'user' in nets", path: ["user_net_outbound"] });
 type CreateArgs = z.infer<typeof createArgs>;
 /** `host`: the host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
-const nameArgs = z.object({ name: vmName, host: inventoryHost.optional() });
+const nameArgs = z.object({ name: vmName, host: inventoryHost.nullish() });
 const deleteArgs = z.object({
   name: vmName,
   /**
@@ -49,7 +49,7 @@ const deleteArgs = z.object({
    * trigger parameter of the shipped DAGs reaches it.
    */
   force_foreign: z.boolean().default(false),
-  host: inventoryHost.optional(),
+  host: inventoryHost.nullish(),
 });
 type DeleteArgs = z.infer<typeof deleteArgs>;
 

@@ -13,7 +13,7 @@ const args = z.object({
   timeout_s: z.coerce.number().min(1).max(3600).default(300),
   interval_s: z.coerce.number().min(0.2).max(60).default(2),
   /** The host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
-  host: inventoryHost.optional(),
+  host: inventoryHost.nullish(),
 });
 type Args = z.infer<typeof args>;
 

@@ -1,0 +1,41 @@
+import { CATALOG_FIXTURE } from "../catalog/catalog-fixture";
+import { createOfflineRouter } from "../router/offline-router";
+import { readHostReference } from "./host-reference";
+
+const router = createOfflineRouter(CATALOG_FIXTURE);
+
+test("'on host b' names the host as typed; no host named leaves it unset", () => {
+  expect(readHostReference("create a vm called web02 on host b")).toEqual({ value: "b" });
+  expect(readHostReference("put it on the hypervisor lab-2.")).toEqual({ value: "lab-2" });
+  expect(readHostReference("create a vm called web02")).toBeUndefined();
+  expect(readHostReference("on the host with the most room")).toBeUndefined();
+});
+
+test("a host that breaks the rule is asked again, never folded; shell syntax rejects the request", () => {
+  expect(readHostReference("on host B_2")?.issue).toMatchObject({ field: "host", given: "B_2", rule: expect.stringMatching(/^host must be a host of the inventory/) });
+  expect(readHostReference("on host Lab2")?.issue).toMatchObject({
+    field: "host",
+    given: "Lab2",
+    rule: expect.stringMatching(/^host must be lower-case \('Lab2' is not converted\)/),
+  });
+  expect(readHostReference("on host -b")?.issue?.field).toBe("host");
+  expect(readHostReference("on host b$(reboot)")).toEqual({ shell: true });
+});
+
+test("the router: 'on host b' reaches vm_deployment as host; a bad host is needs_input; no host, no host param", () => {
+  expect(router.route("create a vm called web02 on host b")).toMatchObject({ status: "ready", dag_id: "vm_deployment", params: { action: "create", vm_name: "web02", host: "b" } });
+  const bad = router.route("create a vm called web02 on host B_2");
+  expect(bad).toMatchObject({ status: "needs_input", dag_id: "vm_deployment", params: { vm_name: "web02" }, input: [{ field: "host", given: "B_2" }] });
+  expect(bad.params).not.toHaveProperty("host");
+  const none = router.route("create a vm called web02 with 4 cpus");
+  expect(none).toMatchObject({ status: "ready", dag_id: "vm_deployment", params: { vm_name: "web02", cpus: 4 } });
+  expect(none.params).not.toHaveProperty("host");
+  expect(router.route("delete the vm web02 on host lab2")).toMatchObject({ dag_id: "vm_deployment", params: { action: "delete", vm_name: "web02", host: "lab2" } });
+  expect(router.route("create a vm called web02 on host $(reboot)")).toMatchObject({ dag_id: null, refused: { kind: "unsafe" } });
+});
+
+test("a host named for a workflow that cannot be pinned to one is refused, never dropped", () => {
+  const r = router.route("deploy an identity server with dns for lab.example.com on host b");
+  expect(r).toMatchObject({ status: "rejected", dag_id: null, refused: { kind: "out_of_scope" } });
+  expect(r.reason).toMatch(/^identity_deployment cannot be pinned to host 'b': only vm_deployment can be pinned to a host/);
+});

@@ -1,0 +1,90 @@
+import { HOST_NAME, LOCAL_HOST, place, type HostRecord, type Placement, type PlacementHost, type PlacementRequest, type Weigher } from "@svc/hosts";
+import { ToolInputError } from "@svc/mcp";
+import { z } from "zod";
+import type { VmCliInfo } from "./vm-access";
+
+/** The hypervisor hosts as the VM tools see them: the inventory's rows with their last probes (Postgres). */
+export interface HostList {
+  list(): Promise<HostRecord[]>;
+}
+
+/** A probe older than this counts as down, as the worker's router counts it (3 probe intervals of 10 s). */
+export const DEFAULT_MAX_PROBE_AGE_MS = 30_000;
+
+/** The `host` arg of the VM tools: a host of the inventory (one lower-case DNS label). */
+export const hostArg = z.string().regex(HOST_NAME, "a host of the inventory: lower-case letters, digits and '-', 1 to 63").describe("host of the inventory (svc-hosts list)");
+
+/** The inventory's rows, or none when the tools have no inventory (a single-host install as before). */
+export const hostRecords = async (hosts: HostList | undefined): Promise<HostRecord[]> => (hosts ? hosts.list() : []);
+
+/** Hosts other than `local` are in the inventory: the tools answer per host. Otherwise they answer as a single host did. */
+export const isMultiHost = (records: readonly HostRecord[]): boolean => records.some((r) => r.name !== LOCAL_HOST);
+
+/** The names a caller may give as `host` (a single-host install knows only `local`). */
+export const hostNames = (records: readonly HostRecord[]): string[] => (records.length ? records.map((r) => r.name) : [LOCAL_HOST]);
+
+/** A `host` arg must name a host of the inventory; the error lists them. */
+export function requireKnownHost(records: readonly HostRecord[], host: string): void {
+  const names = hostNames(records);
+  if (!names.includes(host)) throw new ToolInputError(`host '${host}' is not in the inventory; the hosts are: ${names.join(", ")}`, "host");
+}
+
+/** Is the host's last probe good and recent enough to count on (the router's rule)? */
+export function freshness(r: HostRecord, maxAgeMs: number, now = Date.now()): { up: true } | { up: false; reason: string } {
+  if (!r.last_probe || !r.probed_at) return { up: false, reason: r.probe_error ?? "not probed yet" };
+  if (r.probe_error) return { up: false, reason: r.probe_error };
+  const age = now - Date.parse(r.probed_at);
+  if (age > maxAgeMs) return { up: false, reason: `not probed for ${Math.round(age / 1000)} s` };
+  return { up: true };
+}
+
+/** One host in a tool's answer: where its VMs were read, and the error when they could not be. */
+export const HostStatus = z.object({
+  name: z.string(),
+  state: z.string(),
+  source: z.enum(["live", "probe"]),
+  probed_at: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type HostStatus = z.infer<typeof HostStatus>;
+
+/** A host whose VMs come from its last probe: the probe's error (a failed probe lists no VMs). */
+export function probeStatus(r: HostRecord): HostStatus {
+  const error = r.probe_error ?? (r.last_probe ? null : "not probed yet");
+  return { name: r.name, state: r.state, source: "probe", probed_at: r.probed_at, error };
+}
+
+/** The VMs of a host's last good probe, in the VM CLI's shape (what a probe does not see is null). */
+export function probedVms(r: HostRecord): VmCliInfo[] {
+  if (r.probe_error || !r.last_probe) return [];
+  return r.last_probe.vms.map((v) => ({
+    name: v.name,
+    state: v.running ? "running" : "shut off",
+    image: null,
+    cpus: v.cpus,
+    memory_mb: v.memory_mb,
+    ip: null,
+    ssh_host: null,
+    ssh_port: null,
+  }));
+}
+
+/** The hosts whose last good probe lists the VM `name`. */
+export const probeHolders = (records: readonly HostRecord[], name: string): HostRecord[] => records.filter((r) => probedVms(r).some((v) => v.name === name));
+
+/** Placement of a VM over the hosts' last probes, as the worker would place it (stale or failed probes: down). */
+export function placementOver(records: readonly HostRecord[], request: PlacementRequest, weigher: Weigher, maxAgeMs: number): Placement {
+  const hosts: PlacementHost[] = records.map((r) => {
+    const policy = {
+      name: r.name,
+      state: r.state,
+      reserve_memory_mb: r.reserve_memory_mb,
+      reserve_disk_gb: r.reserve_disk_gb,
+      reserve_vcpus: r.reserve_vcpus,
+      cpu_ratio: r.cpu_ratio,
+    };
+    const f = freshness(r, maxAgeMs);
+    return f.up ? { ...policy, capacity: r.last_probe } : { ...policy, capacity: null, down_reason: f.reason };
+  });
+  return place(request, hosts, weigher);
+}
