@@ -1,3 +1,4 @@
+import { hostQueueName } from "@svc/queue";
 import type { DagRow, DagRunRow, ImportErrorRow, TaskInstanceRow } from "@svc/db";
 import type { DagDefinition, TaskDefinition } from "@svc/dags";
 import type { ApiDag, ApiDagDetail, ApiDagRun, ApiImportError, ApiTask, ApiTaskInstance, ApiTaskInstanceReference, ApiTriggeredDagRun } from "./schemas";
@@ -146,7 +147,8 @@ export function taskInstanceToApi(row: TaskInstanceRow, logicalDate: Date, trigg
     unixname: "svc",
     pool: "default_pool",
     pool_slots: 1,
-    queue: "default",
+    // Airflow's queue: the queue of the hypervisor host the task was routed to (tasks@<host>).
+    queue: row.host ? hostQueueName(row.host) : "default",
     priority_weight: 1,
     operator: row.operator,
     queued_when: isoOrNull(row.queued_at),

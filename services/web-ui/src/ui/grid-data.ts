@@ -44,7 +44,12 @@ export interface GridCell {
   duration: number | null;
   /** The run this task's latest try triggered (operator trigger_dag_run), if any. */
   child: { dag_id: string; dag_run_id: string; state: string } | null;
+  /** The hypervisor host the task was routed to (several-host installs), else null. */
+  host: string | null;
 }
+
+/** The host of a task instance from its Airflow queue (`tasks@<host>`), else null. */
+const hostOfQueue = (queue: string): string | null => (queue.startsWith("tasks@") ? queue.slice("tasks@".length) : null);
 
 const latestChild = (runs: ApiTaskInstance["triggered_dag_runs"]): GridCell["child"] => {
   const r = runs[runs.length - 1];
@@ -60,14 +65,16 @@ export const toCell = (t: ApiTaskInstance): GridCell => ({
   end_date: t.end_date,
   duration: t.duration,
   child: latestChild(t.triggered_dag_runs),
+  host: t.queue ? hostOfQueue(t.queue) : null,
 });
 
-/** Hover text of a square: task, state, try, times (UTC) and the run it triggered. */
+/** Hover text of a square: task, state, try, times (UTC), its host and the run it triggered. */
 export function cellTitle(c: GridCell): string {
   const parts = [`${c.task_id} ${c.state}`, `try ${Math.max(1, c.try_number)}`];
   if (c.start_date) parts.push(`started ${c.start_date.slice(0, 19).replace("T", " ")}`);
   if (c.end_date) parts.push(`ended ${c.end_date.slice(11, 19)}`);
   if (c.duration !== null) parts.push(`${c.duration.toFixed(1)} s`);
+  if (c.host) parts.push(`on host ${c.host}`);
   if (c.child) parts.push(`triggered ${c.child.dag_id} / ${c.child.dag_run_id} (${c.child.state})`);
   return parts.join(" · ");
 }

@@ -41,7 +41,7 @@ export async function streamGridEvents(api: EngineApi, cells: CellLoader, logger
       dagId,
       toRead.map((r) => r.dag_run_id),
     )) {
-      const sig = `${cell.state}|${cell.try_number}|${cell.start_date}|${cell.end_date}`;
+      const sig = `${cell.state}|${cell.try_number}|${cell.start_date}|${cell.end_date}|${cell.host}`;
       const key = `${cell.run_id}\n${cell.task_id}`;
       // The first poll sends every square of the active runs: the page may be a moment older than the stream.
       if (seen.get(key) !== sig) send("ti", { ...cell, title: cellTitle(cell) });

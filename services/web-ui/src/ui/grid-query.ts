@@ -11,7 +11,7 @@ export async function gridCellsFromDb(db: Db, dagId: string, runIds: string[]): 
   if (!runIds.length) return [];
   const rows = await db
     .selectFrom("task_instance as ti")
-    .select(["ti.run_id", "ti.task_id", "ti.state", "ti.try_number", "ti.start_date", "ti.end_date", "ti.duration"])
+    .select(["ti.run_id", "ti.task_id", "ti.state", "ti.try_number", "ti.start_date", "ti.end_date", "ti.duration", "ti.host"])
     // The run the latest try triggered (trigger_dag_run): a lookup on dag_run's partial parent index.
     .select(
       sql<GridCell["child"]>`(select json_build_object('dag_id', c.dag_id, 'dag_run_id', c.run_id, 'state', c.state) from dag_run c
@@ -30,5 +30,6 @@ export async function gridCellsFromDb(db: Db, dagId: string, runIds: string[]): 
     end_date: isoOrNull(r.end_date),
     duration: r.duration,
     child: r.child,
+    host: r.host,
   }));
 }

@@ -10,7 +10,7 @@ export const jsonForScript = (v: unknown): Raw => new Raw(JSON.stringify(v).repl
 /** One square: a grid cell (the page moves focus between cells with the arrow keys, Enter opens it). */
 function square(c: GridCell | undefined, runId: string, taskId: string): Raw {
   const state = c?.state ?? "none";
-  const cell = c ?? { run_id: runId, task_id: taskId, state, try_number: 0, start_date: null, end_date: null, duration: null, child: null };
+  const cell = c ?? { run_id: runId, task_id: taskId, state, try_number: 0, start_date: null, end_date: null, duration: null, child: null, host: null };
   // Cells of a role=grid table are grid cells; the page gives one of them the tab stop.
   return html`<td class="sq s-${state}" aria-label="${taskId} ${state}" title="${cellTitle(cell)}"></td>`;
 }
