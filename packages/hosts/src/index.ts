@@ -18,3 +18,4 @@ export type { CliIo as HostsCliIo } from "./cli/context";
 export { createHostRouting, placementWeigher } from "./routing/create-host-routing";
 export type { HostRouting, HostRoutingOptions, HostStatus, RouteDecision, RouteRequest, RoutingLogger, RoutingOperatorHost } from "./routing/types";
 export { vmsNamedBy } from "./routing/vm-of";
+export { freshness, placementPolicy } from "./routing/where";

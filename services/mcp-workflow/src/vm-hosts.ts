@@ -1,4 +1,4 @@
-import { HOST_NAME, LOCAL_HOST, place, type HostRecord, type Placement, type PlacementHost, type PlacementRequest, type Weigher } from "@svc/hosts";
+import { freshness, HOST_NAME, LOCAL_HOST, place, placementPolicy, type HostRecord, type Placement, type PlacementHost, type PlacementRequest, type Weigher } from "@svc/hosts";
 import { ToolInputError } from "@svc/mcp";
 import { z } from "zod";
 import type { VmCliInfo } from "./vm-access";
@@ -29,14 +29,8 @@ export function requireKnownHost(records: readonly HostRecord[], host: string): 
   if (!names.includes(host)) throw new ToolInputError(`host '${host}' is not in the inventory; the hosts are: ${names.join(", ")}`, "host");
 }
 
-/** Is the host's last probe good and recent enough to count on (the router's rule)? */
-export function freshness(r: HostRecord, maxAgeMs: number, now = Date.now()): { up: true } | { up: false; reason: string } {
-  if (!r.last_probe || !r.probed_at) return { up: false, reason: r.probe_error ?? "not probed yet" };
-  if (r.probe_error) return { up: false, reason: r.probe_error };
-  const age = now - Date.parse(r.probed_at);
-  if (age > maxAgeMs) return { up: false, reason: `not probed for ${Math.round(age / 1000)} s` };
-  return { up: true };
-}
+/** Is the host's last probe good and recent enough to count on: the router's rule (@svc/hosts). */
+export { freshness };
 
 /** One host in a tool's answer: where its VMs were read, and the error when they could not be. */
 export const HostStatus = z.object({
@@ -75,14 +69,7 @@ export const probeHolders = (records: readonly HostRecord[], name: string): Host
 /** Placement of a VM over the hosts' last probes, as the worker would place it (stale or failed probes: down). */
 export function placementOver(records: readonly HostRecord[], request: PlacementRequest, weigher: Weigher, maxAgeMs: number): Placement {
   const hosts: PlacementHost[] = records.map((r) => {
-    const policy = {
-      name: r.name,
-      state: r.state,
-      reserve_memory_mb: r.reserve_memory_mb,
-      reserve_disk_gb: r.reserve_disk_gb,
-      reserve_vcpus: r.reserve_vcpus,
-      cpu_ratio: r.cpu_ratio,
-    };
+    const policy = placementPolicy(r);
     const f = freshness(r, maxAgeMs);
     return f.up ? { ...policy, capacity: r.last_probe } : { ...policy, capacity: null, down_reason: f.reason };
   });

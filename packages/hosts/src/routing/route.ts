@@ -7,7 +7,7 @@ import type { HostRecord } from "../types";
 import { vmCreations, type Creation } from "./creations";
 import type { RouteDecision, RouteRequest } from "./types";
 import { vmsNamedBy } from "./vm-of";
-import { freshness, holdersOf, inFlightLoad, withLoad, type Holder } from "./where";
+import { freshness, holdersOf, inFlightLoad, placementPolicy, withLoad, type Holder } from "./where";
 
 /** Options of the router: probes older than `maxProbeAgeMs` count as down for placement. */
 export interface RouterOptions {
@@ -40,14 +40,7 @@ function placeVm(name: string, args: Record<string, unknown>, records: HostRecor
   const load: string[] = [];
   const hosts: PlacementHost[] = records.map((r) => {
     const f = freshness(r, o.maxProbeAgeMs);
-    const policy = {
-      name: r.name,
-      state: r.state,
-      reserve_memory_mb: r.reserve_memory_mb,
-      reserve_disk_gb: r.reserve_disk_gb,
-      reserve_vcpus: r.reserve_vcpus,
-      cpu_ratio: r.cpu_ratio,
-    };
+    const policy = placementPolicy(r);
     if (!f.up) return { ...policy, capacity: null, down_reason: f.reason };
     const l = inFlightLoad(r.name, r.last_probe, creations);
     if (l.count) load.push(`  ${r.name}: ${l.count} VM(s) being created there counted: ${l.memoryMb} MiB, ${l.cpus} vCPUs, ${l.diskGb} GB`);

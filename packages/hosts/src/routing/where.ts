@@ -67,3 +67,8 @@ export function freshness(r: HostRecord, maxAgeMs: number, now = Date.now()): { 
   if (age > maxAgeMs) return { up: false, reason: `not probed for ${Math.round(age / 1000)} s` };
   return { up: true };
 }
+
+/** The placement policy of a host record (state, reserves, CPU ratio): what place() weighs besides the probe. */
+export function placementPolicy(r: HostRecord) {
+  return { name: r.name, state: r.state, reserve_memory_mb: r.reserve_memory_mb, reserve_disk_gb: r.reserve_disk_gb, reserve_vcpus: r.reserve_vcpus, cpu_ratio: r.cpu_ratio };
+}
