@@ -6,12 +6,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 usage() {
   cat <<'USAGE'
-Usage: entrypoint.sh SERVICE | migrate | svc-engine ARGS... | healthcheck CHECK ARGS...
+Usage: entrypoint.sh SERVICE | migrate | svc-engine ARGS... | svc-hosts ARGS... | healthcheck CHECK ARGS...
 
 SERVICE: scheduler, worker, orchestrator, web-ui, assistant-api, mcp-workflow, mcp-assistant
          (or set SVC_SERVICE and pass no argument)
 migrate: apply the database migrations and exit
 svc-engine: the engine CLI (dags list, dags unpause <dag_id>, dags trigger <dag_id>, ...)
+svc-hosts: the hypervisor host inventory (add, list, info, drain, remove; run it in the worker
+           container, which has the hosts' keys: docker compose exec worker
+           /app/compose/entrypoint.sh svc-hosts add b --ssh USER@ADDR --key /etc/svc/keys/b)
 healthcheck: http URL | tcp PORT | heartbeat COMPONENT (see compose/healthcheck.cjs)
 USAGE
 }
@@ -32,6 +35,7 @@ case "$what" in
     ;;
   migrate) exec svc-engine db migrate "$@" ;;
   svc-engine) exec svc-engine "$@" ;;
+  svc-hosts) exec node packages/hosts/bin/svc-hosts "$@" ;;
   healthcheck) exec node compose/healthcheck.cjs "$@" ;;
   help | -h | --help) usage ;;
   *)

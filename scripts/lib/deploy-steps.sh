@@ -59,7 +59,7 @@ svc_deploy_ssh_connection() {
 # Playbooks path, inventory directory and vault password file (the last two owned by the SSH user:
 # the workers run as that uid, and ansible-playbook on the host as that user).
 svc_deploy_host_files() {
-  local file=$1 inv vault group
+  local file=$1 inv vault group keys
   group=$(id -gn "$SSH_USER")
   inv=${SVC_INVENTORY_DIR:-$(svc_env_get "$file" SVC_INVENTORY_DIR)}
   inv=${inv:-/var/lib/svc/inventory}
@@ -70,6 +70,11 @@ svc_deploy_host_files() {
   svc_env_ensure_value "$file" SVC_INVENTORY_DIR "$inv"
   svc_env_ensure_value "$file" SVC_VAULT_PASSWORD_FILE "$vault"
   [ -d "$inv" ] || svc_run install -d -m 750 -o "$SSH_USER" -g "$group" "$inv"
+  # Keys of further hypervisor hosts (docs/host-layer.md): read by the workers, as the SSH user.
+  keys=${SVC_HOSTS_KEYS_DIR:-$(svc_env_get "$file" SVC_HOSTS_KEYS_DIR)}
+  keys=${keys:-/etc/svc/keys}
+  svc_env_ensure_value "$file" SVC_HOSTS_KEYS_DIR "$keys"
+  [ -d "$keys" ] || svc_run install -d -m 700 -o "$SSH_USER" -g "$group" "$keys"
   if [ -f "$vault" ]; then
     svc_info "vault password file: $vault (exists)"
   elif svc_is_dry_run; then

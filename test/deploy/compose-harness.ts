@@ -124,6 +124,7 @@ export async function prepareStack(extraDags: Record<string, string>): Promise<S
     SVC_SSH_KNOWN_HOSTS: path.join(dir, "etc", "ssh", "known_hosts"),
     SVC_SSH_AUTHORIZED_KEYS: sshd.authorizedKeys,
     SVC_INVENTORY_DIR: path.join(dir, "inventory"),
+    SVC_HOSTS_KEYS_DIR: path.join(dir, "etc", "host-keys"),
     SVC_BIN_DIR: path.join(dir, "bin"),
   };
   const composeArgv = ["docker-compose", "-p", project, "--env-file", envFile, "-f", path.join(repo, "compose/compose.yaml")];

@@ -73,6 +73,17 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
   [ "$output" = "host.docker.internal svc-test /run/svc/ssh/id_key /run/svc/ssh/known_hosts 1234:1234" ]
 }
 
+@test "the services that reach hypervisor hosts read the further hosts' keys at the same path, read-only" {
+  for s in worker mcp-workflow; do
+    run query "c.services['$s'].volumes"
+    grep -qx "/etc/svc/keys:/etc/svc/keys:ro" <<<"$output" || { echo "$s: $output"; false; }
+  done
+  run query 'c.services.scheduler.volumes'
+  [[ "$output" != *"/etc/svc/keys"* ]]
+  run "$REPO/compose/entrypoint.sh" help
+  [[ "$output" == *"svc-hosts ARGS..."* ]]
+}
+
 @test "volumes: postgres data, dags, playbooks, inventory" {
   run query 'c.services.postgres.volumes'
   [[ "$output" == "postgres-data:/var/lib/postgresql/data:rw" || "$output" == *"_postgres-data:/var/lib/postgresql/data:rw" ]]

@@ -71,15 +71,19 @@ lib() { bash -c 'set -euo pipefail; for f in common env-file ssh deploy-steps; d
 @test "the env file the deploy steps write is complete for compose/compose.yaml" {
   SVC_SSH_USER=$(id -un)
   export SVC_SSH_USER SVC_SSH_KEY_PATH=$BATS_TEST_TMPDIR/id_ed25519 SVC_SSH_KNOWN_HOSTS=$BATS_TEST_TMPDIR/known_hosts \
-    SVC_INVENTORY_DIR=$BATS_TEST_TMPDIR/inventory SVC_VAULT_PASSWORD_FILE=$BATS_TEST_TMPDIR/vault-password SVC_CONFIG_DIR=$BATS_TEST_TMPDIR/etc
+    SVC_INVENTORY_DIR=$BATS_TEST_TMPDIR/inventory SVC_VAULT_PASSWORD_FILE=$BATS_TEST_TMPDIR/vault-password SVC_CONFIG_DIR=$BATS_TEST_TMPDIR/etc \
+    SVC_HOSTS_KEYS_DIR=$BATS_TEST_TMPDIR/hosts-keys
   # shellcheck disable=SC2016 # expanded by the inner shell, not here
   run lib 'F="'"$F"'"; svc_env_ensure_file "$F"; svc_deploy_credentials "$F"; svc_env_ensure_secret "$F" SVC_POSTGRES_PASSWORD
     svc_env_ensure_secret "$F" SVC_REDIS_PASSWORD; svc_deploy_ssh_settings "$F"; svc_deploy_host_files "$F"'
   [ "$status" -eq 0 ]
   [ "$(stat -c %a "$SVC_VAULT_PASSWORD_FILE")" = 600 ]
   [ -d "$SVC_INVENTORY_DIR" ]
+  # The further hosts' keys: a directory only the SSH user reads, recorded for compose.
+  [ "$(stat -c %a "$SVC_HOSTS_KEYS_DIR")" = 700 ]
+  grep -qx "SVC_HOSTS_KEYS_DIR=$SVC_HOSTS_KEYS_DIR" "$F"
   # Only the env file: nothing from this shell may fill the gaps.
-  unset SVC_SSH_USER SVC_SSH_KEY_PATH SVC_SSH_KNOWN_HOSTS SVC_INVENTORY_DIR SVC_VAULT_PASSWORD_FILE
+  unset SVC_SSH_USER SVC_SSH_KEY_PATH SVC_SSH_KNOWN_HOSTS SVC_INVENTORY_DIR SVC_VAULT_PASSWORD_FILE SVC_HOSTS_KEYS_DIR
   read -r -a COMPOSE <<<"$(compose_cmd)"
   run "${COMPOSE[@]}" -f "$REPO/compose/compose.yaml" --env-file "$F" --profile mcp config -q
   [ "$status" -eq 0 ]

@@ -67,6 +67,8 @@ export function parseDagFile(fileloc: string, text: string, opts: ParseDagOption
       retries: t.retries,
       ...durations[i]!,
       retry_exponential_backoff: t.retry_exponential_backoff,
+      // Only when given, so that the definitions (and hashes) of DAGs without it do not change.
+      ...(t.queue !== undefined ? { queue: t.queue } : {}),
       doc: t.doc,
     })),
   };

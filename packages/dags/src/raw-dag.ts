@@ -13,6 +13,8 @@ export interface RawTask {
   retry_exponential_backoff: boolean;
   max_retry_delay: number | string;
   execution_timeout: number | string | null;
+  /** Airflow's queue: a hypervisor host whose workers alone may run the task. */
+  queue?: string;
   doc: string | null;
 }
 

@@ -28,6 +28,11 @@ export interface TaskDefinition {
   /** Upper bound for exponential backoff. */
   max_retry_delay_ms: number;
   execution_timeout_ms: number | null;
+  /**
+   * Airflow's queue: the task runs only on a worker serving this hypervisor host (queue
+   * `tasks@<host>`), as a `host` arg pins a host-scoped task. Absent (the usual case): any worker.
+   */
+  queue?: string;
   doc: string | null;
 }
 

@@ -69,8 +69,20 @@ beforeAll(async () => {
       "",
     ].join("\n"),
   );
+  h.writeDag(
+    "queues.yaml",
+    [
+      "dag_id: queues",
+      "tasks:",
+      "  - {task_id: plain_on_b, operator: noop, queue: b}",
+      "  - {task_id: scoped_on_b, operator: where_am_i, queue: b}",
+      "  - {task_id: two_hosts, operator: where_am_i, args: {host: a}, queue: b}",
+      "",
+    ].join("\n"),
+  );
   await h.sync();
   await h.api.setPaused("hosts", false);
+  await h.api.setPaused("queues", false);
   h.startRuntime({ worker: false, operators });
   h.startRuntime({ scheduler: false, operators, hosts: routerA, workerConcurrency: 2 });
   h.startRuntime({ scheduler: false, operators, hosts: routerB, workerConcurrency: 2 });
@@ -146,4 +158,26 @@ test("tries for a host that is down wait in its queue, none fails, and run when 
   expect((await h.waitRun("hosts", run.dag_run_id)).state).toBe("success");
   const tis = await h.tis("hosts", "down");
   expect([tis.on_b?.try_number, tis.on_b?.output]).toEqual([1, { ran_on: "b" }]);
+});
+
+test("Airflow's queue on a task runs it only on a worker serving that host, and a host arg naming another is refused", async () => {
+  const run = await h.api.triggerDagRun("queues", { runId: "q1" });
+  expect((await h.waitRun("queues", run.dag_run_id)).state).toBe("failed");
+  const tis = await h.tis("queues", "q1");
+  expect([tis.plain_on_b?.state, tis.plain_on_b?.host, tis.scoped_on_b?.state, tis.scoped_on_b?.output]).toEqual(["success", "b", "success", { ran_on: "b" }]);
+  const bWorker = (await workerOf("hosts", "r1", "on_b"))[0]!.split(" ")[1];
+  for (const task of ["plain_on_b", "scoped_on_b"]) expect(await workerOf("queues", "q1", task)).toEqual([`b ${bWorker}`]);
+  expect(tis.two_hosts?.state).toBe("failed");
+  expect((await h.logs("queues", "q1", "two_hosts")).join("\n")).toContain("the task's queue is 'b' but its host arg is \"a\"");
+  // Airflow's Task and TaskInstance `queue` fields name the host's queue.
+  const task = (await h.api.listTasks("queues")).tasks.find((t) => t.task_id === "plain_on_b");
+  expect(task?.queue).toBe(hostQueueName("b"));
+});
+
+test("a task whose queue is not a valid host name is refused when the DAG is read", async () => {
+  h.writeDag("bad-queue.yaml", ["dag_id: bad_queue", "tasks:", "  - {task_id: t, operator: noop, queue: B_2}", ""].join("\n"));
+  await h.sync();
+  const errors = await h.db.selectFrom("import_error").select(["filename", "stacktrace"]).execute();
+  const mine = errors.find((e) => e.filename.endsWith("bad-queue.yaml"));
+  expect(mine?.stacktrace).toMatch(/queue/);
 });

@@ -194,7 +194,8 @@ export function taskToApi(task: TaskDefinition, all: TaskDefinition[], owners: s
     is_mapped: false,
     wait_for_downstream: false,
     retries: task.retries,
-    queue: "default",
+    // Airflow's queue: the DAG's `queue` (a host whose workers alone run the task), else default.
+    queue: task.queue !== undefined ? hostQueueName(task.queue) : "default",
     executor: null,
     pool: "default_pool",
     pool_slots: 1,

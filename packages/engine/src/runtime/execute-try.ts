@@ -122,7 +122,11 @@ async function runOperator(deps: RuntimeDeps, job: TaskJob, run: ClaimedTry, fac
   }
   const parsed = op.args.safeParse(args);
   if (!parsed.success) throw new NonRetryableError(`invalid args: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  const host = op.hostScoped && deps.hosts ? await hostForTry(deps, job, task.operator, parsed.data as Record<string, unknown>, writer) : undefined;
+  if (task.queue !== undefined && !deps.hosts) throw new NonRetryableError(`the task's queue is '${task.queue}', but this worker routes no hosts`);
+  const routed = (op.hostScoped || task.queue !== undefined) && deps.hosts;
+  const where = routed ? await hostForTry(deps, job, task.operator, parsed.data as Record<string, unknown>, writer, task.queue) : undefined;
+  // A task that is not host-scoped only runs on its queue's worker; it does not act on the host.
+  const host = op.hostScoped ? where : undefined;
   const ctx = {
     dagId: job.dagId,
     runId: job.runId,

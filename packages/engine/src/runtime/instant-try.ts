@@ -27,7 +27,8 @@ export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: Task
   const dag = cachedDefinition(job.dagHash) ?? (await runDefinition(deps.db, job.dagId, job.runId, job.dagHash));
   const facts = dag && taskFacts(dag, job.taskId);
   const op = facts && deps.operators.get(facts.task.operator);
-  if (!facts || !op?.instant || facts.templated) return undefined;
+  // A task with a queue must be claimed by a worker serving its host: no instant path.
+  if (!facts || !op?.instant || facts.templated || facts.task.queue !== undefined) return undefined;
   // Untemplated args are the same for every try of the definition: validated once.
   const parsed = (facts.instantArgs ??= op.args.safeParse(facts.task.args));
   if (!parsed.success) return undefined;

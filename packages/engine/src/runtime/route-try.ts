@@ -1,3 +1,4 @@
+import { NonRetryableError } from "@svc/errors";
 import type { OperatorHost } from "@svc/operators";
 import type { TaskJob } from "@svc/queue";
 import { enqueueTasks } from "./enqueue";
@@ -13,16 +14,39 @@ export class TryRoutedAway extends Error {
 }
 
 /**
- * The host of a host-scoped try: the one it was routed to before (job.host: later tries stick to
- * the host that holds their effects), else the router's choice, recorded on the task instance and
- * explained in the log. Runs here (returns the operator's view of the host) only when this worker
- * serves the host and finds it up; otherwise throws TryRoutedAway and moveTry hands it over.
+ * The args the router sees for a task with Airflow's `queue` (a host whose workers alone may run
+ * it): the queue pins the host as a `host` arg does. A `host` arg naming another host is refused.
  */
-export async function hostForTry(deps: RuntimeDeps, job: TaskJob, operator: string, args: Record<string, unknown>, writer: LogWriter): Promise<OperatorHost | undefined> {
+export function queuePinnedArgs(args: Record<string, unknown>, queue: string | undefined, writer: LogWriter): Record<string, unknown> {
+  if (queue === undefined) return args;
+  const given = args.host;
+  if (given !== undefined && given !== null && given !== "" && given !== queue) {
+    throw new NonRetryableError(`the task's queue is '${queue}' but its host arg is ${JSON.stringify(given)}: give one host, or the same in both`);
+  }
+  writer.write(`queue '${queue}': the task runs only on a worker serving host '${queue}'`, "system");
+  return { ...args, host: queue };
+}
+
+/**
+ * The host of a host-scoped try (or of a task with Airflow's `queue`): the one it was routed to
+ * before (job.host: later tries stick to the host that holds their effects), else the router's
+ * choice, recorded on the task instance and explained in the log. Runs here (returns the
+ * operator's view of the host) only when this worker serves the host and finds it up; otherwise
+ * throws TryRoutedAway and moveTry hands it over.
+ */
+export async function hostForTry(
+  deps: RuntimeDeps,
+  job: TaskJob,
+  operator: string,
+  args: Record<string, unknown>,
+  writer: LogWriter,
+  queue?: string,
+): Promise<OperatorHost | undefined> {
   const hosts = deps.hosts!;
   let host = job.host;
   if (!host) {
-    const d: RouteDecision = await hosts.route({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, operator, args });
+    const routeArgs = queuePinnedArgs(args, queue, writer);
+    const d: RouteDecision = await hosts.route({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, operator, args: routeArgs });
     for (const l of d.lines) writer.write(l, "system");
     host = d.host;
     if (hosts.serves(host)) await recordHost(deps, job, host);
