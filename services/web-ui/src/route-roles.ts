@@ -52,6 +52,8 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | "public">> = {
   "GET /dags/:dag_id/graph": "viewer",
   "GET /dags/:dag_id/code": "viewer",
   "GET /dags/:dag_id/runs/:run_id/tasks/:task_id/logs/:try": "viewer",
+  "GET /hosts": "viewer",
+  "GET /vms": "viewer",
   // The ask box: asking is user; answering a flow's questions and approving it, op.
   "POST /ui/ask": "user",
   "GET /ui/ask/flows/:flow_id": "viewer",

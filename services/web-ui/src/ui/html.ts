@@ -54,7 +54,7 @@ export function page(title: string, body: Raw, opts: { refreshSeconds?: number; 
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} - svc</title>${refresh}<link rel="stylesheet" href="/static/ui.css">${scripts}</head>
-<body><header class="topbar"><a class="brand" href="/home">svc</a><nav aria-label="Main"><a href="/home">DAGs</a><a href="/api/v1/openapi.json">API</a></nav></header>
+<body><header class="topbar"><a class="brand" href="/home">svc</a><nav aria-label="Main"><a href="/home">DAGs</a><a href="/hosts">Hosts</a><a href="/vms">VMs</a><a href="/api/v1/openapi.json">API</a></nav></header>
 <main class="${opts.wide ? "wide" : ""}"><h1>${title}</h1>
 ${body}
 </main></body></html>`.value;

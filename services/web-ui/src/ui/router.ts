@@ -14,8 +14,11 @@ import { streamGridEvents, type GridEventsOptions } from "./grid-events";
 import { html, page } from "./html";
 import { renderHome } from "./home";
 import { streamHomeEvents } from "./home-events";
+import { readHosts } from "./host-status";
+import { renderHostsPage } from "./hosts-page";
 import { renderLogPage } from "./log-page";
 import { renderTriggerPage } from "./trigger-page";
+import { parseVmsQuery, renderVmsPage } from "./vms-page";
 
 /** The stream cap when the process passes no registry of its own (SVC_MAX_OPEN_STREAMS's default). */
 const DEFAULT_MAX_OPEN_STREAMS = 200;
@@ -28,7 +31,7 @@ export interface UiOptions {
   /** Base URL of the assistant API for the ask box; unset hides nothing but answers 503. */
   assistantUrl?: string;
   gridEvents?: Partial<GridEventsOptions>;
-  /** Read-only handle for the grid's one-query read of its squares; without it the engine API is paged. */
+  /** Read-only handle for the grid's one-query read of its squares (else the engine API is paged) and the host pages (else 503). */
   db?: Db;
   /** The process's open event streams (capped; closed on shutdown); without it the router keeps its own. */
   streams?: OpenStreams;
@@ -51,7 +54,7 @@ const view =
     }
   };
 
-/** Server-rendered pages (DAG list, trigger form, grid, graph, code, log), the live streams of the DAG list and the grid, and the ask box. */
+/** Server-rendered pages (DAG list, trigger form, grid, graph, code, log, hosts, VMs), the live streams of the DAG list and the grid, and the ask box. */
 export function uiRouter(api: EngineApi, auth: RequestHandler, opts: UiOptions = {}): Router {
   const logger = opts.logger ?? silentLogger();
   const events: GridEventsOptions = {
@@ -95,6 +98,20 @@ export function uiRouter(api: EngineApi, auth: RequestHandler, opts: UiOptions =
     "/dags/:dag_id/code",
     auth,
     view((req) => renderCode(api, dagId(req))),
+  );
+  // The hosts and their VMs from the last probes in Postgres: a page load contacts no host.
+  r.get(
+    "/hosts",
+    auth,
+    view(async () => renderHostsPage(await readHosts(db), Date.now())),
+  );
+  r.get(
+    "/vms",
+    auth,
+    view(async (req) => {
+      const q = parseVmsQuery(req.query);
+      return renderVmsPage(await readHosts(db), q, Date.now());
+    }),
   );
   r.get(
     "/dags/:dag_id/runs/:run_id/tasks/:task_id/logs/:try",
