@@ -2,12 +2,13 @@ import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import type { TryBatcher, TryOutcome } from "./task-claim";
+import { runChangedByTry } from "./run-changed";
 
 export type TryResult = "dropped" | "lost" | TryOutcome["state"];
 
 /**
  * Write a try's outcome with `write` (a guarded commit or an instant finish, retried while the
- * database is unreachable), then tell the scheduler if it matters.
+ * database is unreachable), then, if it matters, evaluate the run (the worker) or tell the scheduler.
  */
 export async function finishTry(
   deps: RuntimeDeps,
@@ -35,10 +36,7 @@ export async function finishTry(
   // question to it (leaf-checks.ts). (Reconciliation re-evaluates every running run.)
   const leaf = state !== "up_for_retry" && state !== "up_for_reschedule" && !hasDownstream;
   if (leaf && deps.leafChecks?.defer(job)) return state;
-  if (!leaf || !(await tries.runOpen(job))) {
-    // Version 0: "evaluate after this commit", never skipped or merged with an earlier event.
-    await deps.notifier.runChanged(job.dagId, job.runId, 0);
-  }
+  if (!leaf || !(await tries.runOpen(job))) await runChangedByTry(deps, job);
   return state;
 }
 

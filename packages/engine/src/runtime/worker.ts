@@ -8,6 +8,9 @@ import { acquireTryBatcher } from "./task-claim";
 import { leafChecks } from "./leaf-checks";
 import { WorkerStoppingError } from "./requeue-try";
 import { startHostWorkers } from "./host-workers";
+import { createCoalescer } from "./coalesce";
+import { evaluateRun } from "./evaluate-run";
+import { runChangedByTry } from "./run-changed";
 
 export interface EngineWorker {
   /**
@@ -18,16 +21,50 @@ export interface EngineWorker {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Runs a worker process evaluates at once (after outcomes); more wait their turn. */
+const EVALUATIONS = 2;
+
+/** Run at most `n` of the given tasks at once, the others in the order they came. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    else active++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
 /** Consume the `tasks` queue with the configured concurrency; heartbeat for zombie detection. */
 export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const batcher = acquireTryBatcher(baseDeps.config.databaseUrl);
-  const deps: RuntimeDeps = { ...baseDeps, tries: baseDeps.tries ?? batcher.tries, leafChecks: leafChecks() };
+  // The worker evaluates the run of an outcome that may change a decision itself, one pass per run
+  // at a time in this process (as the scheduler does), and enqueues the next tries directly.
+  // At most EVALUATIONS at a time: a burst of run ends would otherwise open a connection each,
+  // and every new Postgres backend pays its catalog caches and plpgsql compilation again.
+  const slot = limiter(EVALUATIONS);
+  const evaluate = createCoalescer((key, version) => {
+    const [dagId, runId] = JSON.parse(key) as [string, string];
+    return slot(() => evaluateRun(baseDeps, dagId, runId, version));
+  });
+  const deps: RuntimeDeps = {
+    ...baseDeps,
+    tries: baseDeps.tries ?? batcher.tries,
+    leafChecks: leafChecks(),
+    evaluate: (dagId, runId, minVersion) => evaluate(JSON.stringify([dagId, runId]), minVersion),
+  };
   // The last try of a run to settle here asks, for the leaves that deferred to it, whether the run
   // is done (see leaf-checks.ts).
   const settle = async (job: TaskJob) => {
     if (!deps.leafChecks!.end(job)) return;
     try {
-      if (!(await deps.tries!.runOpen(job))) await deps.notifier.runChanged(job.dagId, job.runId, 0);
+      if (!(await deps.tries!.runOpen(job))) await runChangedByTry(deps, job);
     } catch (e) {
       deps.logger.warn({ ...job, err: String(e) }, "deferred leaf check failed; reconciliation will evaluate the run");
     }

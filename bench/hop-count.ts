@@ -1,0 +1,147 @@
+// Round trips per dependency hop: Postgres statements (pg client queries) and Redis commands
+// (ioredis, by name) that the engine sends, counted in this process, which runs a scheduler and a
+// worker (4 slots). Chains of 40 and of 2 no-op tasks run one after another; the difference per
+// extra hop is what one hop costs (a run's trigger, start and end cancel out). Then runs of 10
+// independent no-op tasks (the system benchmark's run), per run, its trigger included.
+// Usage: pnpm exec tsx bench/hop-count.ts [--runs 5]
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import Redis from "ioredis";
+import { loadConfig } from "@svc/config";
+import { createPool } from "@svc/db";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder } from "@svc/engine";
+import { silentLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
+import { createQueues } from "@svc/queue";
+import { createTestDb, createTestRedis, waitFor } from "@svc/testing";
+import { percentile } from "./stats";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
+const RUNS = Number(values.runs);
+
+// Counters, on while `counting`. Each pg Client.query is one round trip (extended protocol, one Sync).
+let counting = false;
+const pgCount = { n: 0 };
+/** The bench's own connection (it polls for the runs' ends): not counted. */
+const benchClients = new WeakSet<object>();
+const redisCount = new Map<string, number>();
+// The bench's own pool (it polls for the runs' ends) gives the pg Client class every pool uses.
+const poll = createPool(process.env.DATABASE_URL ?? "postgres://127.0.0.1/postgres", { max: 1 });
+const clientProto = (poll as unknown as { Client: { prototype: { query: (...a: unknown[]) => unknown } } }).Client.prototype;
+const origQuery = clientProto.query;
+clientProto.query = function (this: unknown, ...a: unknown[]) {
+  if (counting && !benchClients.has(this as object)) pgCount.n++;
+  return origQuery.apply(this, a);
+};
+const proto = Redis.prototype as unknown as { sendCommand: (cmd: { name: string }, ...rest: unknown[]) => unknown };
+const origSend = proto.sendCommand;
+proto.sendCommand = function (this: unknown, cmd: { name: string }, ...rest: unknown[]) {
+  if (counting) redisCount.set(cmd.name, (redisCount.get(cmd.name) ?? 0) + 1);
+  return origSend.call(this, cmd, ...rest);
+};
+
+async function main(): Promise<void> {
+  const tdb = await createTestDb("hopcount");
+  const redis = createTestRedis("hopcount");
+  const dagsDir = mkdtempSync(path.join(os.tmpdir(), "svc-hop-"));
+  const chain = (n: number) =>
+    `dag_id: chain${n}\ntasks:\n${Array.from({ length: n }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`;
+  writeFileSync(path.join(dagsDir, "c40.yaml"), chain(40));
+  writeFileSync(path.join(dagsDir, "c2.yaml"), chain(2));
+  // The system benchmark's run: 10 independent no-op tasks.
+  writeFileSync(path.join(dagsDir, "w10.yaml"), `dag_id: wide10\ntasks:\n${Array.from({ length: 10 }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
+  // Slow background timers: the counts are the hops', not the heartbeats' or reconciliation's.
+  const config = loadConfig({
+    DATABASE_URL: tdb.url,
+    REDIS_URL: redis.url,
+    SVC_REDIS_PREFIX: redis.prefix,
+    SVC_DAGS_DIR: dagsDir,
+    SVC_LOG_LEVEL: "silent",
+    SVC_ZOMBIE_AFTER_MS: "60000",
+    SVC_WORKER_HEARTBEAT_MS: "30000",
+    SVC_RECONCILE_INTERVAL_MS: "600000",
+  });
+  const queues = createQueues({ url: redis.url, prefix: redis.prefix });
+  const catalog = defaultOperators();
+  const api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog, settings: dagSettingsFromConfig(config) });
+  await syncDagFolder({ db: tdb.db, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
+  for (const d of ["chain40", "chain2", "wide10"]) await api.setPaused(d, false);
+  const sched = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), worker: false });
+  const worker = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), scheduler: false });
+  await waitFor(() => sched.scheduler!.isLeader(), { what: "scheduler leadership" });
+  await sched.scheduler!.ready();
+  const benchPool = createPool(tdb.url, { max: 1 });
+  benchPool.on("connect", (c) => benchClients.add(c));
+  const done = (dagId: string, runId: string) =>
+    waitFor(
+      async () => {
+        const { rows } = await benchPool.query<{ state: string }>("select state from dag_run where dag_id = $1 and run_id = $2", [dagId, runId]);
+        const r = rows[0];
+        return r && (r.state === "success" || r.state === "failed") ? r : undefined;
+      },
+      { timeoutMs: 120000, intervalMs: 20 },
+    );
+  const hops: number[] = [];
+  const measure = async (dagId: string, label: string) => {
+    const pg0 = pgCount.n;
+    const r0 = new Map(redisCount);
+    for (let i = 0; i < RUNS; i++) {
+      const run = await api.triggerDagRun(dagId, { runId: `${label}-${i}` });
+      await done(dagId, run.dag_run_id);
+      if (dagId === "chain40" && label === "m") {
+        const tis = await tdb.db
+          .selectFrom("task_instance")
+          .select(["task_id", "start_date", "end_date"])
+          .where("dag_id", "=", dagId)
+          .where("run_id", "=", run.dag_run_id)
+          .execute();
+        const by = new Map(tis.map((t) => [t.task_id, t]));
+        for (let k = 1; k < 40; k++) hops.push(new Date(by.get(`t${k}`)!.start_date!).getTime() - new Date(by.get(`t${k - 1}`)!.end_date!).getTime());
+      }
+    }
+    const redisBy = new Map<string, number>();
+    for (const [k, v] of redisCount) if (v - (r0.get(k) ?? 0)) redisBy.set(k, v - (r0.get(k) ?? 0));
+    return { pg: pgCount.n - pg0, redisBy };
+  };
+  await measure("chain40", "warm"); // definitions cached, connections open
+  await measure("chain2", "warm");
+  await measure("wide10", "warm");
+  counting = true;
+  const a = await measure("chain40", "m");
+  const b = await measure("chain2", "m");
+  const w = await measure("wide10", "m");
+  counting = false;
+  const hopsPerRun = 38;
+  const redisHop: Record<string, number> = {};
+  for (const [k, v] of a.redisBy) redisHop[k] = Number(((v - (b.redisBy.get(k) ?? 0)) / RUNS / hopsPerRun).toFixed(2));
+  const redisTotal = Object.values(redisHop).reduce((x, y) => x + y, 0);
+  console.log(
+    JSON.stringify({
+      runs: RUNS,
+      pg_per_hop: Number(((a.pg - b.pg) / RUNS / hopsPerRun).toFixed(2)),
+      redis_per_hop: Number(redisTotal.toFixed(2)),
+      redis_by_command: redisHop,
+      wide10_run: { pg: Number((w.pg / RUNS).toFixed(1)), redis: Number(([...w.redisBy.values()].reduce((x, y) => x + y, 0) / RUNS).toFixed(1)) },
+      hop_ms_p50: percentile(hops, 50),
+      hop_ms_p99: percentile(hops, 99),
+    }),
+  );
+  await benchPool.end();
+  await poll.end();
+  await worker.stop();
+  await sched.stop();
+  await queues.close();
+  await tdb.drop();
+  await redis.cleanup();
+  rmSync(dagsDir, { recursive: true, force: true });
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
