@@ -26,6 +26,11 @@ export interface RouteRefusal {
    * deployment fail?"): nothing is started; a caller can answer from that workflow's runs (observe).
    */
   about_run?: { dag_id: string | null };
+  /**
+   * Set when the request asks how much room the hypervisor hosts have ("which host has the most
+   * free memory?"): nothing is started; a caller answers from the host inventory (chat, svc-hosts).
+   */
+  about_hosts?: boolean;
 }
 
 /**

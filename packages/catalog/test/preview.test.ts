@@ -9,9 +9,10 @@ beforeAll(async () => {
   dags = await loadCatalogue();
 });
 
-/** What create_vm returns on a libvirt network (the shape vm_create documents). */
+/** What the placement step and create_vm return on a libvirt network (the shapes host_check and vm_create document). */
 const CREATED = {
-  create_vm: { name: "idm", state: "running", ssh_host: "192.168.122.10", ssh_port: 22, ip: "192.168.122.10", image: "centos9stream", memory_mb: 4096, cpus: 2 },
+  validate_host: { ok: true, host: "local" },
+  create_vm: { name: "idm", state: "running", ssh_host: "192.168.122.10", ssh_port: 22, ip: "192.168.122.10", image: "centos9stream", memory_mb: 4096, cpus: 2, host: "local" },
   wait_ssh: { name: "idm", ssh_host: "192.168.122.10", ssh_port: 22, ssh_user: "cloud-user", host_keys: [] },
 };
 const SECRET_WORDS = /password|secret_value|passwd|token/i;
@@ -30,8 +31,8 @@ test("check_mode reaches the playbook as Ansible check mode", () => {
   for (const id of ["identity_deployment", "ca_deployment", "registry_deployment", "router_deployment"]) {
     expect(previewPlaybookTask(dags[id]!, "configure", { check_mode: true }, { outputs: CREATED }).check).toBe(true);
   }
-  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", { check_mode: true }).args.check).toBe(true);
-  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", {}).args.check).toBe(false);
+  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", { check_mode: true }, { outputs: CREATED }).args.check).toBe(true);
+  expect(renderTaskArgs(dags.cluster_initial_deployment!, "prepare_installer", {}, { outputs: CREATED }).args.check).toBe(false);
 });
 
 test("registry_deployment passes the registry type through, and the host record gets the VM's address as JSON data", () => {
@@ -44,7 +45,7 @@ test("registry_deployment passes the registry type through, and the host record 
 
 test("router_deployment hands the lab networks to both the host and the router playbooks as data", () => {
   const networks = [{ name: "lab-a", cidr: "192.168.150.0/24", gateway: "192.168.150.1" }];
-  const host = previewPlaybookTask(dags.router_deployment!, "host_networks", { networks, nets: ["default", "lab-a"], check_mode: true });
+  const host = previewPlaybookTask(dags.router_deployment!, "host_networks", { networks, nets: ["default", "lab-a"], check_mode: true }, { outputs: CREATED });
   expect(host.extraVars).toEqual({ networks, router_host_state: "networks" });
   expect(host.check).toBe(true);
   const vyos = previewPlaybookTask(dags.router_deployment!, "configure", { networks }, { outputs: CREATED });
@@ -55,25 +56,25 @@ test("router_deployment hands the lab networks to both the host and the router p
 test("router_deployment on Debian: a user-mode uplink may connect out, and the router gets its lab NICs' MACs and DNS upstream", () => {
   const networks = [{ name: "lab-a", cidr: "192.168.150.0/24", gateway: "192.168.150.1" }];
   const conf = { image: "debian12", networks, nets: ["user", "lab-a"], dns_forwarder: "10.0.2.2#5353" };
-  expect(renderTaskArgs(dags.router_deployment!, "create_vm", conf).args).toMatchObject({ nets: ["user", "lab-a"], user_net_outbound: true, adopt: "dag" });
-  expect(renderTaskArgs(dags.router_deployment!, "create_vm", { networks }).args).toMatchObject({ user_net_outbound: false });
-  const outputs = { create_vm: { ...CREATED.create_vm, macs: ["52:54:00:aa:bb:01"] } };
+  expect(renderTaskArgs(dags.router_deployment!, "create_vm", conf, { outputs: CREATED }).args).toMatchObject({ nets: ["user", "lab-a"], user_net_outbound: true, adopt: "dag" });
+  expect(renderTaskArgs(dags.router_deployment!, "create_vm", { networks }, { outputs: CREATED }).args).toMatchObject({ user_net_outbound: false });
+  const outputs = { ...CREATED, create_vm: { ...CREATED.create_vm, macs: ["52:54:00:aa:bb:01"] } };
   const cfg = previewPlaybookTask(dags.router_deployment!, "configure", conf, { outputs });
   expect(cfg.extraVars).toMatchObject({ nets: ["user", "lab-a"], lab_macs: ["52:54:00:aa:bb:01"], dns_forwarder: "10.0.2.2#5353", dns_records: [] });
 });
 
 test("cluster_initial_deployment names the pull secret by path and renders the node sizing", () => {
-  const p = previewPlaybookTask(dags.cluster_initial_deployment!, "prepare_installer", { version: "4.18", deployment_size: "compact" });
+  const p = previewPlaybookTask(dags.cluster_initial_deployment!, "prepare_installer", { version: "4.18", deployment_size: "compact" }, { outputs: CREATED });
   const prep = p.extraVars;
   expect(prep).toMatchObject({ cluster_name: "ocp", version: "4.18", deployment_size: "compact", dns_server: "192.168.122.1" });
   expect(p.args.settings).toEqual(["pull_secret_path"]);
   expect(JSON.stringify(prep)).not.toMatch(/auths/);
-  expect(renderTaskArgs(dags.cluster_initial_deployment!, "delete_worker_1", { cluster_name: "lab" }).args).toEqual({ name: "lab-worker-1" });
+  expect(renderTaskArgs(dags.cluster_initial_deployment!, "delete_worker_1", { cluster_name: "lab" }).args).toEqual({ name: "lab-worker-1", host: null });
 });
 
 test("cluster_initial_deployment's nodes boot the agent ISO with their pinned MAC, or node_image instead, with args vm_create accepts", () => {
   const vmCreate = defaultOperators().get("vm_create")!;
-  const node = (taskId: string, conf: Record<string, unknown>) => renderTaskArgs(dags.cluster_initial_deployment!, taskId, conf).args;
+  const node = (taskId: string, conf: Record<string, unknown>) => renderTaskArgs(dags.cluster_initial_deployment!, taskId, conf, { outputs: CREATED }).args;
   const ctrl0 = node("create_ctrl_0", { memory_mb: 32768, cpus: 12 });
   // 52:54:00 + md5("ocp-0")[0:6], computed with Python's hashlib.
   expect(ctrl0).toEqual({
@@ -85,6 +86,7 @@ test("cluster_initial_deployment's nodes boot the agent ISO with their pinned MA
     disks_gb: [120],
     nets: ["default"],
     macs: ["52:54:00:0a:b9:b5"],
+    host: "local",
   });
   expect(vmCreate.args.safeParse(ctrl0).success).toBe(true);
   const worker = node("create_worker_1", { cluster_name: "lab", node_image: "debian-test", node_network: "user", disk_gb: 2 });

@@ -115,7 +115,7 @@ describe("cluster_initial_deployment", () => {
       cleanup_on_failure: "skipped",
       report: "success",
     });
-    expect((await rt.tis("cluster_initial_deployment", run.run_id)).delete_ctrl_0!.output).toEqual({ name: node, deleted: true });
+    expect((await rt.tis("cluster_initial_deployment", run.run_id)).delete_ctrl_0!.output).toEqual({ name: node, deleted: true, host: "local" });
     expect(exists(node)).toBe(false);
     expect((await rt.logs("cluster_initial_deployment", run.run_id, "remove_install_dir")).join("\n")).toMatch(/localhost\s*: ok=\d+ .*failed=0/);
   }, 360_000);

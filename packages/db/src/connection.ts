@@ -17,6 +17,7 @@ import * as m010 from "./migrations/010-paused-runs";
 import * as m011 from "./migrations/011-triggered-runs";
 import * as m012 from "./migrations/012-hosts";
 import * as m013 from "./migrations/013-task-hosts";
+import * as m014 from "./migrations/014-flow-placement";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -100,6 +101,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "011-triggered-runs": m011,
   "012-hosts": m012,
   "013-task-hosts": m013,
+  "014-flow-placement": m014,
 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */

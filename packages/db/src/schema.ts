@@ -132,6 +132,8 @@ export interface FlowTable {
   requested_params: ColumnType<Record<string, unknown>, Record<string, unknown> | string | undefined, Record<string, unknown> | string>;
   /** Warnings collected by the phases, e.g. "DAG is paused" (migration 003). */
   warnings: ColumnType<string[], string[] | string | undefined, string[] | string>;
+  /** The plan's placement preview (migration 014); null when there is none. */
+  placement: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

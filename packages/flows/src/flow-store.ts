@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db, FlowRow } from "@svc/db";
 import { NotFoundError } from "@svc/errors";
+import { CREATE_FLOW_AUDITED_SQL, CREATE_FLOW_SQL, flowRows, selectFlow, updateFlowSql } from "./flow-sql";
 import type { FlowStatus, Phase } from "./flow-status";
 import { newExecutionId, newFlowId } from "./ids";
 
@@ -31,9 +32,11 @@ export interface FlowPatch {
   router?: Record<string, unknown>;
   approval?: Record<string, unknown> | null;
   warnings?: string[];
+  /** The plan's placement preview (null: none). */
+  placement?: object | null;
 }
 
-const JSON_FIELDS = ["params", "requested_params", "phases_completed", "phases_skipped", "next_steps", "missing_params", "router", "approval", "warnings"] as const;
+const JSON_FIELDS = ["params", "requested_params", "phases_completed", "phases_skipped", "next_steps", "missing_params", "router", "approval", "warnings", "placement"] as const;
 
 /** Persistence of flows in Postgres: the source of truth both services read and write. */
 export interface FlowStore {
@@ -56,46 +59,24 @@ export interface FlowStore {
 
 /** The FlowStore over the `flow` and `audit_event` tables. */
 export function createFlowStore(db: Db): FlowStore {
-  const get = (flowId: string) => db.selectFrom("flow").selectAll().where("flow_id", "=", flowId).executeTakeFirst();
+  const get = (flowId: string) => selectFlow(db, flowId);
 
   return {
     async create(input, createdBy) {
-      const insert = db
-        .insertInto("flow")
-        .values({
-          flow_id: newFlowId(),
-          execution_id: newExecutionId(),
-          intent: input.intent,
-          params: JSON.stringify(input.requestedParams),
-          requested_params: JSON.stringify(input.requestedParams),
-          status: "pending",
-          auto_approve: input.autoApprove,
-          auto_execute: input.autoExecute,
-          approval: input.autoApprove && input.autoApproveRole ? JSON.stringify({ auto_approve_role: input.autoApproveRole }) : null,
-          router: "{}",
-          phases_completed: "[]",
-          phases_skipped: "[]",
-          next_steps: "[]",
-          missing_params: "[]",
-        })
-        .returningAll();
-      if (createdBy === undefined) return insert.executeTakeFirstOrThrow();
-      // One round trip for the flow and its audit event (every intent writes both).
-      return db
-        .with("f", () => insert)
-        .with("a", (q) =>
-          q
-            .insertInto("audit_event")
-            .columns(["actor", "action", "target", "detail"])
-            .expression((eb) =>
-              eb
-                .selectFrom("f")
-                .select([sql<string>`${createdBy}::text`.as("actor"), sql<string>`'flow.created'`.as("action"), "f.flow_id", sql<string>`'{}'::jsonb`.as("detail")]),
-            ),
-        )
-        .selectFrom("f")
-        .selectAll()
-        .executeTakeFirstOrThrow();
+      const values = [
+        newFlowId(),
+        newExecutionId(),
+        input.intent,
+        JSON.stringify(input.requestedParams),
+        JSON.stringify(input.requestedParams),
+        input.autoApprove,
+        input.autoExecute,
+        input.autoApprove && input.autoApproveRole ? JSON.stringify({ auto_approve_role: input.autoApproveRole }) : null,
+      ];
+      // With an actor: one round trip for the flow and its audit event (every intent writes both).
+      const rows = createdBy === undefined ? await flowRows(db, CREATE_FLOW_SQL, values) : await flowRows(db, CREATE_FLOW_AUDITED_SQL, [...values, createdBy]);
+      if (!rows[0]) throw new Error("flow insert returned no row");
+      return rows[0];
     },
     get,
     async require(flowId) {
@@ -104,11 +85,12 @@ export function createFlowStore(db: Db): FlowStore {
       return row;
     },
     async update(flowId, patch, expect) {
-      const values: Record<string, unknown> = { ...patch, updated_at: sql`now()` };
+      const values: Record<string, unknown> = { ...patch };
       for (const k of JSON_FIELDS) if (patch[k] !== undefined) values[k] = patch[k] === null ? null : JSON.stringify(patch[k]);
-      let q = db.updateTable("flow").set(values).where("flow_id", "=", flowId);
-      if (expect) q = q.where("status", "in", [...expect]);
-      return q.returningAll().executeTakeFirst();
+      const columns = Object.keys(values).filter((k) => values[k] !== undefined);
+      if (expect && !expect.length) return undefined; // no status is expected: nothing to update
+      const params = [flowId, ...columns.map((c) => values[c]), ...(expect ?? [])];
+      return (await flowRows(db, updateFlowSql(columns, expect?.length ?? 0), params))[0];
     },
     async countByStatus() {
       const rows = await db

@@ -40,6 +40,12 @@ export interface FlowView {
   warnings: string[];
   router: Record<string, unknown>;
   approval: Record<string, unknown> | null;
+  /**
+   * Where the VMs the run would create would go, by the hosts' last probes (@svc/hosts
+   * PlacementPreview): the chosen or pinned host, each host's verdict, or "no host fits". Null when
+   * the plan creates no VM or the install has only the local host.
+   */
+  placement: Record<string, unknown> | null;
   workflow_ui_url: string | null;
   status_endpoint: string;
   error_message: string | null;
@@ -123,6 +129,7 @@ export function toFlowView(row: FlowRow, workflowUiUrl: string): FlowView {
     warnings: row.warnings ?? [],
     router: row.router ?? {},
     approval: row.approval ?? null,
+    placement: row.placement ?? null,
     workflow_ui_url: row.dag_id ? workflowUiUrlOf(workflowUiUrl, row.dag_id) : null,
     status_endpoint: statusEndpointOf(row.flow_id),
     error_message: row.error_message,

@@ -17,6 +17,8 @@ export { syncFlowWithRun } from "./run-sync";
 export { approveFlow, cancelFlow } from "./decisions";
 export { processFlow } from "./pipeline/process-flow";
 export type { PipelineDeps, ProcessResult } from "./pipeline/deps";
+export { plannedVms } from "./pipeline/placement-preview";
+export type { PlanHosts } from "./pipeline/placement-preview";
 export { createServiceEngine } from "./service-engine";
 export { answerFlow } from "./answer";
 export type { FlowAnswer } from "./answer";

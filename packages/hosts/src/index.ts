@@ -19,3 +19,10 @@ export { createHostRouting, placementWeigher } from "./routing/create-host-routi
 export type { HostRouting, HostRoutingOptions, HostStatus, RouteDecision, RouteRequest, RoutingLogger, RoutingOperatorHost } from "./routing/types";
 export { vmsNamedBy } from "./routing/vm-of";
 export { freshness, placementPolicy } from "./routing/where";
+export { DEFAULT_MAX_PROBE_AGE_MS, placementOver, placementRequestOf } from "./view/placement-over";
+export { createCachedHostList } from "./view/cached-list";
+export type { HostList } from "./view/cached-list";
+export { hostRoom, describeRoom } from "./view/room";
+export type { HostRoom } from "./view/room";
+export { planPlacement } from "./view/plan-placement";
+export type { PlannedVm, PlacementPreview, VmPlacementPreview } from "./view/plan-placement";

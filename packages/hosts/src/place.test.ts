@@ -1,23 +1,8 @@
+import { sampleCapacity } from "@svc/testing";
 import { describePlacement, place, type PlacementHost, type PlacementRequest } from "./place";
 import type { HostCapacity } from "./types";
 
-function cap(o: Partial<HostCapacity> = {}): HostCapacity {
-  return {
-    memory_total_mb: 16384,
-    memory_free_mb: 12000,
-    memory_committed_mb: 2048,
-    vcpus_total: 8,
-    vcpus_used: 2,
-    disk_total_gb: 500,
-    disk_free_gb: 200,
-    disk_path: "/var/lib/svc/vms",
-    images: ["debian12", "test"],
-    vms: [],
-    vm_count: 0,
-    probed_at: "2025-01-01T00:00:00.000Z",
-    ...o,
-  };
-}
+const cap = (o: Partial<HostCapacity> = {}): HostCapacity => sampleCapacity({ images: ["debian12", "test"], probed_at: "2025-01-01T00:00:00.000Z", ...o });
 
 function host(name: string, c: Partial<HostCapacity> | null = {}, o: Partial<PlacementHost> = {}): PlacementHost {
   return { name, state: "active", reserve_memory_mb: 512, reserve_disk_gb: 5, reserve_vcpus: 0, cpu_ratio: 1, capacity: c === null ? null : cap(c), ...o };

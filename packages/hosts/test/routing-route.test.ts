@@ -139,6 +139,27 @@ describe("the host holding a VM, from the hosts' last probes (written by hand: b
     );
   });
 
+  test("a host_check with place (a DAG's placement step) is routed as that VM's vm_create: placed, kept where the name is held, a draining pin refused; without place it goes to local", async () => {
+    const check = (name: string, extra: Record<string, unknown> = {}) =>
+      op("host_check", { fail_on_error: true, place: { name, memory_mb: 256, cpus: 1, disks_gb: [1] }, ...extra });
+    for (const name of ["a", "b"]) await setHost(name, { state: "active", reserve_memory_mb: 512 });
+    // b has the more free memory: spread places a new VM there.
+    const d = await routing!.route(check("lab-router"));
+    expect(d.host).toBe("b");
+    expect(d.lines[0]).toBe("VM 'lab-router' asks 256 MiB, 1 vCPUs, disks [1] GB");
+    expect(d.lines).toContain("placed on 'b' (spread)");
+    await expect(routing!.route(check("held"))).resolves.toMatchObject({ host: "a" });
+    await expect(routing!.route(check("held", { host: "b" }))).rejects.toThrow(/^VM 'held' already exists on host 'a' .*, the task pins host 'b'/);
+    await setHost("b", { state: "draining" });
+    try {
+      await expect(routing!.route(check("lab-router"))).resolves.toMatchObject({ host: "a" });
+      await expect(routing!.route(check("lab-router", { host: "b" }))).rejects.toThrow("host 'b' is draining: it takes no new VMs (svc-hosts activate b)");
+    } finally {
+      await setHost("b", { state: "active" });
+    }
+    await expect(routing!.route(op("host_check", { fail_on_error: true }))).resolves.toEqual({ host: "local", lines: ["host_check names no VM: host 'local'"] });
+  });
+
   test("vm_info, vm_delete, vm_wait_ssh and ansible_playbook go to the host holding the VM they name; a VM on no host goes to local, saying so", async () => {
     for (const [o, args] of [
       ["vm_info", { name: "held" }],

@@ -20,3 +20,5 @@ export { createTestOperatorContext } from "./host/operator-context";
 export type { TestOperatorContext, LoggedLine } from "./host/operator-context";
 export { startSecondHost } from "./host/second-host";
 export type { SecondHost, StartSecondHostOptions } from "./host/second-host";
+export { sampleCapacity, sampleHostRow } from "./host/host-fixtures";
+export type { SampleVm } from "./host/host-fixtures";

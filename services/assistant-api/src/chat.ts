@@ -1,13 +1,17 @@
 import { answerFromDocs, createChatModel, createDocsIndex, dagDocs, modelSettingsFromConfig, type DocsIndex, type ModelConfigInput, type RouterCatalogEntry } from "@svc/assistant";
 import type { EngineApi } from "@svc/engine";
 import { loadCatalogue } from "@svc/flows";
+import type { HostList, HostRoom } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
+import { answerFromInventory } from "./chat-hosts";
 
 /** A chat answer as the API returns it. */
 export interface ChatAnswer {
   answer: string;
   sources: { title: string; path: string; score: number }[];
-  mode: "extractive" | "llm";
+  mode: "extractive" | "llm" | "inventory";
+  /** mode inventory: each host's room, from its last probe. */
+  hosts?: HostRoom[];
 }
 
 /** Answers questions from the docs folder and the DAG descriptions. */
@@ -20,13 +24,16 @@ export interface ChatServiceOptions {
   engine: Pick<EngineApi, "listDagDefinitions">;
   model: ModelConfigInput;
   logger: Logger;
+  /** The host inventory (cached read): questions about the room on the hosts are answered from it. */
+  hosts?: HostList;
   /** The index is rebuilt when older than this (DAGs and docs change). */
   refreshMs?: number;
 }
 
 /**
  * Retrieval over SVC_DOCS_DIR plus every DAG's description; extractive with no model (never a
- * "not initialized" answer), grounded by a model when one is configured.
+ * "not initialized" answer), grounded by a model when one is configured. Questions about the room
+ * on the hosts are answered from the host inventory instead (mode inventory, no model).
  */
 export function createChatService(o: ChatServiceOptions): ChatService {
   const settings = modelSettingsFromConfig(o.model);
@@ -59,6 +66,8 @@ export function createChatService(o: ChatServiceOptions): ChatService {
 
   return {
     async answer(message) {
+      const inventory = await answerFromInventory(message, o.hosts);
+      if (inventory) return inventory;
       const { index, catalog } = await current();
       const r = await answerFromDocs(message, index, { model, catalog, timeoutMs: settings?.timeoutMs, logger: o.logger });
       return { answer: r.answer, sources: r.sources, mode: r.mode };

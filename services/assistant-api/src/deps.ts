@@ -3,6 +3,7 @@ import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { EngineApi } from "@svc/engine";
 import { createFlowStore, createServiceEngine, type FlowStore } from "@svc/flows";
+import { createCachedHostList } from "@svc/hosts";
 import { createOpenStreams, type OpenStreams } from "@svc/http";
 import type { Logger } from "@svc/logger";
 import { createQueues, pingRedis } from "@svc/queue";
@@ -14,8 +15,8 @@ import { createIntentClient, type IntentClient } from "./intent-client";
 export interface AssistantDeps {
   config: SvcConfig;
   db: Db;
-  /** For /health: answers PONG while Redis is up. */
-  redis: { ping(): Promise<string> };
+  /** For /health: answers PONG while Redis is up; `ready`: whether the connection is up now (no round trip). */
+  redis: { ping(): Promise<string>; ready?(): boolean };
   engine: EngineApi;
   store: FlowStore;
   intents: IntentClient;
@@ -53,11 +54,11 @@ export function createAssistantDeps(o: AssistantDepsOptions): AssistantResources
   return {
     config,
     db,
-    redis: { ping: () => pingRedis(queues.connection) },
+    redis: { ping: () => pingRedis(queues.connection), ready: () => queues.connection.status === "ready" },
     engine,
     store: createFlowStore(db),
     intents,
-    chat: createChatService({ docsDir: config.docsDir, engine, model: config.model, logger }),
+    chat: createChatService({ docsDir: config.docsDir, engine, model: config.model, logger, hosts: createCachedHostList(db) }),
     logger,
     version: pkg.version,
     intentWaitMs: o.intentWaitMs ?? Math.max(10_000, config.model.timeoutMs + 2000),

@@ -72,6 +72,11 @@ export const FlowSchema = z.object({
   warnings: z.array(z.string()),
   router: json.describe("Routing evidence: mode, configured_mode, model, fallback_reason, confidence, candidates, reason"),
   approval: json.nullable(),
+  placement: json
+    .nullable()
+    .describe(
+      "Where the VMs the run would create would go, by the hosts' last probes: per VM the host, pinned host, each host's verdict and numbers, summary, blocked (no host fits: the run would fail before creating anything). Null: no VM, or a single-host install",
+    ),
   workflow_ui_url: z.string().nullable(),
   status_endpoint: z.string(),
   error_message: z.string().nullable(),
@@ -141,7 +146,27 @@ export const DagListSchema = z.object({ dags: z.array(DiscoverableDagSchema), to
 export const ChatResponseSchema = z.object({
   answer: z.string(),
   sources: z.array(z.object({ title: z.string(), path: z.string(), score: z.number() })),
-  mode: z.enum(["extractive", "llm"]),
+  mode: z.enum(["extractive", "llm", "inventory"]),
+  /** mode inventory: each host's room from its last probe (free is after the host's reserve). */
+  hosts: z
+    .array(
+      z.object({
+        host: z.string(),
+        state: z.string(),
+        up: z.boolean(),
+        down_reason: z.string().nullable(),
+        measured_at: z.string().nullable(),
+        age_s: z.number().nullable(),
+        memory_free_mb: z.number().nullable(),
+        memory_total_mb: z.number().nullable(),
+        vcpus_free: z.number().nullable(),
+        vcpus_total: z.number().nullable(),
+        disk_free_gb: z.number().nullable(),
+        disk_total_gb: z.number().nullable(),
+        vm_count: z.number().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 export const ProblemSchema = z.object({

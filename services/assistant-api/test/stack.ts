@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Express } from "express";
@@ -101,7 +101,8 @@ export async function createStack(label: string, opts: StackOptions = {}): Promi
     },
   };
   stack.startServices();
-  const expected = 3 + Object.keys(opts.extraDags ?? {}).length;
+  // Every DAG file of the folder (an extra file may replace a fixture of the same name).
+  const expected = readdirSync(dagsDir).filter((f) => f.endsWith(".yaml")).length;
   await waitFor(async () => (await stack.assistant.engine.listDags({})).total_entries >= expected, { timeoutMs: 20_000, what: "fixture DAGs loaded" });
   return stack;
 }

@@ -1,8 +1,8 @@
 import type { EngineApi } from "@svc/engine";
-import type { HostRecord, PlacementRequest, Weigher } from "@svc/hosts";
+import { placementOver, placementRequestOf, type HostRecord, type Weigher } from "@svc/hosts";
 import { z } from "zod";
 import { checkParams, type PreflightCheck } from "./preflight";
-import { placementOver, probeHolders } from "./vm-hosts";
+import { probeHolders } from "./vm-hosts";
 
 /** One host's verdict for the VM: would it fit, why not, the numbers it was judged on. */
 export const HostVerdict = z.object({
@@ -20,19 +20,6 @@ export interface HostsPreflight {
   /** The host placement would choose (the pinned one when it fits), or null when none fits. */
   host: string | null;
   hosts: HostVerdict[];
-}
-
-/** What placement is asked: the VM's image, memory, vCPUs and disk, and the pinned host. */
-function requestOf(conf: Record<string, unknown>): PlacementRequest {
-  const n = (v: unknown, def: number) => (typeof v === "number" && Number.isFinite(v) ? v : def);
-  const host = typeof conf.host === "string" && conf.host !== "" ? conf.host : undefined;
-  return {
-    ...(typeof conf.image === "string" && conf.image !== "" ? { image: conf.image } : {}),
-    memoryMb: n(conf.memory_mb, 512),
-    cpus: n(conf.cpus, 1),
-    disksGb: [n(conf.disk_gb, 0)],
-    ...(host ? { host } : {}),
-  };
 }
 
 /**
@@ -59,7 +46,7 @@ export async function preflightOnHosts(
       detail: holders.length ? `a VM named '${name}' already exists on host ${holders.map((h) => `'${h}'`).join(", ")} (last probe)` : `no VM named '${name}' on any host`,
     });
   }
-  const request = requestOf(resolved);
+  const request = placementRequestOf(resolved);
   const p = placementOver(records, request, o.weigher, o.maxProbeAgeMs);
   const why = p.verdicts.map((v) => `${v.host}: ${v.fits ? "fits" : v.reasons.join(", ")}`).join("; ");
   checks.push(

@@ -1,4 +1,4 @@
-import { freshness, HOST_NAME, LOCAL_HOST, place, placementPolicy, type HostRecord, type Placement, type PlacementHost, type PlacementRequest, type Weigher } from "@svc/hosts";
+import { DEFAULT_MAX_PROBE_AGE_MS, freshness, HOST_NAME, LOCAL_HOST, placementOver, type HostRecord } from "@svc/hosts";
 import { ToolInputError } from "@svc/mcp";
 import { z } from "zod";
 import type { VmCliInfo } from "./vm-access";
@@ -8,8 +8,8 @@ export interface HostList {
   list(): Promise<HostRecord[]>;
 }
 
-/** A probe older than this counts as down, as the worker's router counts it (3 probe intervals of 10 s). */
-export const DEFAULT_MAX_PROBE_AGE_MS = 30_000;
+/** A probe older than this counts as down, as the worker's router counts it (@svc/hosts). */
+export { DEFAULT_MAX_PROBE_AGE_MS };
 
 /** The `host` arg of the VM tools: a host of the inventory (one lower-case DNS label). */
 export const hostArg = z.string().regex(HOST_NAME, "a host of the inventory: lower-case letters, digits and '-', 1 to 63").describe("host of the inventory (svc-hosts list)");
@@ -66,12 +66,5 @@ export function probedVms(r: HostRecord): VmCliInfo[] {
 /** The hosts whose last good probe lists the VM `name`. */
 export const probeHolders = (records: readonly HostRecord[], name: string): HostRecord[] => records.filter((r) => probedVms(r).some((v) => v.name === name));
 
-/** Placement of a VM over the hosts' last probes, as the worker would place it (stale or failed probes: down). */
-export function placementOver(records: readonly HostRecord[], request: PlacementRequest, weigher: Weigher, maxAgeMs: number): Placement {
-  const hosts: PlacementHost[] = records.map((r) => {
-    const policy = placementPolicy(r);
-    const f = freshness(r, maxAgeMs);
-    return f.up ? { ...policy, capacity: r.last_probe } : { ...policy, capacity: null, down_reason: f.reason };
-  });
-  return place(request, hosts, weigher);
-}
+/** Placement of a VM over the hosts' last probes, as the worker would place it (@svc/hosts). */
+export { placementOver };

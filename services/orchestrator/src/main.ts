@@ -1,5 +1,6 @@
 import { loadConfig } from "@svc/config";
 import { bootDatabase, onShutdown } from "@svc/engine";
+import { placementWeigher } from "@svc/hosts";
 import { createLogger } from "@svc/logger";
 import { refuseEvictingRedis } from "@svc/queue";
 import { createOrchestrator } from "./orchestrator";
@@ -10,7 +11,7 @@ async function main(): Promise<void> {
   const logger = createLogger("orchestrator", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-orchestrator");
   await refuseEvictingRedis(config.redisUrl, logger);
-  const orchestrator = createOrchestrator({ db, config, logger });
+  const orchestrator = createOrchestrator({ db, config, logger, weigher: placementWeigher(process.env) });
   onShutdown(
     logger,
     async () => {

@@ -2,7 +2,8 @@ import { Worker, type Job } from "bullmq";
 import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import { newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
-import { createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type ProcessResult } from "@svc/flows";
+import { createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type PlanHosts, type ProcessResult } from "@svc/flows";
+import { createCachedHostList, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
 import { createQueues, createRedis, intentJobSchema, QUEUE_NAMES, type Queues } from "@svc/queue";
 import { startSweep } from "./sweep";
@@ -21,6 +22,10 @@ export interface OrchestratorDeps {
   /** A pending/planning/approved flow untouched this long has lost its job. */
   resumeAfterMs?: number;
   heartbeatMs?: number;
+  /** The workers' placement weigher (SVC_PLACEMENT_WEIGHER, read at boot), for the plan's placement preview. */
+  weigher?: Weigher;
+  /** Default: the inventory in `db`, read at most every 5 s. */
+  hosts?: PlanHosts;
 }
 
 /** A running orchestrator: consumes `intents` jobs and keeps flows moving. */
@@ -40,7 +45,9 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
   const engine = createServiceEngine({ db, queues, config, logger: log });
   const store = createFlowStore(db);
   const router = deps.router ?? createFlowRouter(config.model, log);
-  const pipeline = { store, engine, router, logger: log, workflowUiUrl: config.workflowUiUrl };
+  const inventory = deps.hosts ?? createCachedHostList(db);
+  const hosts: PlanHosts = { list: () => inventory.list(), weigher: deps.hosts?.weigher ?? deps.weigher, maxProbeAgeMs: deps.hosts?.maxProbeAgeMs };
+  const pipeline = { store, engine, router, logger: log, workflowUiUrl: config.workflowUiUrl, hosts };
 
   const handle = async (job: Job): Promise<ProcessResult> => {
     const { flowId, action } = intentJobSchema.parse(job.data);

@@ -18,7 +18,7 @@ document.addEventListener("DOMContentLoaded", () => {
   function render(f, note) {
     const parts = [el("h2", {}, "Plan ", badge(f.status))];
     const route = routeOf(f);
-    const facts = [["Intent", f.intent], ["Route", route], ["DAG", f.dag_id ? el("a", { href: gridUrl(f) }, f.dag_id) : "none chosen"], ["Summary", f.summary], ["Error", f.error_message]];
+    const facts = [["Intent", f.intent], ["Route", route], ["DAG", f.dag_id ? el("a", { href: gridUrl(f) }, f.dag_id) : "none chosen"], ["Summary", f.summary], ["Placement", f.placement && f.placement.summary], ["Error", f.error_message]];
     parts.push(el("dl", { class: "kv", id: "ask-plan" }, facts.filter((x) => x[1]).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])));
     const params = Object.entries(f.params || {});
     if (params.length) {

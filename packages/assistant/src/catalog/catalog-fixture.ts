@@ -9,6 +9,8 @@ const vmName = (def?: string): ParamSchema =>
   def ? { type: "string", pattern: NAME_PATTERN, default: def, description: "VM name" } : { type: "string", pattern: NAME_PATTERN, description: "VM name" };
 const image = (def: string): ParamSchema => ({ type: "string", pattern: "^[a-z][a-z0-9.-]{1,63}$", default: def, description: "VM image" });
 const domain: ParamSchema = { type: "string", pattern: DOMAIN_PATTERN, description: "DNS domain" };
+/** The hypervisor host a run is pinned to (every VM DAG, the lab and the health check take it). */
+const host: ParamSchema = { type: "string", pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$", default: "", description: "host of the inventory; empty: placement chooses" };
 const sizing = (mem: number, cpus: number, disk: number): Record<string, ParamSchema> => ({
   memory_mb: { type: "integer", minimum: 512, maximum: 1048576, default: mem, description: "memory in MiB" },
   cpus: { type: "integer", minimum: 1, maximum: 128, default: cpus, description: "virtual CPUs" },
@@ -29,6 +31,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
       dns_forwarder: { type: "string", pattern: "^\\d{1,3}(\\.\\d{1,3}){3}$", default: "1.1.1.1", description: "upstream DNS" },
       image: image("centos9stream"),
       ...sizing(4096, 2, 50),
+      host,
     },
     required_params: [],
   },
@@ -37,7 +40,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     description: "Deploy a step-ca certificate authority for internal PKI: TLS certificates and an ACME endpoint.",
     tags: ["step-ca", "pki", "certificates", "acme"],
     examples: ["deploy step-ca", "set up a certificate authority", "delete the step-ca vm"],
-    params: { action, vm_name: vmName("step-ca"), domain, image: image("centos9stream"), ...sizing(2048, 2, 20) },
+    params: { action, vm_name: vmName("step-ca"), domain, image: image("centos9stream"), ...sizing(2048, 2, 20), host },
     required_params: [],
   },
   {
@@ -50,6 +53,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
       vm_name: vmName("vyos-router"),
       networks: { type: "array", items: { type: "string" }, default: ["lab"], description: "networks to attach" },
       ...sizing(2048, 2, 10),
+      host,
     },
     required_params: [],
   },
@@ -65,6 +69,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
       domain,
       image: image("centos9stream"),
       ...sizing(8192, 4, 200),
+      host,
     },
     required_params: [],
   },
@@ -79,6 +84,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
       deployment_size: { type: "string", enum: ["sno", "compact", "full"], default: "sno", description: "topology" },
       domain,
       pull_secret_path: { type: "string", default: "~/pull-secret.json", description: "pull secret file" },
+      host,
     },
     required_params: [],
   },
@@ -90,6 +96,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     params: {
       checks: { type: "array", items: { type: "string", enum: ["host", "hypervisor", "vms", "networks", "dns", "certificates"] }, description: "checks to run" },
       cert_warn_days: { type: "integer", minimum: 1, maximum: 365, default: 30, description: "warn when a certificate expires sooner" },
+      host,
     },
     required_params: [],
   },
@@ -103,7 +110,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
       vm_name: vmName(),
       image: image("centos10stream"),
       ...sizing(2048, 2, 20),
-      host: { type: "string", pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$", default: "", description: "host of the inventory; empty: placement chooses" },
+      host,
     },
     required_params: [],
   },

@@ -24,6 +24,20 @@ const KEEP_ON_FAILURE =
   /\b(keep|leave|retain|behalte|lass|conserva|garde)\b[^,]{0,25}\b(if|when|on|in case|wenn|si|falls|en cas)\b[^,]{0,20}\b(fail\w*|break\w*|error\w*|scheitert|fehlschlagt|falla|echoue)\b|\bkeep[ -]on[ -]failure\b|\b(don't|do not|dont)\s+(delete|remove|destroy|clean up)\b[^,]{0,20}\b(if|when|on)\b[^,]{0,15}\bfail/;
 const CLEAN_ON_FAILURE = /\b(delete|remove|destroy|clean\s*up)\b[^,]{0,20}\b(if|when|on)\b[^,]{0,15}\bfail/;
 
+const HOST_WORD = /^(host|hypervisor|kvm)$/;
+const PINS = ["on", "to", "onto", "at"];
+
+/** The words of a host reference ("on host b", "on the kvm host lab2"): they pin the run, they name no health-check area. */
+function hostReferenceWords(words: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  words.forEach((w, i) => {
+    if (!HOST_WORD.test(w) || words[i + 1] === undefined) return;
+    const before = words[i - 1] === "the" ? words[i - 2] : words[i - 1];
+    if (PINS.includes(before ?? "") || (out.has(i - 1) && w === "host")) out.add(i);
+  });
+  return out;
+}
+
 /** Index of the first word matching `re`, or -1. */
 const indexOf = (words: readonly string[], re: RegExp) => words.findIndex((w) => re.test(w));
 
@@ -42,7 +56,8 @@ export function readFlags(frame: IntentFrame): FlagValues {
   else if (CLEAN_ON_FAILURE.test(text)) out.keep_on_failure = false;
   const port = /\bport\s*:?\s*(\d{1,5})\b|\b(\d{1,5})\s+port\b|\bpuerto\s+(\d{1,5})\b/.exec(text);
   if (port) out.ca_port = Number(port[1] ?? port[2] ?? port[3]);
-  const areas = CHECK_AREAS.filter(([, re]) => words.some((w, i) => re.test(w) && !excluded.has(i))).map(([a]) => a);
+  const pinning = hostReferenceWords(words);
+  const areas = CHECK_AREAS.filter(([, re]) => words.some((w, i) => re.test(w) && !excluded.has(i) && !pinning.has(i))).map(([a]) => a);
   const negatedAreas = CHECK_AREAS.filter(([, re]) => words.some((w, i) => re.test(w) && excluded.has(i))).map(([a]) => a);
   if (areas.length) out.checks = areas;
   else if (negatedAreas.length) out.checks = CHECK_AREAS.map(([a]) => a).filter((a) => !negatedAreas.includes(a));

@@ -1,8 +1,10 @@
 import type { InputRequest } from "../types";
 import { inputRequest, valueHasShellSyntax } from "./given-value-rules";
 
-// "create a vm called web02 on host lab2": the hypervisor host of the inventory to put the VM on
-// (the `host` param). Read from the raw request so the name is judged as typed, never folded.
+// "create a vm called web02 on host lab2", "deploy an identity server ... on host b": the
+// hypervisor host of the inventory to run the workflow on (the `host` param of vm_deployment, the
+// product workflows, the lab and the health check). Read from the raw request so the name is
+// judged as typed, never folded.
 const HOST_REFERENCE = /(?:^|\s)(?:on|to|onto|at)\s+(?:the\s+)?(?:hypervisor\s+host|hypervisor|kvm\s+host|host)\s+(?:called\s+|named\s+)?([^\s,;!?]+)/i;
 
 /** A host of the inventory: one lower-case DNS label (HOST_NAME of @svc/hosts). */
@@ -21,7 +23,7 @@ export interface HostReference {
   shell?: boolean;
 }
 
-/** The hypervisor host a request puts its VM on ("on host lab2"), if it names one. */
+/** The hypervisor host a request puts its VMs on ("on host lab2"), if it names one. */
 export function readHostReference(raw: string): HostReference | undefined {
   const m = HOST_REFERENCE.exec(raw);
   if (!m) return undefined;
@@ -35,7 +37,7 @@ export function readHostReference(raw: string): HostReference | undefined {
       : HOST_NAME.test(given.toLowerCase())
         ? `host must be lower-case ('${given}' is not converted): ${SHAPE}`
         : `host must be ${SHAPE} ('${given}' was given)`;
-  return { issue: { ...inputRequest("host", rule, given), question: "Which host of the inventory should the VM go on? (svc-hosts list; lower-case letters, digits and '-')" } };
+  return { issue: { ...inputRequest("host", rule, given), question: "Which host of the inventory should it go on? (svc-hosts list; lower-case letters, digits and '-')" } };
 }
 
 /** The text without its host reference: what is scored to find the workflow asked for. */

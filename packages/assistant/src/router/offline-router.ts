@@ -2,6 +2,7 @@ import type { RouteRefusal, RouteResult, RouterCatalogEntry } from "../types";
 import type { SettledParams } from "../params/settle-params";
 import { ALIASES, createAliasMatcher, type AliasDefinition } from "./aliases";
 import { createChatFilter } from "./chat-clauses";
+import { isHostRoomQuestion } from "./host-questions";
 import { readFrame } from "./intent-frame";
 import { detectVerbs } from "./keyword-scorer";
 import { verbsFromFrame } from "./frame-decision";
@@ -15,6 +16,9 @@ import { withoutCaReference } from "../params/ca-reference";
 
 export { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS };
 export type { RouterThresholds, RouterWeights };
+
+const HOST_ROOM_REPLY =
+  "That asks how much room the hypervisor hosts have, not for a change; nothing was started. The chat (POST /chat) answers it from the host inventory's last probes, as does `svc-hosts list`.";
 
 /** Options for createOfflineRouter. */
 export interface OfflineRouterOptions {
@@ -59,6 +63,7 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       const gate = checkSafety(intent);
       // Unsafe text anywhere in the message is refused, chat or not.
       if (gate && gate.kind !== "out_of_scope") return refusal(gate.kind, gate.message, []);
+      if (isHostRoomQuestion(intent)) return refusal("out_of_scope", HOST_ROOM_REPLY, [], 0, { about_hosts: true });
       const ctx = readRequest(intent, gate);
       return refuseByFrame(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
     },

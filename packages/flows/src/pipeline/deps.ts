@@ -5,6 +5,7 @@ import type { Logger } from "@svc/logger";
 import type { FlowStatus, Phase } from "../flow-status";
 import type { FlowPatch, FlowStore } from "../flow-store";
 import type { FlowRouter } from "../flow-router";
+import type { PlanHosts } from "./placement-preview";
 
 /** What the intent pipeline needs; the orchestrator service passes its own. */
 export interface PipelineDeps {
@@ -12,6 +13,8 @@ export interface PipelineDeps {
   engine: Pick<EngineApi, "listDagDefinitions" | "getDag" | "triggerDagRun" | "getDagRun">;
   router: FlowRouter;
   logger: Logger;
+  /** The host inventory (cached): a plan that creates VMs shows where they would go; host questions are answered. */
+  hosts?: PlanHosts;
 }
 
 /** What processing a flow job returns to the waiting API. */
@@ -20,6 +23,11 @@ export interface ProcessResult {
   status: string;
   /** Explicit params the DAG rejected: the API answers 400 naming them. */
   paramErrors?: ParamError[];
+  /**
+   * The flow as the job left it (committed before the job completes): the API answers with it
+   * instead of reading it again. Through the queue its dates arrive as ISO strings.
+   */
+  flow?: FlowRow;
 }
 
 /** Apply a guarded patch; when another writer moved the flow first, return the flow as it is now. */

@@ -2,7 +2,9 @@ import { createOfflineRouter, describeCatalogue, type RouteResult, type RouterCa
 import type { FlowRow } from "@svc/db";
 import { loadCatalogue, type CatalogueDag } from "../catalogue";
 import { fallbackReasonOf } from "../flow-router";
+import type { FlowPatch } from "../flow-store";
 import { patchFlow, routerNotes, type PipelineDeps } from "./deps";
+import { hostRoomAnswer } from "./host-answer";
 
 /** Example requests to suggest when nothing matched: the first example of each DAG. */
 function suggestions(entries: readonly RouterCatalogEntry[]): string[] {
@@ -23,9 +25,10 @@ async function routeSafely(deps: PipelineDeps, intent: string, entries: RouterCa
 
 /**
  * Phase 1: route the intent over the engine's catalogue. Records the router's evidence in
- * `flow.router`; no match or a refusal rejects the flow with what the catalogue can do.
+ * `flow.router`; no match or a refusal rejects the flow with what the catalogue can do. A route
+ * that goes on to validation is returned `unsaved`: the caller writes it with the next phase.
  */
-export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flow: FlowRow; catalogue: CatalogueDag[] }> {
+export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flow: FlowRow; catalogue: CatalogueDag[]; unsaved?: FlowPatch }> {
   const catalogue = await loadCatalogue(deps.engine);
   const entries = catalogue.map((c) => c.entry);
   const result = await routeSafely(deps, flow.intent, entries);
@@ -38,22 +41,19 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
   // Explicit params answered every question: the route is ready as far as routing goes.
   if (router.status === "needs_input" && input.length === 0) router.status = "ready";
   if (input.length) return { flow: await askForInput(deps, flow, result, router, input), catalogue };
-  const routed = await patchFlow(
-    deps.store,
-    flow,
-    {
-      dag_id: result.dag_id,
-      // The extracted params; validation merges the explicit ones over them.
-      params: result.params,
-      router,
-      phases_completed: ["dag_discovery"],
-      warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
-      next_steps: routerNotes(router),
-      summary: `Matched ${result.dag_id}: ${result.reason}`,
-    },
-    ["planning"],
-  );
-  return { flow: routed, catalogue };
+  const routed = {
+    dag_id: result.dag_id,
+    // The extracted params; validation merges the explicit ones over them.
+    params: result.params,
+    router,
+    phases_completed: ["dag_discovery" as const],
+    warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
+    next_steps: routerNotes(router),
+    summary: `Matched ${result.dag_id}: ${result.reason}`,
+  };
+  // Not written here: validation, next, saves it with its own outcome in one statement (a crash
+  // before that leaves the flow in planning without the phase, and the job routes it again).
+  return { flow: { ...flow, ...routed }, catalogue, unsaved: routed };
 }
 
 type RouterEvidence = ReturnType<typeof routerEvidence>;
@@ -78,10 +78,12 @@ function routerEvidence(deps: PipelineDeps, result: RouteResult) {
   };
 }
 
-/** No DAG matched, or the router refused: reject with what the catalogue can do. */
-function rejectUnmatched(deps: PipelineDeps, flow: FlowRow, result: RouteResult, router: RouterEvidence, entries: RouterCatalogEntry[]): Promise<FlowRow> {
+/** No DAG matched, or the router refused: reject with what the catalogue can do (or, for a host question, the hosts' room). */
+async function rejectUnmatched(deps: PipelineDeps, flow: FlowRow, result: RouteResult, router: RouterEvidence, entries: RouterCatalogEntry[]): Promise<FlowRow> {
   const refusal = result.refused?.message ?? result.reason;
-  const summary = refusal.includes("I can:") ? refusal : `${refusal} ${describeCatalogue(entries)}`;
+  // A question about the room on the hosts is answered here, from the inventory; nothing runs.
+  const rooms = result.refused?.about_hosts ? await hostRoomAnswer(deps.hosts, deps.logger) : null;
+  const summary = rooms ? `${refusal}\n${rooms}` : refusal.includes("I can:") ? refusal : `${refusal} ${describeCatalogue(entries)}`;
   return patchFlow(
     deps.store,
     flow,

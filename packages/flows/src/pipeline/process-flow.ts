@@ -1,7 +1,8 @@
 import type { FlowRow } from "@svc/db";
 import type { CatalogueDag } from "../catalogue";
 import type { ParamError } from "@svc/dags";
-import { phasesOf, type PipelineDeps, type ProcessResult } from "./deps";
+import type { FlowPatch, FlowStore } from "../flow-store";
+import { patchFlow, phasesOf, type PipelineDeps, type ProcessResult } from "./deps";
 import { discover } from "./discovery";
 import { execute } from "./execution";
 import { validate } from "./validation";
@@ -18,14 +19,28 @@ export async function processFlow(deps: PipelineDeps & { workflowUiUrl: string }
 
   let catalogue: CatalogueDag[] | undefined;
   let paramErrors: ParamError[] | undefined;
+  let unsaved: FlowPatch | undefined;
   if (flow.status === "planning" && !phasesOf(flow).includes("dag_discovery")) {
-    ({ flow, catalogue } = await discover(deps, flow));
+    ({ flow, catalogue, unsaved } = await discover(deps, flow));
   }
   if (flow.status === "planning" && !phasesOf(flow).includes("dag_validation")) {
-    ({ flow, paramErrors } = await validate(deps, flow, catalogue));
+    ({ flow, paramErrors } = await validate(unsaved ? savingWithNext(deps, unsaved) : deps, flow, catalogue));
+    unsaved = undefined;
   }
+  if (unsaved) flow = await patchFlow(deps.store, flow, unsaved, ["planning"]);
   if (flow.status === "planning" || flow.status === "approved") {
     flow = await execute(deps, flow, deps.workflowUiUrl);
   }
-  return { flowId, status: flow.status, ...(paramErrors ? { paramErrors } : {}) };
+  return { flowId, status: flow.status, ...(paramErrors ? { paramErrors } : {}), flow };
+}
+
+/** The deps with a store whose next update also writes `unsaved` (the routing, saved with validation's outcome: one statement, not two). */
+function savingWithNext<D extends PipelineDeps>(deps: D, unsaved: FlowPatch): D {
+  let left: FlowPatch | undefined = unsaved;
+  const update: FlowStore["update"] = (flowId, patch, expect) => {
+    const merged = left ? { ...left, ...patch } : patch;
+    left = undefined;
+    return deps.store.update(flowId, merged, expect);
+  };
+  return { ...deps, store: { ...deps.store, update } };
 }

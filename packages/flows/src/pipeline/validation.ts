@@ -4,6 +4,7 @@ import { loadCatalogue, type CatalogueDag } from "../catalogue";
 import { resolveParams, type ResolvedParams } from "../params";
 import { approvalNeeds, approvalOf, requiredApproverRole, roleMeets } from "./approval-needs";
 import { patchFlow, phasesOf, routerNotes, type PipelineDeps } from "./deps";
+import { placementPreview } from "./placement-preview";
 
 type Validated = { flow: FlowRow; paramErrors?: ParamError[] };
 
@@ -96,7 +97,10 @@ async function decideApproval(deps: PipelineDeps, flow: FlowRow, dag: CatalogueD
     warnings.push(`auto_approve does not cover this flow: approving it needs the role '${requiredRole}', the caller has '${autoApproveRole}'.`);
   }
   const reasons = [...(!flow.auto_execute ? ["auto_execute is false"] : []), ...(autoCovers ? [] : needs.map((n) => n.reason))];
-  const base = { params, warnings, missing_params: [], phases_completed: [...phasesOf(flow), "dag_validation" as const] };
+  // Where its VMs would go (several hosts only); a VM no host takes is said before anyone approves.
+  const placement = await placementPreview(deps.hosts, dag.definition, params, deps.logger);
+  for (const vm of placement?.vms ?? []) if (vm.blocked) warnings.push(vm.summary);
+  const base = { params, warnings, placement, missing_params: [], phases_completed: [...phasesOf(flow), "dag_validation" as const] };
   const record = { needs, required_role: requiredRole, ...(autoApproveRole !== null ? { auto_approve_role: autoApproveRole } : {}) };
   if (!reasons.length) {
     const auto = needs.length ? { approved_by: "auto_approve", approver_role: autoApproveRole } : { approved_by: null };

@@ -2,7 +2,8 @@ import type { Db } from "@svc/db";
 import { NonRetryableError } from "@svc/errors";
 import { createHostInventory } from "../inventory";
 import { LOCAL_HOST } from "../names";
-import { describePlacement, place, type PlacementHost, type PlacementRequest, type Weigher } from "../place";
+import { describePlacement, place, type PlacementHost, type Weigher } from "../place";
+import { placementRequestOf } from "../view/placement-over";
 import type { HostRecord } from "../types";
 import { vmCreations, type Creation } from "./creations";
 import type { RouteDecision, RouteRequest } from "./types";
@@ -24,19 +25,9 @@ function downLine(r: HostRecord, maxAgeMs: number): string[] {
   return f.up ? [] : [`host '${r.name}' is down (${f.reason}): the try waits in its queue until a worker serving it finds it up`];
 }
 
-function placementRequest(args: Record<string, unknown>): PlacementRequest {
-  const n = (v: unknown, def: number) => (typeof v === "number" && Number.isFinite(v) ? v : def);
-  return {
-    ...(typeof args.image === "string" && args.image !== "" ? { image: args.image } : {}),
-    memoryMb: n(args.memory_mb, 512),
-    cpus: n(args.cpus, 1),
-    disksGb: Array.isArray(args.disks_gb) ? args.disks_gb.map((d) => n(d, 0)) : [],
-  };
-}
-
 /** Placement among the inventory, in-flight creations counted; throws with every host's reasons when none fits. */
 function placeVm(name: string, args: Record<string, unknown>, records: HostRecord[], creations: Creation[], o: RouterOptions): RouteDecision {
-  const request = placementRequest(args);
+  const request = placementRequestOf(args);
   const load: string[] = [];
   const hosts: PlacementHost[] = records.map((r) => {
     const f = freshness(r, o.maxProbeAgeMs);
@@ -92,10 +83,23 @@ function routeByVm(req: RouteRequest, pinned: HostRecord | undefined, records: H
   return { host: LOCAL_HOST, lines: [`VM ${which} is on no host per their last probes: host '${LOCAL_HOST}'`] };
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The vm_create a try is routed as: its own args for vm_create; for a host_check with `place` (a
+ * DAG's placement step, whose output's host its later steps follow), the VM it places (the
+ * check's own host arg still pins it). Any other try: undefined.
+ */
+function creationOf(req: RouteRequest): RouteRequest | undefined {
+  if (req.operator === "vm_create") return req;
+  if (req.operator !== "host_check" || !isRecord(req.args.place)) return undefined;
+  return { ...req, args: req.args.place };
+}
+
 /**
  * The router: a try's `host` arg (checked against the inventory), the host holding the VM it
- * names, or placement for a new VM. A single-host install (only `local`) routes to `local` as
- * before, without lines.
+ * names, or placement for a new VM (a vm_create, or a host_check with `place`). A single-host
+ * install (only `local`) routes to `local` as before, without lines.
  */
 export function createRouter(o: RouterOptions): (req: RouteRequest) => Promise<RouteDecision> {
   const inv = createHostInventory(o.db);
@@ -106,6 +110,7 @@ export function createRouter(o: RouterOptions): (req: RouteRequest) => Promise<R
     const pinned = host === undefined ? undefined : records.find((r) => r.name === host);
     if (host !== undefined && !pinned) throw new NonRetryableError(`host '${host}' is not in the inventory (known hosts: ${list(records.map((r) => r.name))})`);
     const creations = await vmCreations(o.db, req);
-    return req.operator === "vm_create" ? routeCreate(req, pinned, records, creations, o) : routeByVm(req, pinned, records, creations, o);
+    const creation = creationOf(req);
+    return creation ? routeCreate(creation, pinned, records, creations, o) : routeByVm(req, pinned, records, creations, o);
   };
 }

@@ -46,6 +46,15 @@ export function executorFor(ctx: OperatorContext, exFor: (ctx: OperatorContext) 
   return ctx.host.executor;
 }
 
+/**
+ * The host of the inventory a try acted on, as its output's `host`: the host it was routed to,
+ * else `local` (the configured host; @svc/hosts' LOCAL_HOST). A DAG passes it to its later steps
+ * (`host: "{{ params.host or ti.<task>.output.host }}"`) to keep them on that host.
+ */
+export function actedOnHost(ctx: OperatorContext): string {
+  return ctx.host?.name ?? "local";
+}
+
 /** Pass a command's output lines into the task log. */
 export function logLines(ctx: OperatorContext): { onStdout: (l: string) => void; onStderr: (l: string) => void } {
   return { onStdout: (l) => ctx.log(l, "stdout"), onStderr: (l) => ctx.log(l, "stderr") };

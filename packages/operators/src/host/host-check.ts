@@ -2,8 +2,21 @@ import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
 import type { Operator, OperatorContext } from "../types";
-import { defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
-import { hostPath, inventoryHost } from "./schemas";
+import { actedOnHost, defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
+import { hostPath, imageName, inventoryHost, vmName } from "./schemas";
+
+/**
+ * The first VM a DAG will create, when the check is the DAG's placement step: the router then
+ * places the check as it would that VM's vm_create (the host already holding the name, the
+ * pinned host, else free capacity), and the output's `host` keeps the DAG's later steps there.
+ */
+const placeArgs = z.object({
+  name: vmName,
+  image: imageName.nullish(),
+  memory_mb: z.coerce.number().int().min(64).max(1_048_576).default(512),
+  cpus: z.coerce.number().int().min(1).max(256).default(1),
+  disks_gb: z.array(z.coerce.number().int().min(1).max(65_536)).max(16).default([]),
+});
 
 const args = z.object({
   min_disk_gb: z.coerce.number().min(0).default(10),
@@ -14,6 +27,7 @@ const args = z.object({
   fail_on_error: z.boolean().default(false),
   /** Check this host of the inventory (default: local, the configured host). */
   host: inventoryHost.nullish(),
+  place: placeArgs.nullish(),
 });
 type Args = z.infer<typeof args>;
 
@@ -31,7 +45,8 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
   const exFor = deps.executor ?? defaultHostExecutor;
   return {
     name: "host_check",
-    description: "Check the host: hardware virtualization, /dev/kvm, libvirt, tools, free disk and memory; output findings",
+    description:
+      "Check the host: hardware virtualization, /dev/kvm, libvirt, tools, free disk and memory; output findings and host (the host of the inventory checked: with place, the host the VM named there goes to)",
     args,
     hostScoped: true,
     async run(a, ctx) {
@@ -87,7 +102,15 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
 
       const errors = findings.filter((f) => f.severity === "error");
       if (a.fail_on_error && errors.length) throw new NonRetryableError(`host check failed: ${errors.map((f) => `${f.check}: ${f.message}`).join("; ")}`);
-      return { ok: errors.length === 0, virt_type: hwVirt && kvm.code === 0 ? "kvm" : "qemu", libvirt, disk_free_gb: diskFree, memory_available_mb: memMb, findings };
+      return {
+        ok: errors.length === 0,
+        virt_type: hwVirt && kvm.code === 0 ? "kvm" : "qemu",
+        libvirt,
+        disk_free_gb: diskFree,
+        memory_available_mb: memMb,
+        findings,
+        host: actedOnHost(ctx),
+      };
     },
   };
 }

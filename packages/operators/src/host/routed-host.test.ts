@@ -43,6 +43,12 @@ const cfg = loadConfig({
 const env = { SVC_VM_CLI: "svc-vm", SVC_VM_DISKS_DIR: "/conf/vms", SVC_LIBVIRT_URI: "qemu:///conf" };
 const jump = { user: "root", address: "10.0.0.12", port: 2200, keyPath: "/keys/lab 2'%x", knownHostsPath: "/run/svc/kh-lab2" };
 
+/** The routed host lab2, answering as a VM CLI and a host would. */
+function setupHost(): OperatorHost {
+  const routed = recorder("root@10.0.0.12:2200", (argv) => ({ stdout: argv[0] === "svc-vm" && argv[1] === "delete" ? JSON.stringify({ name: "web1", deleted: true }) : VM_JSON }));
+  return { name: "lab2", executor: routed.ex, libvirtUri: "qemu+ssh://x/system", disksDir: "/lab2/vms", imagesDir: "/lab2/images", jump };
+}
+
 function setup() {
   const routed = recorder("root@10.0.0.12:2200", (argv) => ({ stdout: argv[0] === "ssh-keyscan" ? "[127.0.0.1]:2222 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKey\n" : VM_JSON }));
   const configured = recorder("root@127.0.0.1:22", () => ({ stdout: VM_JSON }));
@@ -111,6 +117,26 @@ test("vm_delete, vm_info, vm_wait_ssh, ssh and host_check with ctx.host act thro
   // host_check asks the routed host's libvirt, and measures its images directory.
   expect(routed.calls.some((c) => c.argv.join(" ") === "virsh --connect qemu+ssh://x/system version")).toBe(true);
   expect(routed.calls.some((c) => c.argv[0] === "df" && c.argv.at(-1) === "/lab2/images")).toBe(true);
+});
+
+test("vm_create, vm_info, vm_delete and host_check output the host they acted on: the routed one, else local; host_check takes the VM it places", async () => {
+  const { ops } = setup();
+  const out = async (name: string, args: Record<string, unknown>, withHost: boolean) => {
+    const op = ops.get(name)!;
+    const ctx = { ...createTestOperatorContext(cfg, name), ...(withHost ? { host: setupHost() } : {}) };
+    return (await op.run(op.args.parse(args), ctx)) as Record<string, unknown>;
+  };
+  const place = { name: "lab-router", image: "alpha", memory_mb: 3584, cpus: 7, disks_gb: [4, 4] };
+  for (const [name, args] of [
+    ["vm_create", { name: "web1", image: "alpha" }],
+    ["vm_info", { name: "web1" }],
+    ["vm_delete", { name: "web1" }],
+    ["host_check", { place }],
+  ] as const) {
+    expect({ name, host: (await out(name, args, true)).host }).toEqual({ name, host: "lab2" });
+    expect({ name, host: (await out(name, args, false)).host }).toEqual({ name, host: "local" });
+  }
+  expect(ops.get("host_check")!.args.safeParse({ place: { ...place, name: "Bad_Name" } }).success).toBe(false);
 });
 
 test("every operator acting on the hypervisor host is host-scoped and takes an optional host arg with the inventory's name rule", () => {

@@ -187,7 +187,7 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
   });
 
   it("vm_delete removes the VM; vm_info then fails as not found; a second delete notes it", async () => {
-    expect((await run("vm_delete", { name: vm })).out).toEqual({ name: vm, deleted: true });
+    expect((await run("vm_delete", { name: vm })).out).toEqual({ name: vm, deleted: true, host: "local" });
     const gone = await run("vm_info", { name: vm }).catch((e) => e);
     expect(gone).toBeInstanceOf(NonRetryableError);
     expect(gone.message).toBe(`VM '${vm}' does not exist`);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Operator } from "../types";
 import { NonRetryableError } from "@svc/errors";
-import { hostOperatorSettings, defaultHostExecutor, effectFence, executorFor, type HostOperatorDeps } from "./deps";
+import { actedOnHost, hostOperatorSettings, defaultHostExecutor, effectFence, executorFor, type HostOperatorDeps } from "./deps";
 import { absoluteHostPath, forwardPort, imageName, inventoryHost, macAddress, netName, vmName, hostPath } from "./schemas";
 import { ForeignVmError, runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
 
@@ -61,7 +61,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
   const vmCreate: Operator<CreateArgs> = {
     name: "vm_create",
     description:
-      "Create a VM on the host with the VM CLI from an image or a bootable ISO, MACs optionally pinned, guest ports forwarded to 127.0.0.1 (idempotent: the same spec again succeeds); output name, state, ssh_host, ssh_port, forwards, ip, image, iso, macs, memory_mb, cpus",
+      "Create a VM on the host with the VM CLI from an image or a bootable ISO, MACs optionally pinned, guest ports forwarded to 127.0.0.1 (idempotent: the same spec again succeeds); output name, state, ssh_host, ssh_port, forwards, ip, image, iso, macs, memory_mb, cpus, host (the host of the inventory it is on)",
     args: createArgs,
     hostScoped: true,
     async run(a, ctx) {
@@ -100,7 +100,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
       const info = await runVmCli<VmCliInfo>(ex, s, ctx, args, (a.wait_timeout_s + 300) * 1000, effectFence(ctx));
       const had = info.adopted ? `VM ${a.name} was made by another run of this DAG with the same spec: adopted` : `VM ${a.name} already existed with the same spec`;
       ctx.log(info.created ? `created VM ${a.name} (${info.state})` : `${had} (${info.state})`, "system");
-      return vmOutput(info);
+      return { ...vmOutput(info), host: actedOnHost(ctx) };
     },
   };
 
@@ -118,17 +118,17 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
         },
       );
       ctx.log(r.deleted ? `deleted VM ${a.name}` : (r.note ?? `VM ${a.name} did not exist`), "system");
-      return { name: r.name, deleted: r.deleted, ...(r.note ? { note: r.note } : {}) };
+      return { name: r.name, deleted: r.deleted, ...(r.note ? { note: r.note } : {}), host: actedOnHost(ctx) };
     },
   };
 
   const vmInfo: Operator<z.infer<typeof nameArgs>> = {
     name: "vm_info",
-    description: "Report a VM: name, state, ssh_host, ssh_port, ip, image, memory_mb, cpus",
+    description: "Report a VM: name, state, ssh_host, ssh_port, ip, image, memory_mb, cpus, host (the host of the inventory it is on)",
     args: nameArgs,
     hostScoped: true,
     async run(a, ctx) {
-      return vmOutput(await runVmCli<VmCliInfo>(executorFor(ctx, exFor), settings(), ctx, ["info", "vm", a.name]));
+      return { ...vmOutput(await runVmCli<VmCliInfo>(executorFor(ctx, exFor), settings(), ctx, ["info", "vm", a.name])), host: actedOnHost(ctx) };
     },
   };
 

@@ -99,6 +99,6 @@ describe("vm operators and domains svc did not create", () => {
     const otherDag = await run("vm_create", { ...args, adopt: "dag" }, { ...ctxOf("vm_create", { runId: "manual__x" }), dagId: "other_dag" }).catch((e) => e);
     expect(otherDag).toBeInstanceOf(NonRetryableError);
     expect(otherDag.message).toMatch(/belongs to another run/);
-    expect(await run("vm_delete", { name: ours }, ctxOf("vm_delete", { runId: "manual__cleanup" }))).toEqual({ name: ours, deleted: true });
+    expect(await run("vm_delete", { name: ours }, ctxOf("vm_delete", { runId: "manual__cleanup" }))).toEqual({ name: ours, deleted: true, host: "local" });
   });
 });

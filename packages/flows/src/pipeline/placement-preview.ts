@@ -1,0 +1,80 @@
+import { createTemplateContext, evaluateCondition, renderTemplate, type DagDefinition, type TemplateContext } from "@svc/dags";
+import { DEFAULT_MAX_PROBE_AGE_MS, placementRequestOf, planPlacement, type HostList, type PlacementPreview, type PlannedVm, type Weigher } from "@svc/hosts";
+import type { Logger } from "@svc/logger";
+
+/** The inventory as the pipeline reads it (cached: see createCachedHostList) and the workers' placement settings. */
+export interface PlanHosts extends HostList {
+  /** The workers' SVC_PLACEMENT_WEIGHER (default spread). */
+  weigher?: Weigher;
+  /** A probe older than this counts as down (default 30 s, as the workers count it). */
+  maxProbeAgeMs?: number;
+}
+
+/** One arg as the run would render it; undefined where it reads what only the run knows (a task's output). */
+function renderSafely(v: unknown, ctx: TemplateContext): unknown {
+  try {
+    if (typeof v === "string") return renderTemplate(v, ctx);
+    if (Array.isArray(v)) return v.map((x) => renderSafely(x, ctx));
+    return v;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the task's `when` holds; a condition the plan cannot judge counts as holding. */
+function runs(when: string | null, ctx: TemplateContext): boolean {
+  try {
+    return evaluateCondition(when, ctx);
+  } catch {
+    return true;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The args placement judges a task on: a vm_create's own, or a host_check placement step's `place` (its host arg still pins). */
+function placedArgs(t: DagDefinition["tasks"][number]): Record<string, unknown> | undefined {
+  if (t.operator === "vm_create") return t.args;
+  if (t.operator === "host_check" && isRecord(t.args.place)) return { ...t.args.place, host: t.args.host };
+  return undefined;
+}
+
+/**
+ * The VMs the plan's run would create, as the worker's router will place them: placement steps
+ * (host_check with `place`) and vm_create tasks whose `when` holds, args rendered with the plan's
+ * params; a VM a placement step already placed is not counted again at its vm_create.
+ */
+export function plannedVms(dag: DagDefinition, params: Record<string, unknown>): PlannedVm[] {
+  const tasks = dag.tasks.flatMap((t) => {
+    const args = placedArgs(t);
+    return args ? [{ t, args }] : [];
+  });
+  if (tasks.length === 0) return [];
+  const ctx = createTemplateContext({ dagId: dag.dag_id, runId: "manual__plan", logicalDate: new Date(0), params });
+  const out: PlannedVm[] = [];
+  for (const { t, args: raw } of tasks) {
+    if (!runs(t.when, ctx)) continue;
+    const args = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, renderSafely(v, ctx)]));
+    // A name the plan cannot render (it reads a task's output) is the vm_name param when there is one.
+    const name = typeof args.name === "string" && args.name !== "" ? args.name : typeof params.vm_name === "string" && params.vm_name !== "" ? params.vm_name : null;
+    if (name !== null && out.some((vm) => vm.vm_name === name)) continue;
+    out.push({ task_id: t.task_id, vm_name: name, request: placementRequestOf(args) });
+  }
+  return out;
+}
+
+/**
+ * The plan's placement preview (null: no VM to place, a single-host install, or no inventory).
+ * Never fails the plan: an unreadable inventory is logged and the plan goes on without it.
+ */
+export async function placementPreview(hosts: PlanHosts | undefined, dag: DagDefinition, params: Record<string, unknown>, logger: Logger): Promise<PlacementPreview | null> {
+  if (!hosts) return null;
+  const vms = plannedVms(dag, params);
+  if (vms.length === 0) return null;
+  try {
+    return planPlacement(vms, await hosts.list(), { weigher: hosts.weigher ?? "spread", maxProbeAgeMs: hosts.maxProbeAgeMs ?? DEFAULT_MAX_PROBE_AGE_MS });
+  } catch (e) {
+    logger.warn({ dagId: dag.dag_id, err: String(e) }, "placement preview unavailable");
+    return null;
+  }
+}

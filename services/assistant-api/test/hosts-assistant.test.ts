@@ -1,0 +1,171 @@
+import request from "supertest";
+import { createCachedHostList, createHostInventory, type HostCapacity, type HostInventory } from "@svc/hosts";
+import { silentLogger } from "@svc/logger";
+import { sampleCapacity, sampleHostRow } from "@svc/testing";
+import { createChatService } from "../src/chat";
+import { FlowSchema } from "../src/schemas";
+import { createStack, type Stack } from "./stack";
+
+// A VM workflow shaped like dags/vm_deployment.yaml: vm_create with memory, vCPUs, disk, image and host params.
+const VM_DAG = `dag_id: vm_deployment
+description: Create or delete a virtual machine on a hypervisor host.
+tags: [vm]
+params:
+  action: {type: string, enum: [create, delete], default: create, description: create or delete}
+  vm_name: {type: string, pattern: "^[a-z][a-z0-9-]{0,62}$", description: name of the VM}
+  image: {type: string, default: alpha, description: VM image}
+  memory_mb: {type: integer, default: 1024, description: memory in MiB}
+  cpus: {type: integer, default: 1, description: vCPUs}
+  disk_gb: {type: integer, default: 10, description: disk size in GB}
+  host: {type: string, default: "", description: hypervisor host to pin the VM to}
+examples:
+  - create a vm called web01
+  - delete the vm called web01
+tasks:
+  - task_id: create_vm
+    operator: vm_create
+    when: "{{ params.action == 'create' }}"
+    args:
+      name: "{{ params.vm_name }}"
+      image: "{{ params.image }}"
+      cpus: "{{ params.cpus }}"
+      memory_mb: "{{ params.memory_mb }}"
+      disks_gb: ["{{ params.disk_gb }}"]
+      host: "{{ params.host or none }}"
+`;
+
+let s: Stack;
+let inv: HostInventory;
+
+beforeAll(async () => {
+  s = await createStack("aihosts", { extraDags: { "vm-deployment.yaml": VM_DAG } });
+  inv = createHostInventory(s.tdb.db);
+});
+afterAll(async () => s?.close());
+
+const agoIso = (sec: number) => new Date(Date.now() - sec * 1000).toISOString();
+const cap = (o: Partial<HostCapacity> = {}): HostCapacity => sampleCapacity({ probed_at: agoIso(2), ...o });
+const addHost = (name: string, address: string) => inv.insert(sampleHostRow(name, address, { reserve_memory_mb: 1024, reserve_disk_gb: 10, cpu_ratio: 2 }), "test");
+
+/** The inventory changed: new service instances, so the orchestrator's and chat's 5 s caches start empty. */
+function restartServices() {
+  return s.stopServices().then(() => s.startServices());
+}
+
+const intent = async (body: object) => {
+  const res = await request(s.app).post("/orchestrator/intent").send(body);
+  expect(res.status).toBe(200);
+  return FlowSchema.parse(res.body);
+};
+
+test("single-host install: the plan of a VM shows no placement and the chat says only local is known", async () => {
+  await addHost("local", "127.0.0.1");
+  const flow = await intent({ intent: "create a vm called web02", auto_execute: false });
+  expect(flow).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment", placement: null });
+  expect(flow.warnings.join(" ")).not.toMatch(/host/);
+  const chat = await request(s.app).post("/chat").send({ message: "how much room is left on each host?" });
+  expect(chat.body).toMatchObject({ mode: "inventory" });
+  expect(chat.body.answer).toMatch(/Only the local host is in the inventory/);
+});
+
+describe("two hosts recorded with their probes", () => {
+  beforeAll(async () => {
+    await addHost("a", "10.0.0.11");
+    await addHost("b", "10.0.0.12");
+    await inv.saveProbe("a", { capacity: cap({ memory_free_mb: 5000, vm_count: 2 }) });
+    await inv.saveProbe("b", { capacity: cap({ vm_count: 1 }) });
+    // `local` keeps no probe: it is down ("not probed yet").
+    await restartServices();
+  });
+
+  test("chat answers the room question from the inventory: each host's numbers from its probe, and the one with the most free memory", async () => {
+    const res = await request(s.app).post("/chat").send({ message: "how much room is left on each host?" });
+    expect(res.status).toBe(200);
+    expect(res.body.mode).toBe("inventory");
+    expect(res.body.sources.map((x: { path: string }) => x.path)).toEqual(["hosts/a", "hosts/b", "hosts/local"]);
+    expect(res.body.hosts[0]).toMatchObject({
+      host: "a",
+      up: true,
+      memory_free_mb: 3976,
+      memory_total_mb: 16384,
+      vcpus_free: 14,
+      vcpus_total: 16,
+      disk_free_gb: 190,
+      disk_total_gb: 500,
+      vm_count: 2,
+    });
+    expect(res.body.answer).toMatch(/- b \(active\): up \(probed \d+ s ago\); memory 10976 of 16384 MiB free, vCPUs 14 of 16 free, disk 190 of 500 GB free, 1 VM\(s\)/);
+    expect(res.body.answer).toMatch(/- local \(active\): DOWN: not probed yet/);
+    expect(res.body.answer).toMatch(/Most free memory: b \(10976 MiB\)/);
+  });
+
+  test("with a model configured the chat still answers the room question from the inventory, without calling the model", async () => {
+    // The model's URL answers nothing: any call to it would fail or time out.
+    const model = { ...s.config.model, apiKey: "sk-test-not-used", baseUrl: "http://127.0.0.1:9/v1", timeoutMs: 500 };
+    const chat = createChatService({ docsDir: s.config.docsDir, engine: s.assistant.engine, model, logger: silentLogger(), hosts: createCachedHostList(s.tdb.db) });
+    const r = await chat.answer("capacity of the hosts");
+    expect(r.mode).toBe("inventory");
+    expect(r.answer).toMatch(/- a \(active\): up \(probed \d+ s ago\); memory 3976 of 16384 MiB free/);
+  });
+
+  test("the intent endpoint answers a host question from the inventory and starts no workflow", async () => {
+    const flow = await intent({ intent: "which host has the most free memory?" });
+    expect(flow).toMatchObject({ status: "rejected", dag_id: null, run_id: null, placement: null });
+    expect(flow.summary).toMatch(/nothing was started/);
+    expect(flow.summary).toMatch(/Most free memory: b \(10976 MiB\)/);
+  });
+
+  test("a workflow request naming a host is not taken as a question: it is a vm_deployment plan", async () => {
+    const flow = await intent({ intent: "create a vm called web05 on host b with 4 GB", auto_execute: false });
+    expect(flow).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment" });
+    expect(flow.params).toMatchObject({ vm_name: "web05", memory_mb: 4096, host: "b" });
+    expect((flow.placement as { vms: { host: string; pinned: string }[] }).vms[0]).toMatchObject({ host: "b", pinned: "b" });
+  });
+
+  test("the plan of 'create a vm called web03 with 2 GB' shows the host placement would choose and each host's verdict", async () => {
+    const flow = await intent({ intent: "create a vm called web03 with 2 GB", auto_execute: false });
+    expect(flow).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment", params: { memory_mb: 2048 } });
+    const p = flow.placement as {
+      blocked: boolean;
+      summary: string;
+      vms: { vm_name: string; host: string; memory_mb: number; verdicts: { host: string; fits: boolean; reasons: string[] }[] }[];
+    };
+    expect(p.blocked).toBe(false);
+    expect(p.vms[0]).toMatchObject({ vm_name: "web03", host: "b", memory_mb: 2048 });
+    expect(p.vms[0]!.verdicts.map((v) => [v.host, v.fits])).toEqual([
+      ["a", true],
+      ["b", true],
+      ["local", false],
+    ]);
+    expect(p.summary).toMatch(/VM 'web03' would be placed on host 'b' \(spread, from the last probes\): a: fits \(memory 3976 MiB/);
+    // The approval view (GET the flow) shows the same plan.
+    const again = FlowSchema.parse((await request(s.app).get(`/orchestrator/flows/${flow.flow_id}`)).body);
+    expect(again.placement).toEqual(flow.placement);
+  });
+
+  test("a host param pins the VM: the plan names the pinned host", async () => {
+    const flow = await intent({ intent: "create a vm called web06 with 2 GB of memory", params: { host: "a" }, auto_execute: false });
+    const p = flow.placement as { summary: string; vms: { host: string; pinned: string }[] };
+    expect(p.vms[0]).toMatchObject({ host: "a", pinned: "a" });
+    expect(p.summary).toMatch(/goes to host 'a', pinned by the host param; it fits by its last probe/);
+  });
+
+  test("no host fits: the plan says why per host and that the run would fail before creating anything", async () => {
+    const flow = await intent({ intent: "create a vm called web07", params: { memory_mb: 65536 }, auto_execute: false });
+    const p = flow.placement as { blocked: boolean; vms: { host: string | null }[] };
+    expect(p.blocked).toBe(true);
+    expect(p.vms[0]!.host).toBeNull();
+    expect(flow.warnings.join(" ")).toMatch(/No host fits VM 'web07' now: a: memory: 65536 MiB asked, 3976 MiB free.*The run would fail at create_vm before creating anything/);
+  });
+
+  test("a stale or failed probe counts as down in the chat answer", async () => {
+    await inv.saveProbe("a", { capacity: cap({ probed_at: agoIso(120) }) });
+    await inv.saveProbe("b", { error: "cannot reach root@10.0.0.12:22: ECONNREFUSED" });
+    await restartServices();
+    const res = await request(s.app).post("/chat").send({ message: "how full is host b" });
+    expect(res.body.mode).toBe("inventory");
+    expect(res.body.answer).toMatch(/- a \(active\): DOWN: not probed for 12\d s; its last good probe/);
+    expect(res.body.answer).toMatch(/- b \(active\): DOWN: cannot reach root@10.0.0.12:22: ECONNREFUSED/);
+    expect(res.body.answer).toMatch(/No host is up and active/);
+  });
+});
