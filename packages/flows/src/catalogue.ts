@@ -26,6 +26,9 @@ function derive(definition: DagDefinition): Pick<CatalogueDag, "entry" | "approv
   return d;
 }
 
+// localeCompare's order, without building a collator on every comparison (every intent sorts the catalogue).
+const byId = new Intl.Collator().compare;
+
 /** The discoverable DAGs: active ones, with their definitions, sorted by dag_id. */
 export async function loadCatalogue(api: Pick<EngineApi, "listDagDefinitions">): Promise<CatalogueDag[]> {
   const dags = await api.listDagDefinitions({ onlyActive: true });
@@ -37,5 +40,5 @@ export async function loadCatalogue(api: Pick<EngineApi, "listDagDefinitions">):
       definition,
       ...derive(definition),
     }))
-    .sort((a, b) => a.dag_id.localeCompare(b.dag_id));
+    .sort((a, b) => byId(a.dag_id, b.dag_id));
 }

@@ -28,3 +28,16 @@ test("a flow created without a caller writes no audit event", async () => {
   const flow = await createFlowStore(tdb.db).create(input);
   expect(await auditOf(flow.flow_id)).toEqual([]);
 });
+
+test("an update sets the given fields (jsonb as values, null as SQL null) and only when the status is one expected", async () => {
+  const store = createFlowStore(tdb.db);
+  const flow = await store.create(input);
+  expect(await store.update(flow.flow_id, { status: "planning" }, ["needs_input", "approved"])).toBeUndefined();
+  expect(await store.update(flow.flow_id, { status: "planning" }, [])).toBeUndefined();
+  const planned = await store.update(flow.flow_id, { status: "planning", router: { mode: "offline" }, summary: null, warnings: ["w"], dag_id: undefined }, ["pending"]);
+  expect(planned).toMatchObject({ status: "planning", router: { mode: "offline" }, summary: null, warnings: ["w"], dag_id: null, params: { cpus: 2 } });
+  expect(planned!.updated_at.getTime()).toBeGreaterThanOrEqual(flow.updated_at.getTime());
+  // Without a guard the update applies whatever the status.
+  expect(await store.update(flow.flow_id, { approval: null, phases_completed: ["dag_discovery"] })).toMatchObject({ approval: null, phases_completed: ["dag_discovery"] });
+  expect(await store.update("flow-ffffffffffff", { status: "planning" })).toBeUndefined();
+});

@@ -21,6 +21,12 @@ export interface IntentClient {
 
 const ENQUEUE_TIMEOUT_MS = 3000;
 
+/** The result's flow with its dates as dates again (the queue carries them as ISO strings). */
+function revived(r: ProcessResult | undefined): ProcessResult | undefined {
+  if (!r?.flow) return r;
+  return { ...r, flow: { ...r.flow, created_at: new Date(r.flow.created_at), updated_at: new Date(r.flow.updated_at) } };
+}
+
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
@@ -65,7 +71,7 @@ export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: 
         return { queued: false };
       }
       try {
-        return { queued: true, result: (await job.waitUntilFinished(events, waitMs)) as ProcessResult };
+        return { queued: true, result: revived((await job.waitUntilFinished(events, waitMs)) as ProcessResult) };
       } catch (e) {
         o.logger.info({ flowId, action, err: String(e) }, "no orchestrator result within the wait");
         return { queued: true };

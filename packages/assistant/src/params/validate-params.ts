@@ -5,8 +5,12 @@ import { hasShellSyntax } from "../router/safety-gate";
 // strict off: DAG authors may use JSON Schema keywords ajv does not know (titles, examples, x-*).
 const ajv = new Ajv({ strict: false, allErrors: true });
 const compiled = new Map<string, ValidateFunction>();
+// The same schema object (a catalogue's definitions are reused while unchanged) skips the key's JSON.
+const bySchema = new WeakMap<ParamSchema, ValidateFunction>();
 
 function validatorFor(schema: ParamSchema): ValidateFunction {
+  const known = bySchema.get(schema);
+  if (known) return known;
   // Defaults may hold {{ settings.* }} templates; they are not values to check here.
   const { default: _ignored, ...rest } = schema;
   const key = JSON.stringify(rest);
@@ -15,6 +19,7 @@ function validatorFor(schema: ParamSchema): ValidateFunction {
     fn = ajv.compile(rest);
     compiled.set(key, fn);
   }
+  bySchema.set(schema, fn);
   return fn;
 }
 

@@ -7,6 +7,7 @@ import { NotFoundError } from "@svc/errors";
 import { actorOf, parseInput, requireReachable, roleAtLeast, roleOf, sendProblem } from "@svc/http";
 import type { AssistantDeps } from "../deps";
 import { intentIdempotency } from "../idempotent-intent";
+import { createQueueCheck } from "../queue-check";
 import { AnswerRequestSchema, CancelRequestSchema, IntentRequestSchema } from "../schemas";
 
 /** 200 once the flow has settled or its run was created; 202 while the orchestrator still works on it. */
@@ -26,37 +27,35 @@ export function intentRoutes(d: AssistantDeps): Router {
   const answer = (res: Response, row: FlowRow) => res.status(statusFor(row)).json(toFlowView(row, ui));
 
   // The flow is planned through the queue: with Redis down the intent is refused (503) before a flow is made.
-  r.post(
-    "/orchestrator/intent",
-    requireReachable(() => d.redis.ping()),
-    async (req, res) => {
-      const body = parseInput(IntentRequestSchema, req.body, "body");
-      const idem = await intentIdempotency(d.db, req.get("Idempotency-Key"), actorOf(res));
-      if (idem.existing) return answer(res, await d.store.require(idem.existing));
-      const created = await d.store
-        // The flow and its flow.created audit event in one statement.
-        .create(
-          {
-            intent: body.intent,
-            requestedParams: body.params ?? {},
-            autoApprove: body.auto_approve && roleAtLeast(roleOf(res), "op"),
-            autoApproveRole: roleOf(res) === "admin" ? "admin" : "op",
-            autoExecute: body.auto_execute,
-          },
-          actorOf(res),
-        )
-        .catch(async (e: unknown) => (await idem.release().catch(() => undefined), Promise.reject(e)));
-      await idem.record(created.flow_id);
-      d.logger.info({ flowId: created.flow_id, actor: actorOf(res) }, "intent received");
-      const { result } = await d.intents.submit(created.flow_id, "plan", d.intentWaitMs);
-      const row = await d.store.require(created.flow_id);
-      if (result?.paramErrors?.length && row.dag_id) {
-        // Explicit params the chosen DAG rejects: a client error naming each field; the flow stays rejected, no run.
-        return sendProblem(res, paramsInvalidError(row.dag_id, result.paramErrors), { flow_id: row.flow_id, field: result.paramErrors[0]?.field });
-      }
-      answer(res, row);
-    },
-  );
+  const queueUp = createQueueCheck(d.redis);
+  r.post("/orchestrator/intent", requireReachable(queueUp), async (req, res) => {
+    const body = parseInput(IntentRequestSchema, req.body, "body");
+    const idem = await intentIdempotency(d.db, req.get("Idempotency-Key"), actorOf(res));
+    if (idem.existing) return answer(res, await d.store.require(idem.existing));
+    const created = await d.store
+      // The flow and its flow.created audit event in one statement.
+      .create(
+        {
+          intent: body.intent,
+          requestedParams: body.params ?? {},
+          autoApprove: body.auto_approve && roleAtLeast(roleOf(res), "op"),
+          autoApproveRole: roleOf(res) === "admin" ? "admin" : "op",
+          autoExecute: body.auto_execute,
+        },
+        actorOf(res),
+      )
+      .catch(async (e: unknown) => (await idem.release().catch(() => undefined), Promise.reject(e)));
+    await idem.record(created.flow_id);
+    d.logger.info({ flowId: created.flow_id, actor: actorOf(res) }, "intent received");
+    const { result } = await d.intents.submit(created.flow_id, "plan", d.intentWaitMs);
+    // The orchestrator's result carries the flow as it committed it: no second read.
+    const row = result?.flow?.flow_id === created.flow_id ? result.flow : await d.store.require(created.flow_id);
+    if (result?.paramErrors?.length && row.dag_id) {
+      // Explicit params the chosen DAG rejects: a client error naming each field; the flow stays rejected, no run.
+      return sendProblem(res, paramsInvalidError(row.dag_id, result.paramErrors), { flow_id: row.flow_id, field: result.paramErrors[0]?.field });
+    }
+    answer(res, row);
+  });
 
   r.get("/orchestrator/flows/:flow_id", async (req, res) => {
     const row = await d.store.require(flowIdOf(req.params.flow_id));
