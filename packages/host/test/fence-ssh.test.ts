@@ -60,15 +60,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// A command over SSH has been seen to take several seconds to start on a loaded 2-core machine.
+jest.setTimeout(180_000);
+
 describe("the at-most-once fence over SSH", () => {
   it("a newer try started while an older one runs on the host waits and adopts its result: one effect", async () => {
     const t = task();
     const out1 = collect();
     const p1 = executor(root).ex.run(t.cmd(4), { fence: t.fence(1), onStdout: out1.on });
-    await waitFor(() => out1.lines.includes("started"), { timeoutMs: 10_000, what: "try 1 started" });
+    await waitFor(() => out1.lines.includes("started"), { timeoutMs: 60_000, what: "try 1 started" });
     const err2 = collect();
     const p2 = executor(root).ex.run(t.cmd(4), { fence: t.fence(2), onStderr: err2.on });
-    await waitFor(() => err2.lines.some((l) => /waiting for it to finish/.test(l)), { timeoutMs: 10_000, what: "try 2 waiting" });
+    await waitFor(() => err2.lines.some((l) => /waiting for it to finish/.test(l)), { timeoutMs: 60_000, what: "try 2 waiting" });
     t.go();
     const [r1, r2] = await Promise.all([p1, p2]);
     expect(r1.code).toBe(4);
@@ -96,14 +99,14 @@ describe("the at-most-once fence over SSH", () => {
     const ac = new AbortController();
     const out1 = collect();
     const p1 = executor(root).ex.run(t.cmd(0), { fence: t.fence(1), signal: ac.signal, onStdout: out1.on });
-    await waitFor(() => out1.lines.includes("started"), { timeoutMs: 10_000, what: "try 1 started" });
+    await waitFor(() => out1.lines.includes("started"), { timeoutMs: 60_000, what: "try 1 started" });
     const err2 = collect();
     const out2 = collect();
     const p2 = executor(root).ex.run(t.cmd(0), { fence: t.fence(2), onStderr: err2.on, onStdout: out2.on });
-    await waitFor(() => err2.lines.some((l) => /waiting for it to finish/.test(l)), { timeoutMs: 10_000, what: "try 2 waiting" });
+    await waitFor(() => err2.lines.some((l) => /waiting for it to finish/.test(l)), { timeoutMs: 60_000, what: "try 2 waiting" });
     ac.abort(new Error("cancelled by test"));
     await expect(p1).rejects.toThrow("cancelled by test");
-    await waitFor(() => out2.lines.includes("started"), { timeoutMs: 10_000, what: "try 2 running fresh" });
+    await waitFor(() => out2.lines.includes("started"), { timeoutMs: 60_000, what: "try 2 running fresh" });
     t.go();
     const r2 = await p2;
     expect(r2.code).toBe(0);
@@ -116,12 +119,12 @@ describe("the at-most-once fence over SSH", () => {
     const first = executor(root);
     const out1 = collect();
     const p1 = first.ex.run(t.cmd(0), { fence: t.fence(1), onStdout: out1.on });
-    await waitFor(() => out1.lines.includes("tick"), { timeoutMs: 10_000, what: "try 1 started" });
+    await waitFor(() => out1.lines.includes("tick"), { timeoutMs: 60_000, what: "try 1 started" });
     await first.pool.closeAll(); // the worker is gone: sshd closes the session's pipes
     await p1.catch(() => undefined);
     const err2 = collect();
     const p2 = executor(root).ex.run(t.cmd(0), { fence: t.fence(2), onStderr: err2.on });
-    await waitFor(() => err2.lines.some((l) => /waiting for it to finish/.test(l)), { timeoutMs: 10_000, what: "try 2 waiting" });
+    await waitFor(() => err2.lines.some((l) => /waiting for it to finish/.test(l)), { timeoutMs: 60_000, what: "try 2 waiting" });
     t.go();
     const r2 = await p2;
     expect(r2.code).toBe(0);
@@ -138,10 +141,10 @@ describe("the at-most-once fence over SSH", () => {
     const t = task(stateDir);
     const out1 = collect();
     const p1 = executor(user).ex.run(t.cmd(0), { root: true, fence: t.fence(1), onStdout: out1.on });
-    await waitFor(() => out1.lines.includes("started"), { timeoutMs: 10_000, what: "try 1 started" });
+    await waitFor(() => out1.lines.includes("started"), { timeoutMs: 60_000, what: "try 1 started" });
     const err2 = collect();
     const p2 = executor(user).ex.run(t.cmd(0), { root: true, fence: t.fence(2), onStderr: err2.on });
-    await waitFor(() => err2.lines.some((l) => /waiting for it to finish/.test(l)), { timeoutMs: 10_000, what: "try 2 waiting" });
+    await waitFor(() => err2.lines.some((l) => /waiting for it to finish/.test(l)), { timeoutMs: 60_000, what: "try 2 waiting" });
     t.go();
     const [r1, r2] = await Promise.all([p1, p2]);
     expect(r2).toMatchObject({ code: 0, stdout: r1.stdout });

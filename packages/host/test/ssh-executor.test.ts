@@ -23,6 +23,9 @@ afterAll(async () => {
   await sshd?.stop();
 });
 
+// A command over SSH has been seen to take several seconds to start on a loaded 2-core machine.
+jest.setTimeout(180_000);
+
 describe("SshExecutor against a real sshd", () => {
   it("runs a command and returns stdout, stderr and the exit code", async () => {
     const { ex } = executor();
@@ -52,9 +55,10 @@ describe("SshExecutor against a real sshd", () => {
   it("kills the remote command on timeout", async () => {
     const { ex } = executor();
     const pidFile = join(sshd.dir, "timeout.pid");
-    await expect(ex.run(["sh", "-c", `echo $$ > "$1"; exec sleep 300`, "sh", pidFile], { timeoutMs: 500 })).rejects.toBeInstanceOf(CommandTimeoutError);
+    // The deadline leaves the command time to start: on a loaded machine an exec over SSH has taken seconds.
+    await expect(ex.run(["sh", "-c", `echo $$ > "$1"; exec sleep 300`, "sh", pidFile], { timeoutMs: 8000 })).rejects.toBeInstanceOf(CommandTimeoutError);
     const pid = readFileSync(pidFile, "utf8").trim();
-    await waitFor(async () => !(await remoteAlive(ex, pid)), { timeoutMs: 5000, what: "remote sleep killed" });
+    await waitFor(async () => !(await remoteAlive(ex, pid)), { timeoutMs: 30_000, what: "remote sleep killed" });
   });
 
   it("cancels through an AbortSignal: rejects with the reason and the remote process dies", async () => {
@@ -67,7 +71,7 @@ describe("SshExecutor against a real sshd", () => {
     });
     await expect(p).rejects.toThrow("cancelled by test");
     const pid = readFileSync(pidFile, "utf8").trim();
-    await waitFor(async () => !(await remoteAlive(ex, pid)), { timeoutMs: 5000, what: "remote sleep killed" });
+    await waitFor(async () => !(await remoteAlive(ex, pid)), { timeoutMs: 30_000, what: "remote sleep killed" });
   });
 
   it("reuses one connection for consecutive and concurrent commands", async () => {

@@ -8,6 +8,10 @@ import { defineSvcDomain } from "./domain";
 // svc-hosts against a real Postgres and two private sshds on this machine: `local` reaches
 // qemu:///system through the first; the host the tests add reaches libvirt's test driver
 // (test:///default, a fake hypervisor in memory: 16 CPUs, one domain not made by svc) through the second.
+// Each verb that contacts a host runs a probe of about ten SSH commands; on a loaded 2-core machine
+// one command over SSH has been seen to take 2-4 s, so a verb can need more than the default minute.
+jest.setTimeout(240_000);
+
 let tdb: TestDb;
 let one: TestSshd;
 let two: TestSshd;
