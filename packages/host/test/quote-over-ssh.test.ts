@@ -15,6 +15,9 @@ afterAll(async () => {
   await sshd?.stop();
 });
 
+// About 150 commands over SSH one after another: on a loaded 2-core machine each has taken seconds.
+jest.setTimeout(300_000);
+
 describe("argv over a real sshd (the remote login shell parses the quoted command)", () => {
   it("delivers every hostile string byte-for-byte as one remote argument", async () => {
     for (const s of HOSTILE_STRINGS) {
