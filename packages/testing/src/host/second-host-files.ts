@@ -59,6 +59,10 @@ function sshdConfig(sshDir: string, port: number): string {
     "UsePAM no",
     "AllowUsers root",
     "MaxSessions 20",
+    // A login shell that is not run by sshd as far as bash can tell (SHLVL 1 becomes 2): root's
+    // ~/.bashrc, which on some machines starts a Python version manager (over a second of CPU per
+    // command), is not read, so a host probe's commands cost what they cost on a real host.
+    "SetEnv SHLVL=1",
     "LogLevel ERROR",
     "",
   ].join("\n");
