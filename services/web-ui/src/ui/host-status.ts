@@ -1,10 +1,10 @@
 import type { Db } from "@svc/db";
 import { UnavailableError } from "@svc/errors";
-import { createHostInventory, freshness, hostNumbers, placementPolicy, type HostCapacity, type HostNumbers, type HostRecord } from "@svc/hosts";
+import { createHostInventory, DEFAULT_MAX_PROBE_AGE_MS, freshness, hostNumbers, placementPolicy, type HostCapacity, type HostNumbers, type HostRecord } from "@svc/hosts";
 import { html, type Raw } from "./html";
 
 /** A probe older than this counts as down, as the worker's router counts it (3 probe intervals of 10 s). */
-export const MAX_PROBE_AGE_MS = 30_000;
+export const MAX_PROBE_AGE_MS = DEFAULT_MAX_PROBE_AGE_MS;
 
 /** The inventory's rows with their last probes, read from Postgres (no host is contacted). */
 export async function readHosts(db: Db | undefined): Promise<HostRecord[]> {
