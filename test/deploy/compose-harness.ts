@@ -62,6 +62,8 @@ async function startHostSshd(dir: string): Promise<{ port: number; authorizedKey
       "StrictModes no",
       "UsePAM no",
       "AllowUsers root",
+      // bash does not read root's ~/.bashrc for these commands (see @svc/testing's startSshd).
+      "SetEnv SHLVL=1",
       "LogLevel ERROR",
       "",
     ].join("\n"),

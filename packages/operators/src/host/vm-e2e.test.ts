@@ -149,6 +149,8 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
       forwards: [{ proto: "tcp", guest_port: 22, host_address: "127.0.0.1", host_port: sshPort }],
       memory_mb: 512,
       cpus: 1,
+      // The host the operator acted on: a single-host install's only host.
+      host: "local",
     });
   });
 

@@ -67,6 +67,10 @@ export async function startSshd(opts: StartSshdOptions = {}): Promise<TestSshd> 
         "UsePAM no",
         `AllowUsers ${user}`,
         "MaxSessions 10",
+        // bash does not take the commands for sshd's (SHLVL 1 becomes 2), so it does not read the
+        // login user's ~/.bashrc: on some machines root's starts a Python version manager, over a
+        // second of CPU per command, which slowed every SSH-driven test beside TCG guests.
+        "SetEnv SHLVL=1",
         "LogLevel ERROR",
         "",
       ].join("\n"),
