@@ -116,23 +116,39 @@ if [ $# -gt 0 ]; then
   rc=$?
   reports=("$report")
 else
-  # The whole suite: the VM, Docker and fault files one at a time (scripts/lib/test-groups.cjs),
-  # the rest in a second jest process at a lower priority beside them; its output follows at the end.
+  # The whole suite: the VM and fault files one at a time (scripts/lib/test-groups.cjs); beside
+  # them, in a second line at a lower priority, the rest, then the Docker and deployment files one at
+  # a time once those are done. The second line's output follows at the end.
   groups=$(mktemp -d)
-  "${jest[@]}" --listTests | node scripts/lib/test-groups.cjs "$groups/serial" "$groups/beside"
+  "${jest[@]}" --listTests | node scripts/lib/test-groups.cjs "$groups/serial" "$groups/beside" "$groups/after"
   beside_report=$(mktemp)
+  after_report=$(mktemp)
   mapfile -t beside_files <"$groups/beside"
+  mapfile -t after_files <"$groups/after"
   mapfile -t serial_files <"$groups/serial"
-  nice -n 5 "${jest[@]}" --outputFile="$beside_report" --runTestsByPath "${beside_files[@]}" >"$groups/beside.log" 2>&1 &
+  (
+    nice -n 5 "${jest[@]}" --outputFile="$beside_report" --runTestsByPath "${beside_files[@]}" >"$groups/beside.log" 2>&1
+    b=$?
+    # (jest given no path would run every file)
+    a=0
+    echo '{"numPassedTests":0,"numFailedTests":0,"numPendingTests":0}' >"$after_report"
+    : >"$groups/after.log"
+    if [ ${#after_files[@]} -gt 0 ]; then
+      nice -n 5 "${jest[@]}" --outputFile="$after_report" --runTestsByPath "${after_files[@]}" >"$groups/after.log" 2>&1
+      a=$?
+    fi
+    [ "$b" -ne 0 ] && exit "$b"
+    exit "$a"
+  ) &
   beside_pid=$!
   "${jest[@]}" --outputFile="$report" --runTestsByPath "${serial_files[@]}"
   rc=$?
   wait "$beside_pid"
   beside_rc=$?
-  log "the files run beside the VM tests (exit $beside_rc):"
-  cat "$groups/beside.log"
+  log "the files run beside the VM tests, then after them in the same line (exit $beside_rc):"
+  cat "$groups/beside.log" "$groups/after.log"
   [ "$rc" -ne 0 ] || rc=$beside_rc
-  reports=("$report" "$beside_report")
+  reports=("$report" "$beside_report" "$after_report")
 fi
 set -e
 log "test suite ended (exit $rc)"
