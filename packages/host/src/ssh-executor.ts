@@ -1,15 +1,15 @@
-import type { ClientChannel } from "ssh2";
+import { constants } from "node:os";
 import { HostUnreachableError } from "@svc/errors";
 import { CommandTimeoutError, SudoRequiredError } from "./errors";
 import { DEFAULT_MAX_BUFFER, withEnv, withSudo, type HostExecutor, type RunOptions, type RunResult } from "./executor";
 import { checkFenced, fenceArgv } from "./fence";
 import { LineSplitter } from "./line-splitter";
 import { PgidSniffer, wrapForKill } from "./remote-wrapper";
+import { openExecChannel, type ExecChannel } from "./ssh-exec-channel";
 import { shellQuote } from "./shell-quote";
 import { sshTarget, type SshOptions } from "./ssh-options";
-import { SshPool, type SshLease } from "./ssh-pool";
+import { SshPool } from "./ssh-pool";
 
-const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, PIPE: 13, ALRM: 14, TERM: 15 };
 const KILL_GRACE_MS = 2000;
 
 let sharedPool: SshPool | undefined;
@@ -53,16 +53,16 @@ export class SshExecutor implements HostExecutor {
   }
 
   /** Open an exec channel; the lease is released when the channel closes. */
-  private async open(command: string): Promise<ClientChannel> {
+  private async open(command: string): Promise<ExecChannel> {
     // A pooled connection may have died since its last use: retry once on a fresh one,
     // only when the channel never opened (so the command cannot have run).
     for (let attempt = 0; ; attempt++) {
       const lease = await this.pool.acquire(this.opts);
       this.lastRunReusedConnection = !lease.fresh;
       try {
-        const ch = await openExec(lease, command);
-        ch.once("close", () => lease.release());
-        return ch;
+        const opened = await openExecChannel(lease, command);
+        void opened.closed.then(() => lease.release());
+        return opened;
       } catch (e) {
         lease.discard();
         if (attempt === 0 && !lease.fresh) continue;
@@ -75,7 +75,7 @@ export class SshExecutor implements HostExecutor {
   private async killGroup(pgid: number, sig: "TERM" | "KILL", sudo: boolean): Promise<void> {
     const argv = ["kill", "-s", sig, "--", `-${pgid}`];
     try {
-      const ch = await this.open(shellQuote(sudo ? ["sudo", "-n", "--", ...argv] : argv));
+      const { ch } = await this.open(shellQuote(sudo ? ["sudo", "-n", "--", ...argv] : argv));
       ch.resume();
       ch.stderr.resume();
       ch.end();
@@ -84,13 +84,11 @@ export class SshExecutor implements HostExecutor {
     }
   }
 
-  private drive(ch: ClientChannel, o: RunOptions, label: string, sudo: boolean): Promise<RunResult> {
+  private drive({ ch, status, closed }: ExecChannel, o: RunOptions, label: string, sudo: boolean): Promise<RunResult> {
     const out = new LineSplitter(o.onStdout, o.maxBuffer ?? DEFAULT_MAX_BUFFER);
     const err = new LineSplitter(o.onStderr, o.maxBuffer ?? DEFAULT_MAX_BUFFER);
     const sniffer = new PgidSniffer((d) => err.push(d));
     return new Promise<RunResult>((resolve, reject) => {
-      let code: number | undefined;
-      let signal: string | undefined;
       let stopped: Error | undefined;
       let timer: NodeJS.Timeout | undefined;
       let killTimer: NodeJS.Timeout | undefined;
@@ -109,11 +107,7 @@ export class SshExecutor implements HostExecutor {
       if (o.timeoutMs) timer = setTimeout(() => stop(new CommandTimeoutError(label, o.timeoutMs!)), o.timeoutMs);
       ch.on("data", (d: Buffer) => out.push(d));
       ch.stderr.on("data", (d: Buffer) => sniffer.push(d));
-      ch.on("exit", (c: number | null, sig?: string) => {
-        code = c ?? undefined;
-        signal = sig ?? undefined;
-      });
-      ch.on("close", () => {
+      void closed.then(() => {
         if (timer) clearTimeout(timer);
         if (killTimer) clearTimeout(killTimer);
         o.signal?.removeEventListener("abort", onAbort);
@@ -121,21 +115,14 @@ export class SshExecutor implements HostExecutor {
         const stdout = out.end();
         const stderr = err.end();
         if (stopped) return reject(stopped);
-        if (code === undefined && signal === undefined) code = 255; // the server sent no exit status
-        resolve({ code: code ?? 128 + (SIGNALS[signal ?? ""] ?? 0), ...(signal ? { signal } : {}), stdout, stderr });
+        const { code, signal } = status;
+        // ssh2 names a signal as Node does (SIGTERM): 128 + its number, as a shell reports it;
+        // 255 when the server sent no exit status, as OpenSSH's client reports it.
+        const bySignal = signal ? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0) : 255;
+        resolve({ code: code ?? bySignal, ...(signal ? { signal } : {}), stdout, stderr });
       });
       if (o.stdin !== undefined) ch.end(o.stdin);
       else ch.end();
     });
   }
-}
-
-function openExec(lease: SshLease, command: string): Promise<ClientChannel> {
-  return new Promise((resolve, reject) => {
-    try {
-      lease.client.exec(command, (e, ch) => (e ? reject(e) : resolve(ch)));
-    } catch (e) {
-      reject(e);
-    }
-  });
 }
