@@ -17,11 +17,11 @@ export interface ExecChannel {
 }
 
 /**
- * Start `command` on the lease's connection. The exit and close listeners are attached inside
- * ssh2's callback, before anything else can run: a command that ends at once (`true`) can have its
- * exit-status and close arrive in the same socket read as the exec's confirmation, and ssh2 emits
- * them before an `await` on this function's result resumes. Listening after that loses the exit
- * status (the command then looks like it ended without one) or the close (the caller waits forever).
+ * Start `command` on the lease's connection and record how it ended from the start. A command that
+ * ends at once (`true`) can have its exit-status arrive in the same socket read as the exec's
+ * confirmation, or before it; ssh2 then emits 'exit' before anyone can listen, and the command
+ * looked as if it had ended without a status (255). The exit listener is attached inside ssh2's
+ * callback, and the status ssh2 records and passes to 'close' fills what that listener missed.
  */
 export function openExecChannel(lease: SshLease, command: string): Promise<ExecChannel> {
   return new Promise((resolve, reject) => {
@@ -33,7 +33,15 @@ export function openExecChannel(lease: SshLease, command: string): Promise<ExecC
           if (code !== null && code !== undefined) status.code = code;
           if (signal) status.signal = signal;
         });
-        const closed = new Promise<void>((done) => ch.once("close", () => done()));
+        // ssh2 also passes the end it recorded to 'close': the exit-status can come before the
+        // exec's confirmation, when no 'exit' listener can exist yet.
+        const closed = new Promise<void>((done) =>
+          ch.once("close", (code?: number | null, signal?: string) => {
+            if (status.code === undefined && typeof code === "number") status.code = code;
+            if (status.signal === undefined && signal) status.signal = signal;
+            done();
+          }),
+        );
         resolve({ ch, status, closed });
       });
     } catch (e) {
