@@ -11,6 +11,18 @@ import { sshTarget, type SshOptions } from "./ssh-options";
 import { SshPool } from "./ssh-pool";
 
 const KILL_GRACE_MS = 2000;
+/** Refused channel opens retried before giving up (backoff 10, 20, … ms: about 2 s in all). */
+const MAX_REFUSALS = 20;
+
+/**
+ * The server answered and refused the channel or its exec (ssh2's messages for an open failure
+ * and a failed exec request); a connection that is gone fails otherwise ("Not connected", a
+ * timeout, a reset).
+ */
+export function isRefusal(e: unknown): boolean {
+  const m = e instanceof Error ? e.message : "";
+  return (m.startsWith("(SSH) Channel open failure: ") && !m.endsWith("server closed channel unexpectedly")) || m === "Unable to exec";
+}
 
 let sharedPool: SshPool | undefined;
 /** The process-wide pool, so executors created per task still reuse connections. */
@@ -54,9 +66,11 @@ export class SshExecutor implements HostExecutor {
 
   /** Open an exec channel; the lease is released when the channel closes. */
   private async open(command: string): Promise<ExecChannel> {
-    // A pooled connection may have died since its last use: retry once on a fresh one,
-    // only when the channel never opened (so the command cannot have run).
-    for (let attempt = 0; ; attempt++) {
+    // A pooled connection may have died since its last use: retry once on a fresh one, only when
+    // the channel never opened (so the command cannot have run). A server that refuses a channel
+    // on a live connection (a session it has not freed yet, or MaxSessions) keeps the connection
+    // and the other commands on it: the pool takes fewer channels there and the open is retried.
+    for (let attempt = 0, refusals = 0; ;) {
       const lease = await this.pool.acquire(this.opts);
       this.lastRunReusedConnection = !lease.fresh;
       try {
@@ -64,8 +78,13 @@ export class SshExecutor implements HostExecutor {
         void opened.closed.then(() => lease.release());
         return opened;
       } catch (e) {
+        if (isRefusal(e) && refusals < MAX_REFUSALS) {
+          lease.refused();
+          await new Promise((r) => setTimeout(r, 10 * ++refusals));
+          continue;
+        }
         lease.discard();
-        if (attempt === 0 && !lease.fresh) continue;
+        if (attempt++ === 0 && !lease.fresh) continue;
         throw new HostUnreachableError(`cannot start a command on ${this.target}: ${(e as Error).message}`);
       }
     }

@@ -15,6 +15,8 @@ export interface SshPoolOptions {
 interface Conn {
   client: Client;
   active: number;
+  /** Channels this connection takes: maxChannels, or fewer after the server refused one. */
+  limit: number;
   closed: boolean;
   idleTimer?: NodeJS.Timeout;
 }
@@ -27,6 +29,11 @@ export interface SshLease {
   release(): void;
   /** Drop the connection from the pool (it looked broken). */
   discard(): void;
+  /**
+   * The server refused a channel on this live connection (sshd's MaxSessions, or sessions it has
+   * not freed yet): it takes no more than it holds now until it is idle again. Releases the lease.
+   */
+  refused(): void;
 }
 
 /** Pools SSH connections keyed by user, host, port, key and known_hosts file; closes idle ones. */
@@ -47,7 +54,7 @@ export class SshPool {
     const key = `${sshTarget(o)}|${o.keyPath ?? ""}|${o.knownHostsPath}`;
     const max = this.opts.maxChannels ?? 8;
     const list = this.conns.get(key) ?? [];
-    let conn = list.find((c) => !c.closed && c.active < max);
+    let conn = list.find((c) => !c.closed && c.active < c.limit);
     let fresh = false;
     if (!conn) {
       // Concurrent callers share one connect instead of opening several at once.
@@ -58,23 +65,29 @@ export class SshPool {
         fresh = true;
       }
       conn = await p;
-      if (conn.active >= max) return this.acquire(o);
+      if (conn.active >= conn.limit) return this.acquire(o);
     }
     const c = conn;
     c.active++;
     if (c.idleTimer) clearTimeout(c.idleTimer);
     let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      c.active--;
+      if (c.active === 0 && !c.closed) {
+        c.limit = max;
+        c.idleTimer = setTimeout(() => this.drop(key, c), this.opts.idleCloseMs ?? 30_000);
+        c.idleTimer.unref();
+      }
+    };
     return {
       client: c.client,
       fresh,
-      release: () => {
-        if (done) return;
-        done = true;
-        c.active--;
-        if (c.active === 0 && !c.closed) {
-          c.idleTimer = setTimeout(() => this.drop(key, c), this.opts.idleCloseMs ?? 30_000);
-          c.idleTimer.unref();
-        }
+      release,
+      refused: () => {
+        if (!done) c.limit = Math.max(1, Math.min(c.limit, c.active - 1));
+        release();
       },
       discard: () => {
         if (!done) {
@@ -96,7 +109,7 @@ export class SshPool {
   private async open(key: string, o: SshOptions): Promise<Conn> {
     const client = await (this.opts.connect ?? connectSsh)(o);
     this.connectsMade++;
-    const conn: Conn = { client, active: 0, closed: false };
+    const conn: Conn = { client, active: 0, limit: this.opts.maxChannels ?? 8, closed: false };
     const list = this.conns.get(key) ?? [];
     list.push(conn);
     this.conns.set(key, list);

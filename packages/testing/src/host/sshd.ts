@@ -26,6 +26,8 @@ export interface StartSshdOptions {
   user?: string;
   /** Give a non-root user passwordless sudo (non-root mode); the rule is removed on stop. */
   sudo?: boolean;
+  /** sshd's MaxSessions: channels one connection may hold (default 10, OpenSSH's). */
+  maxSessions?: number;
 }
 
 function sh(argv: string[]): string {
@@ -66,7 +68,7 @@ export async function startSshd(opts: StartSshdOptions = {}): Promise<TestSshd> 
         "StrictModes no",
         "UsePAM no",
         `AllowUsers ${user}`,
-        "MaxSessions 10",
+        `MaxSessions ${opts.maxSessions ?? 10}`,
         // bash does not take the commands for sshd's (SHLVL 1 becomes 2), so it does not read the
         // login user's ~/.bashrc: on some machines root's starts a Python version manager, over a
         // second of CPU per command, which slowed every SSH-driven test beside TCG guests.
