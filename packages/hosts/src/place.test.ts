@@ -67,7 +67,7 @@ describe("place: filters", () => {
 });
 
 describe("place: weighers", () => {
-  const small = host("small", { memory_free_mb: 4096, disk_free_gb: 50, vcpus_used: 6 });
+  const small = host("small", { memory_free_mb: 4096, memory_committed_mb: 10000, disk_free_gb: 50, vcpus_used: 6 });
   const big = host("big", { memory_free_mb: 12000, disk_free_gb: 300, vcpus_used: 0 });
 
   it("spread (the default) takes the host with the most left", () => {
@@ -78,6 +78,23 @@ describe("place: weighers", () => {
 
   it("pack takes the fullest host that still fits", () => {
     expect(place(VM, [small, big], "pack").host).toBe("small");
+  });
+
+  it("weighs memory as the VMs leave it: a host with fewer VMs wins although its page cache left less free", () => {
+    // Two alike hosts, one VM more on b; a's probe caught 2 GiB less free memory and 1 GB less disk.
+    const a = host("a", { memory_free_mb: 10000, memory_committed_mb: 0, vcpus_used: 0, disk_free_gb: 199 });
+    const b = host("b", { memory_free_mb: 12000, memory_committed_mb: 128, vcpus_used: 1, disk_free_gb: 200 });
+    const p = place({ ...VM, memoryMb: 128, cpus: 1 }, [b, a]);
+    expect(p.host).toBe("a");
+    // The disk's 1 GB is 1/10 of the 5% span floor (200 - 5 - 20 = 175 GB left; 8.75 GB floor).
+    expect(p.verdicts.find((v) => v.host === "b")!.weight).toBeCloseTo(1 / 8.75, 3);
+  });
+
+  it("a difference under 5% of the largest value weighs in proportion, not as a whole point", () => {
+    const a = host("a", { memory_committed_mb: 0, vcpus_used: 0, disk_free_gb: 200 });
+    const b = host("b", { memory_committed_mb: 0, vcpus_used: 0, disk_free_gb: 201 });
+    expect(place(VM, [a, b]).verdicts.find((v) => v.host === "b")!.weight).toBeLessThan(0.2);
+    expect(place(VM, [a, host("c", { memory_committed_mb: 0, vcpus_used: 0, disk_free_gb: 400 })]).verdicts.find((v) => v.host === "c")!.weight).toBeCloseTo(1);
   });
 
   it("breaks ties by name, whatever the order given", () => {

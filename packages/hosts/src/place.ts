@@ -85,17 +85,24 @@ function judge(h: PlacementHost, r: PlacementRequest): HostVerdict {
   return { host: h.name, fits: reasons.length === 0, reasons, numbers: n };
 }
 
-/** Min-max normalisation over the candidates (Nova's), 0 when they are all equal. */
+/**
+ * Min-max normalisation over the candidates (Nova's), 0 when they are all equal. The span is at
+ * least 5% of the largest value: a difference smaller than that (a probe's noise between two hosts
+ * alike) weighs in proportion instead of deciding alone.
+ */
 function normalise(xs: number[]): number[] {
   const lo = Math.min(...xs);
-  const hi = Math.max(...xs);
-  return xs.map((x) => (hi === lo ? 0 : (x - lo) / (hi - lo)));
+  const span = Math.max(Math.max(...xs) - lo, 0.05 * Math.max(...xs.map(Math.abs)));
+  return xs.map((x) => (span === 0 ? 0 : (x - lo) / span));
 }
 
 /**
  * Choose a host: the pinned one when it fits, else the best-weighed of those that do. Weights are
- * the normalised free memory, disk and vCPUs left after the VM, summed (spread) or negated (pack);
- * ties go to the first name. No host fits: `host` is null and every verdict carries its reasons.
+ * the normalised memory, disk and vCPUs left after the VM, summed (spread) or negated (pack); ties
+ * go to the first name. Memory is weighed as the VMs leave it (total - committed - reserve, as
+ * Nova's RAM weigher does): the kernel's free memory still filters, but it moves with every page
+ * cache and would make two alike hosts' order a matter of when each was probed.
+ * No host fits: `host` is null and every verdict carries its reasons.
  */
 export function place(request: PlacementRequest, hosts: readonly PlacementHost[], weigher: Weigher = "spread"): Placement {
   const verdicts = [...hosts].sort((a, b) => a.name.localeCompare(b.name)).map((h) => judge(h, request));
@@ -111,8 +118,13 @@ export function place(request: PlacementRequest, hosts: readonly PlacementHost[]
   const fit = verdicts.filter((v) => v.fits);
   if (fit.length === 0) return { host: null, weigher, request, verdicts };
   const disk = request.disksGb.reduce((s, g) => s + g, 0);
+  const byName = new Map(hosts.map((h) => [h.name, h]));
+  const uncommitted = (v: HostVerdict) => {
+    const h = byName.get(v.host)!;
+    return h.capacity!.memory_total_mb - h.capacity!.memory_committed_mb - h.reserve_memory_mb;
+  };
   const cols = [
-    normalise(fit.map((v) => v.numbers!.memory_free_mb - request.memoryMb)),
+    normalise(fit.map((v) => uncommitted(v) - request.memoryMb)),
     normalise(fit.map((v) => v.numbers!.disk_free_gb - disk)),
     normalise(fit.map((v) => v.numbers!.vcpus_free - request.cpus)),
   ];

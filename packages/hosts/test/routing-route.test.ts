@@ -112,9 +112,9 @@ describe("the host holding a VM, from the hosts' last probes (written by hand: b
   const probe = (vms: string[], freeMb: number): HostCapacity => ({
     memory_total_mb: 16384,
     memory_free_mb: freeMb,
-    memory_committed_mb: 0,
+    memory_committed_mb: 256 * vms.length,
     vcpus_total: 8,
-    vcpus_used: 0,
+    vcpus_used: vms.length,
     disk_total_gb: 100,
     disk_free_gb: 90,
     disk_path: "/",
@@ -143,7 +143,7 @@ describe("the host holding a VM, from the hosts' last probes (written by hand: b
     const check = (name: string, extra: Record<string, unknown> = {}) =>
       op("host_check", { fail_on_error: true, place: { name, memory_mb: 256, cpus: 1, disks_gb: [1] }, ...extra });
     for (const name of ["a", "b"]) await setHost(name, { state: "active", reserve_memory_mb: 512 });
-    // b has the more free memory: spread places a new VM there.
+    // b holds no VM (a holds one) and has the more free memory: spread places a new VM there.
     const d = await routing!.route(check("lab-router"));
     expect(d.host).toBe("b");
     expect(d.lines[0]).toBe("VM 'lab-router' asks 256 MiB, 1 vCPUs, disks [1] GB");
@@ -196,14 +196,30 @@ describe("the host holding a VM, from the hosts' last probes (written by hand: b
       })
       .execute();
     await db.insertInto("task_instance").values({ dag_id: "other", run_id: "r1", task_id: "mk", operator: "vm_create", state: "running", host: "b" }).execute();
-    // Without the flying VM b is the emptier host (16000 MiB free against 12000); with it, a is.
+    // Without the flying VM b is the emptier host (no VM, 16000 MiB free; a holds one); with it, a is.
     const d = await routing!.route(vm("next", { memory_mb: 4096 }));
     expect(d.host).toBe("a");
     expect(d.lines.find((l) => l.startsWith("  b: "))).toMatch(/^ {2}b: fits \(memory 9488 MiB, disk 83 GB, vcpus 30 free/);
-    expect(d.lines).toContain("  b: 1 VM(s) being created there counted: 6000 MiB, 2 vCPUs, 7 GB");
+    expect(d.lines).toContain("  b: 1 VM(s) created there and not in its probe yet counted: 6000 MiB, 2 vCPUs, 7 GB");
     await expect(routing!.route(op("vm_info", { name: "flying" }))).resolves.toEqual({
       host: "b",
       lines: ["VM 'flying' (arg name) is on host 'b' (being created there by other/r1/mk)"],
     });
+  });
+
+  test("a vm_create that ended after its host's last probe still counts against that host until a probe lists its VM", async () => {
+    const db = h.tdb.db;
+    await db
+      .updateTable("task_instance")
+      .set({ state: "success", end_date: new Date(Date.now() + 1000), output: JSON.stringify({ name: "flying" }) })
+      .where("run_id", "=", "r1")
+      .execute();
+    const d = await routing!.route(vm("next", { memory_mb: 4096 }));
+    expect(d.host).toBe("a");
+    expect(d.lines).toContain("  b: 1 VM(s) created there and not in its probe yet counted: 6000 MiB, 2 vCPUs, 7 GB");
+    // The next probe of b lists it: its memory is then the probe's, and nothing more is added.
+    await h.inv.saveProbe("b", { capacity: { ...probe(["flying"], 16000), probed_at: new Date(Date.now() + 2000).toISOString() } });
+    const after = await routing!.route(vm("next", { memory_mb: 4096 }));
+    expect(after.lines.filter((l) => l.includes("not in its probe yet"))).toEqual([]);
   });
 });

@@ -45,46 +45,34 @@ function argsOf(definition: unknown, taskId: string): Record<string, unknown> {
  * where a value is a template this cannot render), and those that succeeded in the last day.
  */
 export async function vmCreations(db: Db, exclude: { dagId: string; runId: string; taskId: string }): Promise<Creation[]> {
-  const flying = await db
+  const base = db
     .selectFrom("task_instance as ti")
     .innerJoin("dag_run as dr", (j) => j.onRef("dr.dag_id", "=", "ti.dag_id").onRef("dr.run_id", "=", "ti.run_id"))
-    .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.host", "dr.conf", "dr.definition"])
+    .select(["ti.dag_id", "ti.run_id", "ti.task_id", "ti.host", "ti.output", "ti.end_date", "dr.conf", "dr.definition"])
     .where("ti.operator", "=", "vm_create")
-    .where("ti.host", "is not", null)
-    .where("ti.state", "in", [...IN_FLIGHT])
-    .execute();
-  const done = await db
-    .selectFrom("task_instance")
-    .select(["dag_id", "run_id", "task_id", "host", "output", "end_date"])
-    .where("operator", "=", "vm_create")
-    .where("host", "is not", null)
-    .where("state", "=", "success")
-    .where("end_date", ">", sql<Date>`now() - interval '1 day'`)
+    .where("ti.host", "is not", null);
+  const flying = await base.where("ti.state", "in", [...IN_FLIGHT]).execute();
+  const done = await base
+    .where("ti.state", "=", "success")
+    .where("ti.end_date", ">", sql<Date>`now() - interval '1 day'`)
     .execute();
   const mine = (r: { dag_id: string; run_id: string; task_id: string }) => r.dag_id === exclude.dagId && r.run_id === exclude.runId && r.task_id === exclude.taskId;
-  const out: Creation[] = [];
-  for (const r of flying) {
-    if (mine(r)) continue;
+  const creation = (r: (typeof flying)[number], inFlight: boolean): Creation => {
     const conf = r.conf ?? {};
     const a = argsOf(r.definition, r.task_id);
-    const name = resolve(a.name, conf);
+    // A done one names its VM in its output; one in flight as its args render.
+    const name = inFlight ? resolve(a.name, conf) : (r.output as { name?: unknown } | null)?.name;
     const disks = resolve(a.disks_gb, conf);
-    out.push({
+    return {
       host: r.host!,
       name: typeof name === "string" ? name : null,
-      inFlight: true,
-      endedAt: null,
+      inFlight,
+      endedAt: inFlight ? null : r.end_date,
       memoryMb: num(resolve(a.memory_mb, conf), 512),
       cpus: num(resolve(a.cpus, conf), 1),
       disksGb: Array.isArray(disks) ? disks.map((d) => num(resolve(d, conf), 0)) : [],
       task: `${r.dag_id}/${r.run_id}/${r.task_id}`,
-    });
-  }
-  for (const r of done) {
-    if (mine(r)) continue;
-    const name = (r.output as { name?: unknown } | null)?.name;
-    const task = `${r.dag_id}/${r.run_id}/${r.task_id}`;
-    out.push({ host: r.host!, name: typeof name === "string" ? name : null, inFlight: false, endedAt: r.end_date, memoryMb: 0, cpus: 0, disksGb: [], task });
-  }
-  return out;
+    };
+  };
+  return [...flying.filter((r) => !mine(r)).map((r) => creation(r, true)), ...done.filter((r) => !mine(r)).map((r) => creation(r, false))];
 }

@@ -25,7 +25,7 @@ function downLine(r: HostRecord, maxAgeMs: number): string[] {
   return f.up ? [] : [`host '${r.name}' is down (${f.reason}): the try waits in its queue until a worker serving it finds it up`];
 }
 
-/** Placement among the inventory, in-flight creations counted; throws with every host's reasons when none fits. */
+/** Placement among the inventory, creations its probes do not show yet counted; throws with every host's reasons when none fits. */
 function placeVm(name: string, args: Record<string, unknown>, records: HostRecord[], creations: Creation[], o: RouterOptions): RouteDecision {
   const request = placementRequestOf(args);
   const load: string[] = [];
@@ -34,7 +34,7 @@ function placeVm(name: string, args: Record<string, unknown>, records: HostRecor
     const policy = placementPolicy(r);
     if (!f.up) return { ...policy, capacity: null, down_reason: f.reason };
     const l = inFlightLoad(r.name, r.last_probe, creations);
-    if (l.count) load.push(`  ${r.name}: ${l.count} VM(s) being created there counted: ${l.memoryMb} MiB, ${l.cpus} vCPUs, ${l.diskGb} GB`);
+    if (l.count) load.push(`  ${r.name}: ${l.count} VM(s) created there and not in its probe yet counted: ${l.memoryMb} MiB, ${l.cpus} vCPUs, ${l.diskGb} GB`);
     return { ...policy, capacity: withLoad(r.last_probe!, l) };
   });
   const p = place(request, hosts, o.weigher);

@@ -28,7 +28,10 @@ export function holdersOf(name: string, records: readonly HostRecord[], creation
   return out;
 }
 
-/** What in-flight creations not yet in a host's probe add to it, summed. */
+/**
+ * What creations not in a host's probe add to it, summed: those in flight, and those that ended
+ * after the probe was taken (their VM exists, the next probe will list it).
+ */
 export interface InFlightLoad {
   count: number;
   memoryMb: number;
@@ -38,7 +41,9 @@ export interface InFlightLoad {
 
 export function inFlightLoad(host: string, probe: HostCapacity | null, creations: readonly Creation[]): InFlightLoad {
   const seen = new Set((probe?.vms ?? []).map((v) => v.name));
-  const mine = creations.filter((c) => c.inFlight && c.host === host && !(c.name !== null && seen.has(c.name)));
+  const since = probe ? Date.parse(probe.probed_at) : -Infinity;
+  const unseen = (c: Creation) => c.inFlight || (c.endedAt !== null && c.endedAt.getTime() > since);
+  const mine = creations.filter((c) => c.host === host && unseen(c) && !(c.name !== null && seen.has(c.name)));
   return {
     count: mine.length,
     memoryMb: mine.reduce((s, c) => s + c.memoryMb, 0),

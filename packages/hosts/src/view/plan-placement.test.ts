@@ -40,7 +40,8 @@ const opts = { weigher: "spread" as const, maxProbeAgeMs: 30_000, now: NOW };
 
 describe("planPlacement", () => {
   test("with two hosts up it names the host placement chooses (the emptier) and each host's verdict with its numbers", () => {
-    const p = planPlacement([VM], [rec("a", cap({ memory_free_mb: 4000 })), rec("b", cap())], opts)!;
+    // a's VMs hold 10000 MiB (b's 2048): b is the emptier; a's free memory (4000) still fits the VM.
+    const p = planPlacement([VM], [rec("a", cap({ memory_free_mb: 4000, memory_committed_mb: 10000 })), rec("b", cap())], opts)!;
     expect(p.vms[0]).toMatchObject({ host: "b", pinned: null, blocked: false, memory_mb: 2048 });
     expect(p.vms[0]!.verdicts.map((v) => [v.host, v.fits, v.numbers?.memory_free_mb])).toEqual([
       ["a", true, 2976],
