@@ -11,11 +11,14 @@ import { runVmCli, type VmCliInfo } from "./vm-cli";
 const args = z.object({
   name: vmName,
   timeout_s: z.coerce.number().min(1).max(3600).default(300),
-  interval_s: z.coerce.number().min(0.2).max(60).default(2),
+  interval_s: z.coerce.number().min(0.2).max(60).default(1),
   /** The host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
   host: inventoryHost.nullish(),
 });
 type Args = z.infer<typeof args>;
+
+/** Probes between two reads of the VM's state once its endpoint is known (a read starts a VM CLI). */
+const STATE_EVERY = 10;
 
 /**
  * Pin the keys the new VM presented in its own known_hosts (see pinVmHostKeys in @svc/vm, which
@@ -42,10 +45,14 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
       const deadline = Date.now() + a.timeout_s * 1000;
       let info: VmCliInfo | undefined;
       let tries = 0;
+      // The VM's state and endpoint are read once and then every STATE_EVERY probes (a VM that
+      // stopped fails the wait there); in between, a probe is only a scan of the endpoint.
       while (Date.now() < deadline) {
         tries++;
-        info = await runVmCli<VmCliInfo>(ex, s, ctx, ["info", "vm", a.name]);
-        if (info.state === "shut off" || info.state === "crashed") throw new NonRetryableError(`VM '${a.name}' is ${info.state}; it will not answer SSH`);
+        if (!info?.ssh_host || !info.ssh_port || tries % STATE_EVERY === 0) {
+          info = await runVmCli<VmCliInfo>(ex, s, ctx, ["info", "vm", a.name]);
+          if (info.state === "shut off" || info.state === "crashed") throw new NonRetryableError(`VM '${a.name}' is ${info.state}; it will not answer SSH`);
+        }
         if (info.ssh_host && info.ssh_port) {
           const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, { signal: ctx.signal });
           if (keys.length > 0) {
@@ -54,7 +61,7 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
             return { name: a.name, ssh_host: info.ssh_host, ssh_port: info.ssh_port, ssh_user: info.ssh_user, host_keys: keys };
           }
         }
-        if (tries === 1 || tries % 10 === 0) ctx.log(`waiting for SSH on ${info.ssh_host ?? "?"}:${info.ssh_port ?? "?"} (state ${info.state})`, "system");
+        if (tries === 1 || tries % STATE_EVERY === 0) ctx.log(`waiting for SSH on ${info.ssh_host ?? "?"}:${info.ssh_port ?? "?"} (state ${info.state})`, "system");
         await sleep(Math.min(a.interval_s * 1000, Math.max(0, deadline - Date.now())), ctx.signal);
       }
       const where = info?.ssh_host ? `${info.ssh_host}:${info.ssh_port}` : "(no endpoint yet)";
