@@ -72,7 +72,8 @@ describe("two hosts recorded with their probes", () => {
   beforeAll(async () => {
     await addHost("a", "10.0.0.11");
     await addHost("b", "10.0.0.12");
-    await inv.saveProbe("a", { capacity: cap({ memory_free_mb: 5000, vm_count: 2 }) });
+    // a: two VMs holding 8000 MiB (b: one, the sample's 2048), and less free memory.
+    await inv.saveProbe("a", { capacity: cap({ memory_free_mb: 5000, memory_committed_mb: 8000, vm_count: 2 }) });
     await inv.saveProbe("b", { capacity: cap({ vm_count: 1 }) });
     // `local` keeps no probe: it is down ("not probed yet").
     await restartServices();
