@@ -19,7 +19,7 @@ const MAX_REFUSALS = 20;
  * and a failed exec request); a connection that is gone fails otherwise ("Not connected", a
  * timeout, a reset).
  */
-export function isRefusal(e: unknown): boolean {
+function isRefusal(e: unknown): boolean {
   const m = e instanceof Error ? e.message : "";
   return (m.startsWith("(SSH) Channel open failure: ") && !m.endsWith("server closed channel unexpectedly")) || m === "Unable to exec";
 }

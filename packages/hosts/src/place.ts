@@ -58,11 +58,13 @@ export interface Placement {
   verdicts: HostVerdict[];
 }
 
+/** Memory the running VMs leave after the reserve (what placement weighs). */
+const memoryLeftMb = (h: PlacementHost, c: HostCapacity) => c.memory_total_mb - c.memory_committed_mb - h.reserve_memory_mb;
+
 /** Free resources after the reserve; memory is the lesser of what the kernel has and what running VMs leave. */
 export function hostNumbers(h: PlacementHost, c: HostCapacity): HostNumbers {
-  const uncommitted = c.memory_total_mb - c.memory_committed_mb;
   return {
-    memory_free_mb: Math.min(c.memory_free_mb, uncommitted) - h.reserve_memory_mb,
+    memory_free_mb: Math.min(c.memory_free_mb - h.reserve_memory_mb, memoryLeftMb(h, c)),
     disk_free_gb: c.disk_free_gb - h.reserve_disk_gb,
     vcpus_free: Math.floor(c.vcpus_total * h.cpu_ratio) - c.vcpus_used - h.reserve_vcpus,
   };
@@ -105,7 +107,8 @@ function normalise(xs: number[]): number[] {
  * No host fits: `host` is null and every verdict carries its reasons.
  */
 export function place(request: PlacementRequest, hosts: readonly PlacementHost[], weigher: Weigher = "spread"): Placement {
-  const verdicts = [...hosts].sort((a, b) => a.name.localeCompare(b.name)).map((h) => judge(h, request));
+  const sorted = [...hosts].sort((a, b) => a.name.localeCompare(b.name));
+  const verdicts = sorted.map((h) => judge(h, request));
   if (request.host !== undefined) {
     const pinned = verdicts.find((v) => v.host === request.host);
     if (!pinned) return { host: null, weigher, request, verdicts: [...verdicts, { host: request.host, fits: false, reasons: ["not in the inventory"], numbers: null }] };
@@ -115,16 +118,12 @@ export function place(request: PlacementRequest, hosts: readonly PlacementHost[]
     }
     return { host: pinned.fits ? pinned.host : null, weigher, request, verdicts };
   }
+  const fitHosts = sorted.filter((_, i) => verdicts[i]!.fits);
   const fit = verdicts.filter((v) => v.fits);
   if (fit.length === 0) return { host: null, weigher, request, verdicts };
   const disk = request.disksGb.reduce((s, g) => s + g, 0);
-  const byName = new Map(hosts.map((h) => [h.name, h]));
-  const uncommitted = (v: HostVerdict) => {
-    const h = byName.get(v.host)!;
-    return h.capacity!.memory_total_mb - h.capacity!.memory_committed_mb - h.reserve_memory_mb;
-  };
   const cols = [
-    normalise(fit.map((v) => uncommitted(v) - request.memoryMb)),
+    normalise(fitHosts.map((h) => memoryLeftMb(h, h.capacity!) - request.memoryMb)),
     normalise(fit.map((v) => v.numbers!.disk_free_gb - disk)),
     normalise(fit.map((v) => v.numbers!.vcpus_free - request.cpus)),
   ];

@@ -8,7 +8,7 @@ import type { HostRecord } from "../types";
 import { vmCreations, type Creation } from "./creations";
 import type { RouteDecision, RouteRequest } from "./types";
 import { vmsNamedBy } from "./vm-of";
-import { freshness, holdersOf, inFlightLoad, placementPolicy, withLoad, type Holder } from "./where";
+import { freshness, holdersOf, unseenLoad, placementPolicy, withLoad, type Holder } from "./where";
 
 /** Options of the router: probes older than `maxProbeAgeMs` count as down for placement. */
 export interface RouterOptions {
@@ -33,7 +33,7 @@ function placeVm(name: string, args: Record<string, unknown>, records: HostRecor
     const f = freshness(r, o.maxProbeAgeMs);
     const policy = placementPolicy(r);
     if (!f.up) return { ...policy, capacity: null, down_reason: f.reason };
-    const l = inFlightLoad(r.name, r.last_probe, creations);
+    const l = unseenLoad(r.name, r.last_probe, creations);
     if (l.count) load.push(`  ${r.name}: ${l.count} VM(s) created there and not in its probe yet counted: ${l.memoryMb} MiB, ${l.cpus} vCPUs, ${l.diskGb} GB`);
     return { ...policy, capacity: withLoad(r.last_probe!, l) };
   });

@@ -32,14 +32,14 @@ export function holdersOf(name: string, records: readonly HostRecord[], creation
  * What creations not in a host's probe add to it, summed: those in flight, and those that ended
  * after the probe was taken (their VM exists, the next probe will list it).
  */
-export interface InFlightLoad {
+export interface UnseenLoad {
   count: number;
   memoryMb: number;
   cpus: number;
   diskGb: number;
 }
 
-export function inFlightLoad(host: string, probe: HostCapacity | null, creations: readonly Creation[]): InFlightLoad {
+export function unseenLoad(host: string, probe: HostCapacity | null, creations: readonly Creation[]): UnseenLoad {
   const seen = new Set((probe?.vms ?? []).map((v) => v.name));
   const since = probe ? Date.parse(probe.probed_at) : -Infinity;
   const unseen = (c: Creation) => c.inFlight || (c.endedAt !== null && c.endedAt.getTime() > since);
@@ -53,7 +53,7 @@ export function inFlightLoad(host: string, probe: HostCapacity | null, creations
 }
 
 /** A probe with in-flight creations counted as running VMs (memory committed, vCPUs used, disk taken). */
-export function withLoad(c: HostCapacity, l: InFlightLoad): HostCapacity {
+export function withLoad(c: HostCapacity, l: UnseenLoad): HostCapacity {
   if (l.count === 0) return c;
   return {
     ...c,
