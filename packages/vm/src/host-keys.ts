@@ -13,16 +13,32 @@ export function vmKnownHostsPath(disksDir: string, vm: string): string {
   return join(disksDir, vm, "known_hosts");
 }
 
-/**
- * Host keys an SSH server at host:port offers, probed from the host itself (the VM endpoint
- * is the host's loopback for user-mode networking). Empty until sshd in the guest answers.
- */
-export async function scanHostKeys(ex: HostExecutor, host: string, port: number, o: HostKeyOptions = {}): Promise<string[]> {
-  const r = await ex.run(["ssh-keyscan", "-T", "10", "-p", String(port), "--", host], { timeoutMs: 20_000, signal: o.signal });
-  return r.stdout
+/** Options of a scan. */
+export interface ScanOptions extends HostKeyOptions {
+  /** Seconds ssh-keyscan waits on a connection that says nothing (default 10). */
+  timeoutS?: number;
+}
+
+const keyLines = (out: string) =>
+  out
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => /^\S+ (ssh-|ecdsa-)\S+ \S+$/.test(l));
+
+/**
+ * Host keys an SSH server at host:port offers, probed from the host itself (the VM endpoint
+ * is the host's loopback for user-mode networking). Empty until sshd in the guest answers.
+ * One ed25519 exchange (a TCG guest answers it in tenths; a scan of every type takes seconds);
+ * every type only when the server answered without an ed25519 key (FIPS mode).
+ */
+export async function scanHostKeys(ex: HostExecutor, host: string, port: number, o: ScanOptions = {}): Promise<string[]> {
+  const t = String(o.timeoutS ?? 10);
+  const run = (types: string[]) => ex.run(["ssh-keyscan", "-T", t, ...types, "-p", String(port), "--", host], { timeoutMs: 20_000 + Number(t) * 1000, signal: o.signal });
+  const first = await run(["-t", "ed25519"]);
+  const keys = keyLines(first.stdout);
+  // ssh-keyscan writes "# host:port SSH-2.0-…" to stderr for a server that answered.
+  if (keys.length || !/^# \S+ SSH-/m.test(first.stderr)) return keys;
+  return keyLines((await run([])).stdout);
 }
 
 /** Outcome of pinning: `skipped` when the VM has no directory under the disks directory (another backend). */

@@ -11,7 +11,8 @@ export class AnsibleOutputWatcher {
     if (this.tail.length > 50) this.tail.shift();
     const task = /^(?:TASK|RUNNING HANDLER) \[(.*)\]/.exec(l);
     if (task) this.task = task[1]!;
-    const fail = /^(fatal|failed): \[([^\]]+)\][^=]*=>\s*(.*)$/.exec(l);
+    // "fatal: [h]: FAILED! => {…}", and a loop's "failed: [h] (item=…) => {…}" (the item may hold '=').
+    const fail = /^(fatal|failed): \[([^\]]+)\](?:: [A-Z!]+| \(item=.*?\))? => (.*)$/.exec(l);
     if (fail) this.failures.push({ task: this.task, host: fail[2]!, detail: summarize(fail[3]!) });
     const recap = /^(\S+)\s+:\s+((?:\w+=\d+\s*)+)$/.exec(l);
     if (recap) {
@@ -30,9 +31,15 @@ export class AnsibleOutputWatcher {
 /** The "msg" of a failure's JSON when there is one, else the raw text; one line, bounded. */
 function summarize(json: string): string {
   try {
-    const o = JSON.parse(json) as { msg?: unknown; stderr?: unknown };
+    const o = JSON.parse(json) as { msg?: unknown; stderr?: unknown; stdout?: unknown };
     const msg = typeof o.msg === "string" ? o.msg : typeof o.stderr === "string" ? o.stderr : json;
-    return msg.replace(/\s+/g, " ").slice(0, 300);
+    // A command's own last words say more than "non-zero return code" (ssh's closing notice left out).
+    const said = [o.stderr, o.stdout]
+      .flatMap((v) => (typeof v === "string" ? v.split("\n") : []))
+      .map((l) => l.trim())
+      .filter((l) => l && !/^Shared connection to .* closed\.$/.test(l))
+      .pop();
+    return (said && typeof o.msg === "string" && !o.msg.includes(said) ? `${msg}: ${said}` : msg).replace(/\s+/g, " ").slice(0, 300);
   } catch {
     return json.replace(/\s+/g, " ").slice(0, 300);
   }

@@ -2,13 +2,13 @@ import { posix } from "node:path";
 import { z } from "zod";
 import type { SvcConfig } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
-import type { HostExecutor } from "@svc/host";
-import type { Operator, OperatorContext } from "../types";
+import type { Operator } from "../types";
 import { jumpHostInventory, jumpVmInventory } from "./ansible-jump";
+import { CLEAN_UP_AFTER, sshReuseEnv, vmInventory } from "./ansible-run";
 import { AnsibleOutputWatcher } from "./ansible-output";
 import { ansibleStrategyFor, MITOGEN_INTERPRETER } from "./ansible-strategy";
 import { defaultHostExecutor, effectFence, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
-import { keyscanTo, makeTempDir, removeDir, writeHostFile } from "./remote-files";
+import { prepareRunDir, removeDir, scanKeysAndWriteInventory, writeHostFile } from "./remote-files";
 import { hostName, hostPath, inventoryHost, userName, vmName } from "./schemas";
 import { unsafeExtraVarsYaml } from "./unsafe-vars";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
@@ -61,37 +61,53 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       const vmEx = executorFor(ctx, exFor);
       const ex = jump ? exFor(ctx) : vmEx;
       const s = hostOperatorSettings(deps.env);
-      let hosts = a.hosts ?? [];
-      if (a.vm) {
-        const info = await runVmCli<VmCliInfo>(vmEx, s, ctx, ["info", "vm", a.vm]);
-        if (!info.ssh_host || !info.ssh_port) throw new Error(`VM '${a.vm}' has no SSH endpoint yet (state ${info.state}); run vm_wait_ssh first`);
-        hosts = [{ name: a.vm, host: info.ssh_host, port: info.ssh_port, user: info.ssh_user ?? "root" }];
-      }
       const key = a.private_key ?? s.sshPrivkey;
       if (!posix.isAbsolute(a.playbook) && posix.normalize(a.playbook).split("/")[0] === "..") {
         throw new NonRetryableError(`playbook path ${JSON.stringify(a.playbook)} leaves SVC_PLAYBOOKS_DIR; give an absolute path to use another place`);
       }
       const playbook = posix.isAbsolute(a.playbook) ? a.playbook : posix.join(ctx.config.playbooksDir, a.playbook);
-      if ((await ex.run(["test", "-f", playbook], { signal: ctx.signal })).code !== 0) {
-        throw new NonRetryableError(`playbook ${playbook} not found on ${ex.target}`);
-      }
-      const dir = await makeTempDir(ex, ctx.config.inventoryDir, ctx);
+      const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
+      // The VM's endpoint, the run's directory and the strategy (a probe, once per host) at once:
+      // commands on the host that need nothing of each other. Plays on the host itself are local
+      // and short: Ansible's own strategy; plays on VMs take the configured one.
+      const [info, prepared, chosen] = await Promise.allSettled([
+        a.vm ? runVmCli<VmCliInfo>(vmEx, s, ctx, ["info", "vm", a.vm]) : Promise.resolve(null),
+        prepareRunDir(ex, playbook, ctx.config.inventoryDir, unsafeExtraVarsYaml(a.extra_vars, trusted), ctx),
+        a.on_host ? Promise.resolve(null) : ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal),
+      ]);
+      if (prepared.status === "rejected") throw prepared.reason;
+      const dir = prepared.value;
+      // The play's own shell removes the directory (it holds the extra vars, which may be secrets) when
+      // the play ends, however it ends; this task removes it only when that shell may not have.
+      let removed = false;
       try {
-        // Plays on the host itself are local and short: Ansible's own strategy. Plays on VMs take the configured one.
-        const strategy = a.on_host ? null : await ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal);
+        let hosts = a.hosts ?? [];
+        if (info.status === "rejected") throw info.reason;
+        if (info.value) {
+          const vm = info.value;
+          if (!vm.ssh_host || !vm.ssh_port) throw new Error(`VM '${a.vm}' has no SSH endpoint yet (state ${vm.state}); run vm_wait_ssh first`);
+          hosts = [{ name: a.vm!, host: vm.ssh_host, port: vm.ssh_port, user: vm.ssh_user ?? "root" }];
+        }
+        if (chosen.status === "rejected") throw chosen.reason;
+        const strategy = chosen.value;
         const interpreter = strategy?.strategy === "mitogen_linear" ? MITOGEN_INTERPRETER : "auto_silent";
-        const inventory = a.on_host
-          ? jump
-            ? await jumpHostInventory(ex, { ...ctx.host!, jump }, dir, ctx)
-            : { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } }
-          : jump
-            ? await jumpVmInventory(ex, vmEx, jump, dir, hosts, key, ctx, interpreter)
-            : await vmInventory(ex, dir, hosts, key, ctx, interpreter);
-        await writeHostFile(ex, `${dir}/inventory.json`, JSON.stringify(inventory, null, 2), ctx);
-        const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
-        await writeHostFile(ex, `${dir}/extra-vars.yml`, unsafeExtraVarsYaml(a.extra_vars, trusted), ctx);
+        if (a.on_host || jump) {
+          const inventory = a.on_host
+            ? jump
+              ? await jumpHostInventory(ex, { ...ctx.host!, jump }, dir, ctx)
+              : { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } }
+            : await jumpVmInventory(ex, vmEx, jump!, dir, hosts, key, ctx, interpreter);
+          await writeHostFile(ex, `${dir}/inventory.json`, JSON.stringify(inventory, null, 2), ctx);
+        } else {
+          await scanKeysAndWriteInventory(ex, dir, hosts, JSON.stringify(vmInventory(dir, hosts, key, interpreter), null, 2), ctx);
+        }
         const vault = ctx.config.vaultPasswordFile && (!a.on_host || a.settings.includes("secrets_file"));
         const argv = [
+          "sh",
+          "-c",
+          CLEAN_UP_AFTER,
+          "sh",
+          dir,
           "ansible-playbook",
           "-i",
           `${dir}/inventory.json`,
@@ -130,6 +146,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           onStdout: (l) => (w.line(l), ctx.log(l, "stdout")),
           onStderr: (l) => (w.line(l), ctx.log(l, "stderr")),
         });
+        removed = r.code < 128;
         const totals = w.totals();
         if (r.code !== 0) {
           const f = w.failures[w.failures.length - 1];
@@ -151,48 +168,8 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           skipped: totals.skipped ?? 0,
         };
       } finally {
-        // The directory holds the extra vars, which may be secrets.
-        await removeDir(ex, dir);
+        if (!removed) await removeDir(ex, dir);
       }
-    },
-  };
-}
-
-/**
- * One SSH connection per target for the whole play, its control socket in the run's own temporary
- * directory (removed with it; not the SSH user's ~/.ansible/cp), and pipelining: each task is one
- * SSH exchange instead of a temporary directory, a file copy and a run. No compression: the targets
- * are on the host's loopback or bridge, where -C costs CPU (a TCG guest's most of all) and saves nothing.
- */
-export function sshReuseEnv(dir: string): Record<string, string> {
-  return {
-    ANSIBLE_PIPELINING: "True",
-    ANSIBLE_SSH_ARGS: `-o ControlMaster=auto -o ControlPersist=30s -o ControlPath=${dir}/cp-%r@%h:%p`,
-  };
-}
-
-/** Inventory for SSH targets: each target's host key pinned now and required for the whole run. */
-async function vmInventory(ex: HostExecutor, dir: string, hosts: z.infer<typeof target>[], key: string | undefined, ctx: OperatorContext, interpreter: string) {
-  // The VM was just created by us and is reached on the host's loopback: no StrictHostKeyChecking=no.
-  const knownHosts = `${dir}/known_hosts`;
-  for (const h of hosts) await keyscanTo(ex, `${dir}/kh-${h.name}`, h.host, h.port, ctx);
-  await ex.run(["sh", "-c", 'out="$1"; shift; cat "$@" > "$out"', "sh", knownHosts, ...hosts.map((h) => `${dir}/kh-${h.name}`)], { signal: ctx.signal });
-  const sshArgs = `-o UserKnownHostsFile=${knownHosts} -o StrictHostKeyChecking=yes -o BatchMode=yes`;
-  return {
-    all: {
-      hosts: Object.fromEntries(
-        hosts.map((h) => [
-          h.name,
-          {
-            ansible_host: h.host,
-            ansible_port: h.port,
-            ansible_user: h.user,
-            ansible_ssh_common_args: sshArgs,
-            ansible_python_interpreter: interpreter,
-            ...(key ? { ansible_ssh_private_key_file: key } : {}),
-          },
-        ]),
-      ),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
@@ -38,8 +39,6 @@ export interface Finding {
   message: string;
 }
 
-const HAS_TOOL = 'command -v -- "$1"';
-
 /** Probe the host for what VMs need; every problem is a finding in the output, not a crash. */
 export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<Args> {
   const exFor = deps.executor ?? defaultHostExecutor;
@@ -57,45 +56,45 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
         findings.push({ check, severity, message }),
         ctx.log(`${severity}: ${check}: ${message}`, "system")
       );
-      const run = (argv: string[], root = false) => ex.run(argv, { root, timeoutMs: 60_000, signal: ctx.signal });
+      const uri = ctx.host ? ctx.host.libvirtUri : (s.libvirtUri ?? "qemu:///system");
+      // A host reached through a jump runs no plays: ansible-playbook runs where the worker's configured host is.
+      const tools = ["qemu-img", ...(ctx.host?.jump ? [] : ["ansible-playbook"]), "ssh-keyscan", s.vmCli[0]!];
+      const diskPath = a.path ?? (ctx.host ? ctx.host.imagesDir : ctx.config.vm.imagesDir);
+      const r = await probeHost(ex, uri, tools, diskPath, ctx);
 
-      const flags = await run(["grep", "-c", "-E", "-w", "vmx|svm", "/proc/cpuinfo"]);
-      const hwVirt = flags.code === 0 && Number(flags.stdout.trim()) > 0;
+      const hwVirt = r.virt?.code === 0 && Number(r.virt.out.trim()) > 0;
       add(
         "virtualization",
         hwVirt ? "ok" : "warning",
         hwVirt ? "CPU has VT-x/AMD-V" : "no hardware virtualization (VT-x/AMD-V): VMs run under TCG emulation, several times slower",
       );
-      const kvm = await run(["test", "-r", "/dev/kvm", "-a", "-w", "/dev/kvm"], true);
+      const kvmOk = r.kvm?.code === 0;
       add(
         "kvm",
-        kvm.code === 0 && hwVirt ? "ok" : "warning",
-        kvm.code !== 0
+        kvmOk && hwVirt ? "ok" : "warning",
+        !kvmOk
           ? "/dev/kvm is missing or not usable: domains use type qemu (TCG)"
           : hwVirt
             ? "/dev/kvm usable"
             : "/dev/kvm exists but the CPU shows no virtualization flags: TCG will be used",
       );
-      const uri = ctx.host ? ctx.host.libvirtUri : (s.libvirtUri ?? "qemu:///system");
-      const virsh = await run(["virsh", "--connect", uri, "version"], true);
-      const libvirt = virsh.code === 0;
+      const libvirt = r.virsh?.code === 0;
       add(
         "libvirt",
         libvirt ? "ok" : "error",
-        libvirt ? `libvirt answers at ${uri}` : `libvirt not reachable at ${uri}: ${lastLine(virsh.stderr)}; start it (systemctl start libvirtd, or virtlogd -d && libvirtd -d)`,
+        libvirt
+          ? `libvirt answers at ${uri}`
+          : `libvirt not reachable at ${uri}: ${lastLine(r.virsh?.out ?? "")}; start it (systemctl start libvirtd, or virtlogd -d && libvirtd -d)`,
       );
-      // A host reached through a jump runs no plays: ansible-playbook runs where the worker's configured host is.
-      const tools = ["qemu-img", ...(ctx.host?.jump ? [] : ["ansible-playbook"]), "ssh-keyscan", s.vmCli[0]!];
-      for (const tool of tools) {
-        const t = await run(["sh", "-c", HAS_TOOL, "sh", tool], true);
-        add(`tool:${tool}`, t.code === 0 ? "ok" : "error", t.code === 0 ? `${tool} found` : `${tool} not found on PATH`);
-      }
-      const diskPath = a.path ?? (ctx.host ? ctx.host.imagesDir : ctx.config.vm.imagesDir);
-      const diskFree = await freeDiskGb(ex, diskPath, ctx);
+      tools.forEach((tool, i) => {
+        const found = r[`tool${i}`]?.code === 0;
+        add(`tool:${tool}`, found ? "ok" : "error", found ? `${tool} found` : `${tool} not found on PATH`);
+      });
+      const dfm = r.df?.code === 0 ? /\n\S+\s+\d+\s+\d+\s+(\d+)\s+/.exec(r.df.out) : null;
+      const diskFree = dfm ? Math.floor(Number(dfm[1]) / 1024 / 1024) : null;
       if (diskFree === null) add("disk", "warning", `cannot measure free disk at ${diskPath}`);
       else add("disk", diskFree >= a.min_disk_gb ? "ok" : "error", `${diskFree} GB free (minimum ${a.min_disk_gb} GB)`);
-      const mem = await run(["cat", "/proc/meminfo"]);
-      const avail = /MemAvailable:\s+(\d+) kB/.exec(mem.stdout);
+      const avail = /MemAvailable:\s+(\d+) kB/.exec(r.mem?.out ?? "");
       const memMb = avail ? Math.floor(Number(avail[1]) / 1024) : null;
       if (memMb === null) add("memory", "warning", "cannot read /proc/meminfo");
       else add("memory", memMb >= a.min_memory_mb ? "ok" : "warning", `${memMb} MiB available (minimum ${a.min_memory_mb} MiB)`);
@@ -104,7 +103,7 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
       if (a.fail_on_error && errors.length) throw new NonRetryableError(`host check failed: ${errors.map((f) => `${f.check}: ${f.message}`).join("; ")}`);
       return {
         ok: errors.length === 0,
-        virt_type: hwVirt && kvm.code === 0 ? "kvm" : "qemu",
+        virt_type: hwVirt && kvmOk ? "kvm" : "qemu",
         libvirt,
         disk_free_gb: diskFree,
         memory_available_mb: memMb,
@@ -115,16 +114,39 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
   };
 }
 
-/** Free GB on the filesystem of `path`, or of its nearest existing parent. */
-async function freeDiskGb(ex: HostExecutor, path: string, ctx: OperatorContext): Promise<number | null> {
-  const parts = path.split("/");
-  for (let n = parts.length; n >= 1; n--) {
-    const p = parts.slice(0, n).join("/") || "/";
-    const r = await ex.run(["df", "-Pk", "--", p], { timeoutMs: 30_000, signal: ctx.signal });
-    const m = /\n\S+\s+\d+\s+\d+\s+(\d+)\s+/.exec(r.stdout);
-    if (r.code === 0 && m) return Math.floor(Number(m[1]) / 1024 / 1024);
+/**
+ * Every probe of the check in one command on the host (as root: /dev/kvm and libvirt need it), since
+ * each command is an sshd session and a login shell there. Each probe's output (stderr with it)
+ * follows a line "<marker> <name> <exit code>"; the marker is random, so no output can fake one.
+ * $1 marker, $2 libvirt URI, $3 how many tools, then the tools, then the paths to measure free disk
+ * at (the path, then its parents: the first that exists).
+ */
+const PROBES = `m=$1 uri=$2 n=$3; shift 3
+section() { name=$1; shift; out=$("$@" 2>&1); rc=$?; printf '%s %s %s\\n%s\\n' "$m" "$name" "$rc" "$out"; }
+section virt grep -c -E -w 'vmx|svm' /proc/cpuinfo
+section kvm test -r /dev/kvm -a -w /dev/kvm
+section virsh virsh --connect "$uri" version
+i=0; while [ "$i" -lt "$n" ]; do section "tool$i" command -v -- "$1"; i=$((i + 1)); shift; done
+for p in "$@"; do df -Pk -- "$p" >/dev/null 2>&1 && { section df df -Pk -- "$p"; break; }; done
+section mem cat /proc/meminfo`;
+
+type Probes = Record<string, { code: number; out: string } | undefined>;
+
+async function probeHost(ex: HostExecutor, uri: string, tools: string[], diskPath: string, ctx: OperatorContext): Promise<Probes> {
+  const marker = `@@svc-probe-${randomBytes(8).toString("hex")}`;
+  const parts = diskPath.split("/");
+  const paths = parts.map((_, i) => parts.slice(0, parts.length - i).join("/") || "/");
+  const r = await ex.run(["sh", "-c", PROBES, "sh", marker, uri, String(tools.length), ...tools, ...paths], { root: true, timeoutMs: 60_000, signal: ctx.signal });
+  const out: Probes = {};
+  let cur: { code: number; lines: string[] } | null = null;
+  const sections: [string, { code: number; lines: string[] }][] = [];
+  for (const line of r.stdout.split("\n")) {
+    const m = line.startsWith(`${marker} `) ? /^\S+ (\w+) (\d+)$/.exec(line) : null;
+    if (m) sections.push([m[1]!, (cur = { code: Number(m[2]), lines: [] })]);
+    else cur?.lines.push(line);
   }
-  return null;
+  for (const [name, v] of sections) out[name] = { code: v.code, out: v.lines.join("\n") };
+  return out;
 }
 
 function lastLine(s: string): string {

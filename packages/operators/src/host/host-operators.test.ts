@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import { HostUnreachableError, NonRetryableError } from "@svc/errors";
-import { AuthFailedError, FencedError, HostKeyUnknownError, sharedSshPool } from "@svc/host";
+import { AuthFailedError, FencedError, HostKeyUnknownError, sharedSshPool, SshExecutor, sshOptionsFromConfig } from "@svc/host";
 import { createTestOperatorContext, freePort, startSshd, waitFor, type TestSshd } from "@svc/testing";
 import { createHostOperators } from "./index";
 import type { Operator } from "../types";
@@ -136,6 +136,28 @@ describe("host_check", () => {
     if (out.virt_type === "qemu") expect(virt.severity === "warning" || findings.find((f) => f.check === "kvm")!.severity === "warning").toBe(true);
     expect(typeof out.disk_free_gb).toBe("number");
     expect(out.ok).toBe(findings.every((f) => f.severity !== "error"));
+  });
+
+  it("probes the host in one command, with a tool that is missing and a path whose nearest existing parent is measured", async () => {
+    const argvs: string[][] = [];
+    const counted = createHostOperators({
+      env: { SVC_VM_CLI: JSON.stringify(["svc-vm-not-installed-here"]) },
+      executor: (ctx) => {
+        const ex = new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool());
+        return { target: ex.target, run: (argv, o) => (argvs.push([...argv]), ex.run(argv, o)), close: () => ex.close() };
+      },
+    }).find((o) => o.name === "host_check")!;
+    const out = (await counted.run(
+      counted.args.parse({ path: `${sshd.dir}/no/such/dir`, min_disk_gb: 0, min_memory_mb: 0 }),
+      createTestOperatorContext(config(), "host_check"),
+    )) as Record<string, unknown>;
+    expect(argvs.length).toBe(1);
+    const findings = out.findings as { check: string; severity: string; message: string }[];
+    expect(findings.find((f) => f.check === "tool:svc-vm-not-installed-here")).toMatchObject({ severity: "error", message: "svc-vm-not-installed-here not found on PATH" });
+    expect(findings.find((f) => f.check === "tool:qemu-img")?.severity).toBe("ok");
+    expect(findings.find((f) => f.check === "disk")?.message).toMatch(/^\d+ GB free/);
+    expect(findings.find((f) => f.check === "memory")?.message).toMatch(/^\d+ MiB available/);
+    expect(out.ok).toBe(false);
   });
 
   it("fails only when asked to, listing the errors", async () => {

@@ -20,6 +20,6 @@ export function createHostOperators(deps: HostOperatorDeps = {}): Operator[] {
 }
 
 export { hostOperatorSettings, defaultHostExecutor } from "./deps";
-export { sshReuseEnv } from "./ansible-playbook";
+export { sshReuseEnv } from "./ansible-run";
 export type { HostOperatorDeps, HostOperatorSettings } from "./deps";
 export type { Finding } from "./host-check";

@@ -110,13 +110,14 @@ test("vm_delete, vm_info, vm_wait_ssh, ssh and host_check with ctx.host act thro
     ["info", "vm"],
   ]);
   // vm_wait_ssh scans the VM's forward from the routed host and pins its keys beside the VM's disks there.
-  expect(routed.calls.some((c) => c.argv.join(" ") === "ssh-keyscan -T 10 -p 2222 -- 127.0.0.1")).toBe(true);
+  expect(routed.calls.some((c) => c.argv.join(" ") === "ssh-keyscan -T 3 -t ed25519 -p 2222 -- 127.0.0.1")).toBe(true);
   expect(routed.calls.some((c) => c.argv[0] === "sh" && c.argv.includes("/lab2/vms/web1"))).toBe(true);
   for (const a of vmCalls) expect(a.slice(a.indexOf("--disks-dir"), a.indexOf("--disks-dir") + 4)).toEqual(["--disks-dir", "/lab2/vms", "--uri", "qemu+ssh://x/system"]);
   expect(routed.calls.some((c) => c.argv[0] === "uptime")).toBe(true);
   // host_check asks the routed host's libvirt, and measures its images directory.
-  expect(routed.calls.some((c) => c.argv.join(" ") === "virsh --connect qemu+ssh://x/system version")).toBe(true);
-  expect(routed.calls.some((c) => c.argv[0] === "df" && c.argv.at(-1) === "/lab2/images")).toBe(true);
+  const probe = routed.calls.find((c) => c.argv[0] === "sh" && c.argv[2]!.includes("virsh --connect"))!;
+  expect(probe.argv.slice(5, 6)).toEqual(["qemu+ssh://x/system"]);
+  expect(probe.argv.slice(-3)).toEqual(["/lab2/images", "/lab2", "/"]);
 });
 
 test("vm_create, vm_info, vm_delete and host_check output the host they acted on: the routed one, else local; host_check takes the VM it places", async () => {

@@ -28,7 +28,8 @@ function host(answerAt: number, stateAt: (read: number) => string = () => "runni
   const op = createHostOperators({ executor: () => ex, env: { SVC_VM_CLI: "svc-vm", SVC_VM_DISKS_DIR: "/conf/vms" } }).find((o) => o.name === "vm_wait_ssh")!;
   const run = (args: Record<string, unknown>) => op.run(op.args.parse({ name: "web1", interval_s: 0.2, ...args }), createTestOperatorContext(cfg, "vm_wait_ssh"));
   const count = (cmd: string) => calls.filter((a) => a[0] === cmd).length;
-  return { run, count };
+  const scanTimeouts = () => calls.filter((a) => a[0] === "ssh-keyscan").map((a) => a[a.indexOf("-T") + 1]);
+  return { run, count, scanTimeouts };
 }
 
 describe("vm_wait_ssh probing", () => {
@@ -45,6 +46,12 @@ describe("vm_wait_ssh probing", () => {
     expect(err).toBeInstanceOf(NonRetryableError);
     expect((err as Error).message).toBe("VM 'web1' is shut off; it will not answer SSH");
     expect(h.count("ssh-keyscan")).toBe(9);
+  });
+
+  it("waits 3 s for each scan's answer, and 10 s on every 4th, for a guest too loaded to answer sooner", async () => {
+    const h = host(9);
+    await h.run({});
+    expect(h.scanTimeouts()).toEqual(["3", "3", "3", "10", "3", "3", "3", "10", "3"]);
   });
 
   it("polls every second unless told otherwise", () => {

@@ -19,6 +19,8 @@ type Args = z.infer<typeof args>;
 
 /** Probes between two reads of the VM's state once its endpoint is known (a read starts a VM CLI). */
 const STATE_EVERY = 10;
+/** Every this many probes, the scan waits 10 s for an answer instead of 3. */
+const PATIENT_EVERY = 4;
 
 /**
  * Pin the keys the new VM presented in its own known_hosts (see pinVmHostKeys in @svc/vm, which
@@ -54,7 +56,11 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
           if (info.state === "shut off" || info.state === "crashed") throw new NonRetryableError(`VM '${a.name}' is ${info.state}; it will not answer SSH`);
         }
         if (info.ssh_host && info.ssh_port) {
-          const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, { signal: ctx.signal });
+          // Until the guest's network is up its user-mode forward accepts and then says nothing, so a
+          // scan waits out its timeout: 3 s (not 10) keeps that from hiding an sshd that just started;
+          // every PATIENT_EVERY-th scan waits longer, for a guest too loaded to answer within 3 s.
+          const timeoutS = tries % PATIENT_EVERY === 0 ? 10 : 3;
+          const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, { signal: ctx.signal, timeoutS });
           if (keys.length > 0) {
             ctx.log(`SSH answers on ${info.ssh_host}:${info.ssh_port} after ${tries} probe(s)`, "system");
             await pinKeys(ex, ctx.host ? ctx.host.disksDir : (s.disksDir ?? ctx.config.vm.disksDir), a.name, keys, ctx);

@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SvcConfig } from "@svc/config";
+import { sharedSshPool, SshExecutor, sshOptionsFromConfig, type HostExecutor } from "@svc/host";
+import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
+import { createHostOperators } from "./index";
+import { sshdTestConfig } from "./sshd-test-config";
+import type { Operator } from "../types";
+
+// Every command on the host is an sshd session and a login shell there: a play against SSH targets
+// takes three (prepare the run's directory with the extra vars; scan the targets' keys with the
+// inventory; the play, whose own shell removes the directory when it ends), however it ends.
+const PLAYBOOK = `- hosts: all
+  gather_facts: false
+  tasks:
+    - name: what the play was given, read from the run's directory while it runs
+      ansible.builtin.copy:
+        dest: "{{ out_dir }}/seen.json"
+        content: "{{ {'marker': marker, 'run_dir': inventory_dir} | to_json }}"
+        mode: "0644"
+    - name: fail when asked
+      ansible.builtin.fail: { msg: "asked to fail" }
+      when: fail_now | default(false)
+`;
+
+let sshd: TestSshd;
+let dir: string;
+let cfg: SvcConfig;
+let op: Operator;
+const commands: string[][] = [];
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  dir = mkdtempSync(join(tmpdir(), "svc-ansible-run-dir-"));
+  writeFileSync(join(dir, "play.yml"), PLAYBOOK);
+  cfg = sshdTestConfig(sshd, dir, { SVC_ANSIBLE_STRATEGY: "linear" });
+  // The host's executor, each command it is given recorded.
+  const counted = (ex: HostExecutor): HostExecutor => ({ target: ex.target, run: (argv, o) => (commands.push([...argv]), ex.run(argv, o)), close: () => ex.close() });
+  op = createHostOperators({ env: {}, executor: (ctx) => counted(new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool())) }).find((o) => o.name === "ansible_playbook")!;
+}, 60_000);
+afterAll(async () => {
+  await sharedSshPool().closeAll();
+  await sshd?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function play(extra: Record<string, unknown>) {
+  commands.length = 0;
+  const args = op.args.parse({
+    playbook: "play.yml",
+    hosts: [{ name: "target", host: "127.0.0.1", port: sshd.port, user: sshd.user }],
+    private_key: sshd.keyPath,
+    extra_vars: { out_dir: dir, ...extra },
+  });
+  return op.run(args, createTestOperatorContext(cfg, "ansible_playbook"));
+}
+
+const runDirs = () => (existsSync(cfg.inventoryDir) ? readdirSync(cfg.inventoryDir).filter((n) => n.startsWith("svc-ansible.")) : []);
+
+test("a play against an SSH target is three commands on the host, its extra vars and inventory in a private directory the play's shell removes", async () => {
+  const out = (await play({ marker: "m-ok; $(touch /tmp/not-run)" })) as Record<string, unknown>;
+  expect(out).toMatchObject({ ok: 1, failed: 0 });
+  const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8")) as { marker: string; run_dir: string };
+  expect(seen.marker).toBe("m-ok; $(touch /tmp/not-run)");
+  expect(seen.run_dir).toMatch(new RegExp(`^${cfg.inventoryDir}/svc-ansible\\.[A-Za-z0-9]{8}$`));
+  expect(commands.length).toBe(3);
+  expect(commands[2]).toEqual(expect.arrayContaining(["ansible-playbook", "--", join(dir, "play.yml")]));
+  expect(runDirs()).toEqual([]);
+}, 300_000);
+
+test("a failing play still leaves no run directory behind, with no extra command to remove it", async () => {
+  await expect(play({ marker: "m-fail", fail_now: true })).rejects.toThrow(/task 'fail when asked' failed on target: asked to fail/);
+  expect(commands.length).toBe(3);
+  expect(runDirs()).toEqual([]);
+}, 300_000);
+
+test("a missing playbook is refused by the first command, which creates nothing", async () => {
+  commands.length = 0;
+  const args = op.args.parse({ playbook: "absent.yml", hosts: [{ name: "target", host: "127.0.0.1", port: sshd.port }], extra_vars: {} });
+  await expect(op.run(args, createTestOperatorContext(cfg, "ansible_playbook"))).rejects.toThrow(/^playbook .*absent\.yml not found on /);
+  expect(commands.length).toBe(1);
+  expect(runDirs()).toEqual([]);
+}, 60_000);
+
+test("a target that answers no key scan fails the task naming it, and the run directory is removed", async () => {
+  const args = op.args.parse({ playbook: "play.yml", hosts: [{ name: "gone", host: "127.0.0.1", port: 9 }], extra_vars: { out_dir: dir } });
+  await expect(op.run(args, createTestOperatorContext(cfg, "ansible_playbook"))).rejects.toThrow(/SSH on 127\.0\.0\.1:9 did not answer a key scan/);
+  expect(runDirs()).toEqual([]);
+}, 120_000);

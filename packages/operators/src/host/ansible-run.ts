@@ -1,0 +1,41 @@
+// How a play runs against its targets: the inventory, SSH reuse, and the run directory's clean-up.
+
+// ansible-playbook ($2...) run by a shell that removes the run's directory ($1) when it ends, on an
+// error or a TERM/HUP/INT as well (only SIGKILL skips it); the play's exit status is the command's.
+export const CLEAN_UP_AFTER = "d=$1; shift; trap 'rm -rf -- \"$d\"' EXIT; trap 'exit 143' TERM HUP INT; \"$@\"";
+
+/**
+ * One SSH connection per target for the whole play, its control socket in the run's own temporary
+ * directory (removed with it; not the SSH user's ~/.ansible/cp), and pipelining: each task is one
+ * SSH exchange instead of a temporary directory, a file copy and a run. No compression: the targets
+ * are on the host's loopback or bridge, where -C costs CPU (a TCG guest's most of all) and saves nothing.
+ */
+export function sshReuseEnv(dir: string): Record<string, string> {
+  return {
+    ANSIBLE_PIPELINING: "True",
+    ANSIBLE_SSH_ARGS: `-o ControlMaster=auto -o ControlPersist=30s -o ControlPath=${dir}/cp-%r@%h:%p`,
+  };
+}
+
+/** Inventory for SSH targets, each target's host key pinned (scanned into `dir`/known_hosts with it) and required for the whole run. */
+export function vmInventory(dir: string, hosts: { name: string; host: string; port: number; user: string }[], key: string | undefined, interpreter: string) {
+  // The VM was just created by us and is reached on the host's loopback: no StrictHostKeyChecking=no.
+  const sshArgs = `-o UserKnownHostsFile=${dir}/known_hosts -o StrictHostKeyChecking=yes -o BatchMode=yes`;
+  return {
+    all: {
+      hosts: Object.fromEntries(
+        hosts.map((h) => [
+          h.name,
+          {
+            ansible_host: h.host,
+            ansible_port: h.port,
+            ansible_user: h.user,
+            ansible_ssh_common_args: sshArgs,
+            ansible_python_interpreter: interpreter,
+            ...(key ? { ansible_ssh_private_key_file: key } : {}),
+          },
+        ]),
+      ),
+    },
+  };
+}

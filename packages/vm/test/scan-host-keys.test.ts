@@ -1,0 +1,62 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LocalExecutor, type HostExecutor } from "@svc/host";
+import { freePort, startSshd, waitFor, type TestSshd } from "@svc/testing";
+import { scanHostKeys } from "../src/host-keys";
+
+// scanHostKeys against real sshds on 127.0.0.1: one with an ed25519 key (a VM made from our images),
+// one with only an RSA key (a server in FIPS mode), and a port nothing listens on.
+let sshd: TestSshd;
+let rsaOnly: ChildProcess;
+let rsaPort: number;
+let dir: string;
+const argvs: string[][] = [];
+const local = new LocalExecutor();
+const ex: HostExecutor = { target: local.target, run: (argv, o) => (argvs.push([...argv]), local.run(argv, o)), close: () => local.close() };
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = connect(port, "127.0.0.1", () => (s.destroy(), resolve(true)));
+    s.on("error", () => resolve(false));
+  });
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  dir = mkdtempSync(join(tmpdir(), "svc-scan-"));
+  spawnSync("ssh-keygen", ["-q", "-t", "rsa", "-b", "2048", "-N", "", "-f", join(dir, "host_rsa")]);
+  rsaPort = await freePort();
+  rsaOnly = spawn(
+    "/usr/sbin/sshd",
+    ["-D", "-e", "-f", "/dev/null", "-o", `HostKey=${join(dir, "host_rsa")}`, "-o", "ListenAddress=127.0.0.1", "-p", String(rsaPort), "-o", `PidFile=${join(dir, "pid")}`],
+    { stdio: "ignore" },
+  );
+  await waitFor(() => listening(rsaPort), { timeoutMs: 10_000, what: "the RSA-only sshd" });
+}, 60_000);
+afterAll(async () => {
+  rsaOnly?.kill();
+  await sshd?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => (argvs.length = 0));
+
+test("a server with an ed25519 key is scanned once, for that key alone", async () => {
+  const keys = await scanHostKeys(ex, "127.0.0.1", sshd.port, { timeoutS: 3 });
+  expect(keys).toEqual([`[127.0.0.1]:${sshd.port} ${sshd.hostPublicKey}`]);
+  expect(argvs).toEqual([["ssh-keyscan", "-T", "3", "-t", "ed25519", "-p", String(sshd.port), "--", "127.0.0.1"]]);
+});
+
+test("a server that answers without an ed25519 key is scanned again for every type, and its key is returned", async () => {
+  const keys = await scanHostKeys(ex, "127.0.0.1", rsaPort, { timeoutS: 3 });
+  const pub = readFileSync(join(dir, "host_rsa.pub"), "utf8").split(" ").slice(0, 2).join(" ");
+  expect(keys).toEqual([`[127.0.0.1]:${rsaPort} ${pub}`]);
+  expect(argvs.map((a) => a.includes("-t"))).toEqual([true, false]);
+});
+
+test("a port where nothing answers gives no keys after one scan", async () => {
+  const port = await freePort();
+  await expect(scanHostKeys(ex, "127.0.0.1", port, { timeoutS: 3 })).resolves.toEqual([]);
+  expect(argvs.length).toBe(1);
+});
