@@ -4,7 +4,7 @@ import type { SvcConfig } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import type { Operator } from "../types";
 import { jumpHostInventory, jumpVmInventory } from "./ansible-jump";
-import { CLEAN_UP_AFTER, sshReuseEnv, vmInventory } from "./ansible-run";
+import { CLEAN_UP_AFTER, removedLine, sshReuseEnv, vmInventory } from "./ansible-run";
 import { AnsibleOutputWatcher } from "./ansible-output";
 import { ansibleStrategyFor, MITOGEN_INTERPRETER } from "./ansible-strategy";
 import { defaultHostExecutor, effectFence, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
@@ -144,9 +144,12 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           // The play is the effect: a retry that finds the previous try's play still running waits and adopts its result.
           fence: effectFence(ctx),
           onStdout: (l) => (w.line(l), ctx.log(l, "stdout")),
-          onStderr: (l) => (w.line(l), ctx.log(l, "stderr")),
+          onStderr: (l) => {
+            if (l === removedLine(dir)) return void (removed = true);
+            w.line(l);
+            ctx.log(l, "stderr");
+          },
         });
-        removed = r.code < 128;
         const totals = w.totals();
         if (r.code !== 0) {
           const f = w.failures[w.failures.length - 1];

@@ -29,6 +29,8 @@ let dir: string;
 let cfg: SvcConfig;
 let op: Operator;
 const commands: string[][] = [];
+/** When set, the play's command is answered with this instead of run (as the fence answers a try that adopts an earlier try's result). */
+let adopted: { code: number; stdout: string; stderr: string } | null = null;
 
 beforeAll(async () => {
   sshd = await startSshd();
@@ -36,7 +38,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, "play.yml"), PLAYBOOK);
   cfg = sshdTestConfig(sshd, dir, { SVC_ANSIBLE_STRATEGY: "linear" });
   // The host's executor, each command it is given recorded.
-  const counted = (ex: HostExecutor): HostExecutor => ({ target: ex.target, run: (argv, o) => (commands.push([...argv]), ex.run(argv, o)), close: () => ex.close() });
+  const counted = (ex: HostExecutor): HostExecutor => ({
+    target: ex.target,
+    run: async (argv, o) => (commands.push([...argv]), adopted && argv.includes("ansible-playbook") ? adopted : ex.run(argv, o)),
+    close: () => ex.close(),
+  });
   op = createHostOperators({ env: {}, executor: (ctx) => counted(new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool())) }).find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {
@@ -72,6 +78,22 @@ test("a play against an SSH target is three commands on the host, its extra vars
 test("a failing play still leaves no run directory behind, with no extra command to remove it", async () => {
   await expect(play({ marker: "m-fail", fail_now: true })).rejects.toThrow(/task 'fail when asked' failed on target: asked to fail/);
   expect(commands.length).toBe(3);
+  expect(runDirs()).toEqual([]);
+}, 300_000);
+
+test("a try whose play's result was adopted (its own command never ran) removes its run directory itself", async () => {
+  adopted = {
+    code: 0,
+    stdout: "PLAY RECAP\ntarget : ok=1 changed=0 unreachable=0 failed=0\n",
+    stderr: "svc-fence: try 1 of this task finished while this try waited; its result is taken\n",
+  };
+  try {
+    await play({ marker: "m-adopted" });
+  } finally {
+    adopted = null;
+  }
+  expect(commands.length).toBe(4);
+  expect(commands[3]!.slice(0, 3)).toEqual(["rm", "-rf", "--"]);
   expect(runDirs()).toEqual([]);
 }, 300_000);
 

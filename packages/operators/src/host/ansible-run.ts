@@ -1,8 +1,13 @@
 // How a play runs against its targets: the inventory, SSH reuse, and the run directory's clean-up.
 
 // ansible-playbook ($2...) run by a shell that removes the run's directory ($1) when it ends, on an
-// error or a TERM/HUP/INT as well (only SIGKILL skips it); the play's exit status is the command's.
-export const CLEAN_UP_AFTER = "d=$1; shift; trap 'rm -rf -- \"$d\"' EXIT; trap 'exit 143' TERM HUP INT; \"$@\"";
+// error or a TERM/HUP/INT as well (only SIGKILL skips it), and says so on stderr (removedLine); the
+// play's exit status is the command's. A try that adopts an earlier try's result (the fence) never
+// runs it, so only that line, not the exit status, tells the task its directory is gone.
+export const CLEAN_UP_AFTER = `d=$1; shift; trap 'rm -rf -- "$d" && printf "svc: removed %s\\n" "$d" >&2' EXIT; trap 'exit 143' TERM HUP INT; "$@"`;
+
+/** The line CLEAN_UP_AFTER writes once it removed `dir`. */
+export const removedLine = (dir: string) => `svc: removed ${dir}`;
 
 /**
  * One SSH connection per target for the whole play, its control socket in the run's own temporary
