@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startSshd, type TestSshd } from "@svc/testing";
 import { SshExecutor, SshPool, type SshOptions } from "../src";
 
@@ -53,7 +56,15 @@ describe("SshExecutor when the server refuses channels", () => {
 
   it("a server with MaxSessions 2: 8 commands at once all run, on connections of at most 2 channels", async () => {
     const { ex, pool } = executor(narrow);
-    expect(await hammer(ex, ["sleep", "0.5"], 8, 8)).toEqual([]);
+    // Each command marks itself started and waits until all 8 have (30 s at most, then exit 9):
+    // they all run at the same time, however slowly the machine starts them.
+    const dir = mkdtempSync(join(tmpdir(), "svc-refusals-"));
+    const barrier = ["sh", "-c", 'mktemp -p "$1" >/dev/null; n=0; while [ "$(ls "$1" | wc -l)" -lt 8 ]; do n=$((n + 1)); [ "$n" -lt 600 ] || exit 9; sleep 0.05; done', "sh", dir];
+    try {
+      expect(await hammer(ex, barrier, 8, 8)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(pool.connectionsOpened).toBeGreaterThanOrEqual(4);
   });
 });
