@@ -3,18 +3,14 @@ import { shellQuote, type HostExecutor } from "@svc/host";
 import { scanHostKeys } from "@svc/vm";
 import type { OperatorContext, OperatorHost } from "../types";
 import { sleep } from "./abortable-sleep";
+import { targetsInventory, type InventoryTarget } from "./ansible-run";
 import { writeHostFile } from "./remote-files";
 
 /** How the worker reaches a routed host's loopback: its SSH endpoint, key and pinned keys. */
 export type Jump = NonNullable<OperatorHost["jump"]>;
 
 /** An Ansible SSH target (as ansible_playbook's `hosts` entries). */
-export interface JumpTarget {
-  name: string;
-  host: string;
-  port: number;
-  user: string;
-}
+export type JumpTarget = InventoryTarget;
 
 /**
  * The ProxyCommand that reaches %h:%p from the routed host: `ssh -W` to it with its own key,
@@ -120,16 +116,7 @@ export async function jumpVmInventory(
   for (const h of hosts) lines.push(...(await scanFromHost(vmEx, h, ctx)));
   const knownHosts = `${dir}/known_hosts`;
   await writeHostFile(ex, knownHosts, `${lines.join("\n")}\n`, ctx);
-  const sshArgs = sshArgsText(jumpTargetSshWords(jump, knownHosts, jumpKh));
-  const entry = (h: JumpTarget) => ({
-    ansible_host: h.host,
-    ansible_port: h.port,
-    ansible_user: h.user,
-    ansible_ssh_common_args: sshArgs,
-    ansible_python_interpreter: interpreter,
-    ...(key ? { ansible_ssh_private_key_file: key } : {}),
-  });
-  return { all: { hosts: Object.fromEntries(hosts.map((h) => [h.name, entry(h)])) } };
+  return targetsInventory(hosts, sshArgsText(jumpTargetSshWords(jump, knownHosts, jumpKh)), key, interpreter);
 }
 
 /** Inventory of a play on the routed host itself: SSH to it with its key, checked against its pinned keys. */

@@ -22,25 +22,29 @@ export function sshReuseEnv(dir: string): Record<string, string> {
   };
 }
 
+/** An SSH target of a play (as ansible_playbook's `hosts` entries). */
+export interface InventoryTarget {
+  name: string;
+  host: string;
+  port: number;
+  user: string;
+}
+
+/** Inventory of SSH targets that share their ssh arguments, key and Python (direct, or through a routed host). */
+export function targetsInventory(hosts: InventoryTarget[], sshArgs: string, key: string | undefined, interpreter: string) {
+  const entry = (h: InventoryTarget) => ({
+    ansible_host: h.host,
+    ansible_port: h.port,
+    ansible_user: h.user,
+    ansible_ssh_common_args: sshArgs,
+    ansible_python_interpreter: interpreter,
+    ...(key ? { ansible_ssh_private_key_file: key } : {}),
+  });
+  return { all: { hosts: Object.fromEntries(hosts.map((h) => [h.name, entry(h)])) } };
+}
+
 /** Inventory for SSH targets, each target's host key pinned (scanned into `dir`/known_hosts with it) and required for the whole run. */
-export function vmInventory(dir: string, hosts: { name: string; host: string; port: number; user: string }[], key: string | undefined, interpreter: string) {
+export function vmInventory(dir: string, hosts: InventoryTarget[], key: string | undefined, interpreter: string) {
   // The VM was just created by us and is reached on the host's loopback: no StrictHostKeyChecking=no.
-  const sshArgs = `-o UserKnownHostsFile=${dir}/known_hosts -o StrictHostKeyChecking=yes -o BatchMode=yes`;
-  return {
-    all: {
-      hosts: Object.fromEntries(
-        hosts.map((h) => [
-          h.name,
-          {
-            ansible_host: h.host,
-            ansible_port: h.port,
-            ansible_user: h.user,
-            ansible_ssh_common_args: sshArgs,
-            ansible_python_interpreter: interpreter,
-            ...(key ? { ansible_ssh_private_key_file: key } : {}),
-          },
-        ]),
-      ),
-    },
-  };
+  return targetsInventory(hosts, `-o UserKnownHostsFile=${dir}/known_hosts -o StrictHostKeyChecking=yes -o BatchMode=yes`, key, interpreter);
 }
