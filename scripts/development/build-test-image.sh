@@ -4,7 +4,7 @@
 # Output (default /var/cache/svc/test-image/debian-minbase):
 #   disk.qcow2   ext4 root filesystem (whole disk, no partition table: root=/dev/vda)
 #   vmlinuz      the host's Debian kernel, booted directly by qemu
-#   initrd.img   the matching Debian initramfs (has virtio_blk, virtio_net, ext4)
+#   initrd.img   a small initramfs with busybox and the virtio modules (make-initramfs.sh)
 #   image.json   how svc-vm boots it (kernel command line, key injection method)
 #   recipe.sha256  stamp: the build is skipped while this matches the recipe
 # and a symlink <images-dir>/<name> -> output, so `svc-vm create vm X -i <name>` finds it.
@@ -38,7 +38,7 @@ Builds (or reuses, when up to date) the svc test VM image and registers it as NA
   --out DIR         output directory (default $OUT)
   --images-dir DIR  images directory to register the image in (default $IMAGES_DIR; "" to skip)
   --name NAME       image name (default $NAME)
-  --kernel VERSION  kernel release from /boot (default: newest with an initrd and modules)
+  --kernel VERSION  kernel release from /boot (default: the newest with modules)
   --mirror URL      Debian mirror (default $MIRROR)
   --extra-packages LIST  comma-separated packages baked in besides the base set (Recommends are
                     not followed: list them)
@@ -71,9 +71,10 @@ log() { printf '[build-test-image] %s\n' "$*" >&2; }
 die() { printf '[build-test-image] error: %s\n' "$*" >&2; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || die "must run as root (debootstrap and file ownership in the image need it)"
-for tool in debootstrap mkfs.ext4 qemu-img sha256sum; do
-  command -v "$tool" >/dev/null || die "$tool not found (apt-get install debootstrap e2fsprogs qemu-utils coreutils)"
+for tool in debootstrap mkfs.ext4 qemu-img sha256sum cpio; do
+  command -v "$tool" >/dev/null || die "$tool not found (apt-get install debootstrap e2fsprogs qemu-utils coreutils cpio)"
 done
+[ -x /bin/busybox ] || die "/bin/busybox not found, which the initramfs is made of (apt-get install busybox-static)"
 [[ "$NAME" =~ ^[a-z][a-z0-9._-]{0,62}$ ]] || die "invalid image name: $NAME"
 [[ "$EXTRA_PACKAGES" =~ ^[a-z0-9.+,-]*$ ]] || die "invalid --extra-packages: $EXTRA_PACKAGES"
 [[ "$DISABLE_UNITS" =~ ^[A-Za-z0-9@._,-]*$ ]] || die "invalid --disable-units: $DISABLE_UNITS"
@@ -84,18 +85,19 @@ done
 if [ -z "$KVER" ]; then
   for v in /boot/vmlinuz-*; do
     k="${v#/boot/vmlinuz-}"
-    if [ ! -f "/boot/initrd.img-$k" ] || [ ! -d "/lib/modules/$k" ]; then continue; fi
+    [ -d "/lib/modules/$k" ] || continue
     # Keep the newest release (version sort).
     if [ -z "$KVER" ] || [ "$(printf '%s\n%s\n' "$KVER" "$k" | sort -V | tail -n1)" = "$k" ]; then KVER="$k"; fi
   done
 fi
-[ -n "$KVER" ] || die "no kernel in /boot with an initrd and /lib/modules (apt-get install linux-image-cloud-amd64)"
-if [ ! -f "/boot/vmlinuz-$KVER" ] || [ ! -f "/boot/initrd.img-$KVER" ] || [ ! -d "/lib/modules/$KVER" ]; then
-  die "kernel $KVER needs /boot/vmlinuz-$KVER, /boot/initrd.img-$KVER and /lib/modules/$KVER"
+[ -n "$KVER" ] || die "no kernel in /boot with /lib/modules (apt-get install linux-image-cloud-amd64)"
+if [ ! -f "/boot/vmlinuz-$KVER" ] || [ ! -d "/lib/modules/$KVER" ]; then
+  die "kernel $KVER needs /boot/vmlinuz-$KVER and /lib/modules/$KVER"
 fi
 
-# The recipe: this script, the suite, the package list and the kernel. Same recipe, same image.
-RECIPE=$( { sha256sum "$0" | cut -d' ' -f1; echo "$SUITE $PACKAGES $DISABLE_UNITS $SIZE $KVER $DESCRIPTION"; sha256sum "/boot/vmlinuz-$KVER" "/boot/initrd.img-$KVER" | cut -d' ' -f1; } | sha256sum | cut -d' ' -f1)
+INITRAMFS="$(dirname "$0")/make-initramfs.sh"
+# The recipe: this script, the initramfs's, the suite, the package list and the kernel. Same recipe, same image.
+RECIPE=$( { sha256sum "$0" "$INITRAMFS" | cut -d' ' -f1; echo "$SUITE $PACKAGES $DISABLE_UNITS $SIZE $KVER $DESCRIPTION"; sha256sum "/boot/vmlinuz-$KVER" | cut -d' ' -f1; } | sha256sum | cut -d' ' -f1)
 
 register() {
   [ -n "$IMAGES_DIR" ] || return 0
@@ -180,7 +182,9 @@ cat >"$ROOT/etc/systemd/system/svc-firstboot.service" <<'EOF'
 [Unit]
 Description=svc test image: host keys, injected SSH key, hostname
 DefaultDependencies=no
-After=local-fs.target
+# The initramfs mounts the root read-write (rw on the command line) and systemd-remount-fs is
+# masked: this runs as soon as the journal can take its output, beside the rest of early boot.
+After=systemd-journald.socket systemd-remount-fs.service
 Before=ssh.service network-pre.target
 Wants=network-pre.target
 
@@ -203,6 +207,13 @@ chroot "$ROOT" systemctl enable svc-firstboot.service systemd-networkd.service s
 # logind is not needed for SSH sessions here (no libpam-systemd) and costs seconds under TCG.
 chroot "$ROOT" systemctl mask systemd-firstboot.service systemd-logind.service apt-daily.timer apt-daily-upgrade.timer \
   e2scrub_all.timer e2scrub_reap.service fstrim.timer >/dev/null 2>&1
+# Early boot on the path to sshd, each seconds under TCG and of no use in these VMs: the root is
+# mounted read-write with fstab's options by the initramfs (remount-fs), the image's system users
+# were made when its packages were installed (sysusers; a package installed later makes its own),
+# and no LVM, EFI, binfmt or kernel debugging here.
+chroot "$ROOT" systemctl mask systemd-remount-fs.service systemd-sysusers.service modprobe@dm_mod.service \
+  modprobe@efi_pstore.service systemd-binfmt.service proc-sys-fs-binfmt_misc.automount \
+  sys-kernel-debug.mount sys-kernel-tracing.mount >/dev/null 2>&1
 
 # Product services stay off until their role configures them (a fresh samba or registry would
 # otherwise start unconfigured on every VM made from this image).
@@ -226,13 +237,13 @@ mkdir -p "$WORK/out"
 qemu-img convert -f raw -O qcow2 "$WORK/disk.raw" "$WORK/out/disk.qcow2"
 rm -f "$WORK/disk.raw"
 cp "/boot/vmlinuz-$KVER" "$WORK/out/vmlinuz"
-cp "/boot/initrd.img-$KVER" "$WORK/out/initrd.img"
+bash "$INITRAMFS" "$KVER" "$WORK/out/initrd.img"
 cat >"$WORK/out/image.json" <<EOF
 {
   "name": "$NAME",
   "description": "$DESCRIPTION",
   "boot": "kernel",
-  "cmdline": "root=/dev/vda rw console=ttyS0 quiet",
+  "cmdline": "root=/dev/vda rw rootflags=noatime console=ttyS0 quiet",
   "key_injection": "cmdline",
   "ssh_user": "root",
   "os": "debian12",
