@@ -10,7 +10,7 @@ export type { VmSettings } from "./settings";
 export { listImages, resolveImage } from "./images";
 export type { ResolvedImage } from "./images";
 export { sshAnswers, waitForSsh } from "./ssh-probe";
-export { scanHostKeys, pinVmHostKeys, vmKnownHostsPath } from "./host-keys";
+export { scanHostKeys, waitForHostKeys, pinVmHostKeys, vmKnownHostsPath } from "./host-keys";
 export type { HostKeyOptions, PinResult } from "./host-keys";
 export { downloadImage } from "./download/download-image";
 export type { DownloadImageOptions, DownloadImageResult } from "./download/download-image";

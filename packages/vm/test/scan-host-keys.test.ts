@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalExecutor, type HostExecutor } from "@svc/host";
 import { freePort, startSshd, waitFor, type TestSshd } from "@svc/testing";
-import { scanHostKeys } from "../src/host-keys";
+import { scanHostKeys, waitForHostKeys } from "../src/host-keys";
 
 // scanHostKeys against real sshds on 127.0.0.1: one with an ed25519 key (a VM made from our images),
 // one with only an RSA key (a server in FIPS mode), and a port nothing listens on.
@@ -59,4 +59,58 @@ test("a port where nothing answers gives no keys after one scan", async () => {
   const port = await freePort();
   await expect(scanHostKeys(ex, "127.0.0.1", port, { timeoutS: 3 })).resolves.toEqual([]);
   expect(argvs.length).toBe(1);
+});
+
+describe("waitForHostKeys (a server that is still starting)", () => {
+  /**
+   * What a user-mode guest's forward does while the guest boots: accepts and says nothing. The
+   * first `silent` connections are held open and silent; later ones are passed to the sshd.
+   */
+  async function startingServer(silent: number) {
+    const port = await freePort();
+    const held: Socket[] = [];
+    let connections = 0;
+    const server = createServer((c) => {
+      if (++connections <= silent) return void held.push(c);
+      const up = connect(sshd.port, "127.0.0.1");
+      c.pipe(up).pipe(c);
+      const end = () => (c.destroy(), up.destroy());
+      c.on("error", end).on("close", end);
+      up.on("error", end).on("close", end);
+    });
+    await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+    const stop = () => (held.forEach((c) => c.destroy()), new Promise<void>((r) => server.close(() => r())));
+    return { port, connections: () => connections, stop };
+  }
+
+  test("scans afresh, in one command, until a server that held its first connections silent answers", async () => {
+    const s = await startingServer(3);
+    try {
+      const keys = await waitForHostKeys(ex, "127.0.0.1", s.port, { forS: 60, pauseS: 0.2 });
+      expect(keys).toEqual([`[127.0.0.1]:${s.port} ${sshd.hostPublicKey}`]);
+      expect(argvs).toHaveLength(1);
+      expect(s.connections()).toBe(4);
+    } finally {
+      await s.stop();
+    }
+  }, 120_000);
+
+  test("gives no keys when nothing answers within its time, in one command", async () => {
+    const port = await freePort();
+    await expect(waitForHostKeys(ex, "127.0.0.1", port, { forS: 2, pauseS: 0.2 })).resolves.toEqual([]);
+    expect(argvs).toHaveLength(1);
+  }, 60_000);
+
+  test("scans a server that answers without an ed25519 key again for every type", async () => {
+    const pub = readFileSync(join(dir, "host_rsa.pub"), "utf8").split(" ").slice(0, 2).join(" ");
+    await expect(waitForHostKeys(ex, "127.0.0.1", rsaPort, { forS: 10 })).resolves.toEqual([`[127.0.0.1]:${rsaPort} ${pub}`]);
+    expect(argvs.map((a) => a[0])).toEqual(["sh", "ssh-keyscan", "ssh-keyscan"]);
+  }, 60_000);
+});
+
+test("waitForHostKeys fails clearly, not with an empty answer, when its command cannot run on the host", async () => {
+  const broken: HostExecutor = { target: "root@lab2:22", run: async () => ({ code: 127, stdout: "", stderr: "sh: 1: ssh-keyscan: not found\n" }), close: async () => undefined };
+  await expect(waitForHostKeys(broken, "127.0.0.1", 2222, { forS: 5 })).rejects.toThrow(
+    "scanning 127.0.0.1:2222 from root@lab2:22 failed (exit 127): sh: 1: ssh-keyscan: not found",
+  );
 });

@@ -6,10 +6,10 @@ import type { Operator } from "../types";
 import { jumpHostInventory, jumpVmInventory } from "./ansible-jump";
 import { CLEAN_UP_AFTER, removedLine, sshReuseEnv, vmInventory } from "./ansible-run";
 import { AnsibleOutputWatcher } from "./ansible-output";
-import { ansibleStrategyFor, MITOGEN_INTERPRETER } from "./ansible-strategy";
+import { ansibleStrategyFor, MITOGEN_INTERPRETER, type AnsibleStrategy } from "./ansible-strategy";
 import { defaultHostExecutor, effectFence, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { prepareRunDir, removeDir, scanKeysAndWriteInventory, writeHostFile } from "./remote-files";
-import { hostName, hostPath, inventoryHost, userName, vmName } from "./schemas";
+import { hostName, hostPath, inventoryHost, knownHostLine, userName, vmName } from "./schemas";
 import { unsafeExtraVarsYaml } from "./unsafe-vars";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
 
@@ -22,12 +22,24 @@ const SETTING_VARS = {
   inventory_dir: (c: SvcConfig) => c.inventoryDir,
 } as const;
 type SettingVar = keyof typeof SETTING_VARS;
+/** A VM's SSH endpoint and host keys, as vm_wait_ssh outputs them. */
+const vmEndpoint = z.object({
+  ssh_host: hostName,
+  ssh_port: z.coerce.number().int().min(1).max(65535),
+  ssh_user: userName.nullish().transform((u) => u ?? "root"),
+  host_keys: z.array(knownHostLine).min(1).max(16),
+});
 const args = z
   .object({
     /** Playbook on the host; relative paths are under SVC_PLAYBOOKS_DIR. */
     playbook: hostPath,
     /** Target a VM by name (its SSH endpoint comes from `svc-vm info`)... */
     vm: vmName.optional(),
+    /**
+     * With vm: its endpoint and the host keys vm_wait_ssh pinned (`"{{ ti.wait_ssh.output }}"`).
+     * The play pins those keys and neither asks svc-vm info nor scans again: two host commands fewer.
+     */
+    vm_endpoint: vmEndpoint.optional(),
     /** ...or explicit hosts... */
     hosts: z.array(target).min(1).max(100).optional(),
     /** ...or the host itself (local connection, run from SVC_PLAYBOOKS_DIR). */
@@ -43,8 +55,12 @@ const args = z
     /** The host of the inventory whose VMs (or itself, with on_host) the play is for (default: the host holding the VM, else local). */
     host: inventoryHost.nullish(),
   })
-  .refine((a) => (a.vm ? 1 : 0) + (a.hosts ? 1 : 0) + (a.on_host ? 1 : 0) === 1, "give exactly one of vm, hosts or on_host");
+  .refine((a) => (a.vm ? 1 : 0) + (a.hosts ? 1 : 0) + (a.on_host ? 1 : 0) === 1, "give exactly one of vm, hosts or on_host")
+  .refine((a) => !a.vm_endpoint || a.vm, "vm_endpoint goes with vm");
 type Args = z.infer<typeof args>;
+
+/** The Python the targets run: named for Mitogen (its own discovery is slow), Ansible's discovery otherwise. */
+const interpreterFor = (strategy: AnsibleStrategy | null) => (strategy?.strategy === "mitogen_linear" ? MITOGEN_INTERPRETER : "auto_silent");
 
 /** Run ansible-playbook on the host against a VM (or the host itself), output streamed, failing task reported. */
 export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Operator<Args> {
@@ -67,13 +83,23 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       }
       const playbook = posix.isAbsolute(a.playbook) ? a.playbook : posix.join(ctx.config.playbooksDir, a.playbook);
       const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
-      // The VM's endpoint, the run's directory and the strategy (a probe, once per host) at once:
-      // commands on the host that need nothing of each other. Plays on the host itself are local
-      // and short: Ansible's own strategy; plays on VMs take the configured one.
+      const extraVars = unsafeExtraVarsYaml(a.extra_vars, trusted);
+      const ep = a.vm_endpoint;
+      const endpoint = ep ? [{ name: a.vm!, host: ep.ssh_host, port: ep.ssh_port, user: ep.ssh_user }] : null;
+      // A VM's endpoint and keys given, on a host reached directly: the run's directory is written
+      // whole, keys and inventory with it, in one command (the strategy, which the inventory names,
+      // is a probe once per host). Otherwise the VM's endpoint, the run's directory and the strategy
+      // are asked at once: commands on the host that need nothing of each other. Plays on the host
+      // itself are local and short: Ansible's own strategy; plays on VMs take the configured one.
+      const pinned = endpoint && !jump ? await ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal) : null;
+      const pinnedFiles = (d: string): Record<string, string> => ({
+        known_hosts: `${ep!.host_keys.join("\n")}\n`,
+        "inventory.json": JSON.stringify(vmInventory(d, endpoint!, key, interpreterFor(pinned)), null, 2),
+      });
       const [info, prepared, chosen] = await Promise.allSettled([
-        a.vm ? runVmCli<VmCliInfo>(vmEx, s, ctx, ["info", "vm", a.vm]) : Promise.resolve(null),
-        prepareRunDir(ex, playbook, ctx.config.inventoryDir, unsafeExtraVarsYaml(a.extra_vars, trusted), ctx),
-        a.on_host ? Promise.resolve(null) : ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal),
+        a.vm && !endpoint ? runVmCli<VmCliInfo>(vmEx, s, ctx, ["info", "vm", a.vm]) : Promise.resolve(null),
+        prepareRunDir(ex, playbook, ctx.config.inventoryDir, extraVars, ctx, pinned ? pinnedFiles : undefined),
+        pinned ? Promise.resolve(pinned) : a.on_host ? Promise.resolve(null) : ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal),
       ]);
       if (prepared.status === "rejected") throw prepared.reason;
       const dir = prepared.value;
@@ -81,7 +107,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       // the play ends, however it ends; this task removes it only when that shell may not have.
       let removed = false;
       try {
-        let hosts = a.hosts ?? [];
+        let hosts = a.hosts ?? endpoint ?? [];
         if (info.status === "rejected") throw info.reason;
         if (info.value) {
           const vm = info.value;
@@ -90,8 +116,10 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         }
         if (chosen.status === "rejected") throw chosen.reason;
         const strategy = chosen.value;
-        const interpreter = strategy?.strategy === "mitogen_linear" ? MITOGEN_INTERPRETER : "auto_silent";
-        if (a.on_host || jump) {
+        const interpreter = interpreterFor(strategy);
+        if (pinned) {
+          ctx.log(`host keys of ${a.vm} as vm_wait_ssh pinned them (${ep!.ssh_host}:${ep!.ssh_port})`, "system");
+        } else if (a.on_host || jump) {
           const inventory = a.on_host
             ? jump
               ? await jumpHostInventory(ex, { ...ctx.host!, jump }, dir, ctx)

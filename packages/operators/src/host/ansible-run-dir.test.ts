@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +11,8 @@ import type { Operator } from "../types";
 
 // Every command on the host is an sshd session and a login shell there: a play against SSH targets
 // takes three (prepare the run's directory with the extra vars; scan the targets' keys with the
-// inventory; the play, whose own shell removes the directory when it ends), however it ends.
+// inventory; the play, whose own shell removes the directory when it ends), however it ends. Given
+// a VM's endpoint and keys (vm_wait_ssh's output), two: the keys and inventory go with the first.
 const PLAYBOOK = `- hosts: all
   gather_facts: false
   tasks:
@@ -110,3 +112,51 @@ test("a target that answers no key scan fails the task naming it, and the run di
   await expect(op.run(args, createTestOperatorContext(cfg, "ansible_playbook"))).rejects.toThrow(/SSH on 127\.0\.0\.1:9 did not answer a key scan/);
   expect(runDirs()).toEqual([]);
 }, 120_000);
+
+describe("a VM's endpoint and keys as vm_wait_ssh output them", () => {
+  const scanned = () => {
+    const r = spawnSync("ssh-keyscan", ["-t", "ed25519", "-p", String(sshd.port), "127.0.0.1"], { encoding: "utf8" });
+    return r.stdout.split("\n").filter((l) => / ssh-ed25519 /.test(l));
+  };
+  const withEndpoint = (hostKeys: string[], extra: Record<string, unknown>) => {
+    commands.length = 0;
+    const args = op.args.parse({
+      playbook: "play.yml",
+      vm: "target",
+      vm_endpoint: { name: "target", ssh_host: "127.0.0.1", ssh_port: sshd.port, ssh_user: sshd.user, host_keys: hostKeys },
+      private_key: sshd.keyPath,
+      extra_vars: { out_dir: dir, ...extra },
+    });
+    return op.run(args, createTestOperatorContext(cfg, "ansible_playbook"));
+  };
+
+  test("are pinned as given: two commands on the host, no VM lookup and no key scan", async () => {
+    const keys = scanned();
+    expect(keys).toHaveLength(1);
+    const out = (await withEndpoint(keys, { marker: "m-endpoint" })) as Record<string, unknown>;
+    expect(out).toMatchObject({ ok: 1, failed: 0, hosts: ["target"] });
+    expect(JSON.parse(readFileSync(join(dir, "seen.json"), "utf8")).marker).toBe("m-endpoint");
+    expect(commands.length).toBe(2);
+    expect(commands.flat().some((w) => /svc-vm|ssh-keyscan/.test(w))).toBe(false);
+    expect(runDirs()).toEqual([]);
+  }, 300_000);
+
+  test("a key that is not the server's fails the play on host key verification (nothing runs on it), and the run directory is removed", async () => {
+    const other = mkdtempSync(join(tmpdir(), "svc-other-key-"));
+    spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(other, "k")]);
+    const pub = readFileSync(join(other, "k.pub"), "utf8").trim().split(" ");
+    rmSync(other, { recursive: true, force: true });
+    await expect(withEndpoint([`[127.0.0.1]:${sshd.port} ${pub[0]} ${pub[1]}`], { marker: "m-wrong-key" })).rejects.toThrow(/exit 4.*REMOTE HOST IDENTIFICATION HAS CHANGED/);
+    expect(commands.length).toBe(2);
+    expect(runDirs()).toEqual([]);
+  }, 300_000);
+
+  test("are refused before anything runs when a key is not one known_hosts line, or when no vm is named", () => {
+    const base = { playbook: "play.yml", extra_vars: {} };
+    const ep = { ssh_host: "127.0.0.1", ssh_port: 22, host_keys: ["[127.0.0.1]:22 ssh-ed25519 AAAA\n* ssh-ed25519 BBBB"] };
+    expect(op.args.safeParse({ ...base, vm: "target", vm_endpoint: ep }).success).toBe(false);
+    const good = { ...ep, host_keys: ["[127.0.0.1]:22 ssh-ed25519 AAAA"] };
+    expect(op.args.safeParse({ ...base, vm: "target", vm_endpoint: good }).success).toBe(true);
+    expect(op.args.safeParse({ ...base, hosts: [{ name: "t", host: "127.0.0.1" }], vm_endpoint: good }).success).toBe(false);
+  });
+});

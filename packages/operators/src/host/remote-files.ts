@@ -9,8 +9,10 @@ import { sleep } from "./abortable-sleep";
 const WRITE = 'umask 077 && cat > "$1"';
 // Each command on a host is an sshd session and a login shell there (0.6-0.7 s on a host whose
 // shell start-up is heavy): a play's preparation is two commands, not one per step.
-// $1 playbook, $2 parent, $3 the run's directory; stdin the extra vars. Exit 66: no playbook.
-const PREPARE = 'test -f "$1" || { echo "playbook $1 not found" >&2; exit 66; }; mkdir -p -m 700 -- "$2" && umask 077 && mkdir -- "$3" && cat > "$3/extra-vars.yml"';
+// $1 playbook, $2 parent, $3 the run's directory, then name content pairs of files written beside
+// (none secret: they travel as argv words); stdin the extra vars. Exit 66: no playbook.
+const PREPARE = `test -f "$1" || { echo "playbook $1 not found" >&2; exit 66; }; mkdir -p -m 700 -- "$2" && umask 077 && mkdir -- "$3" && cat > "$3/extra-vars.yml" || exit 1
+d=$3; shift 3; while [ $# -ge 2 ]; do printf '%s' "$2" > "$d/$1" || exit 1; shift 2; done`;
 // $1 the known_hosts to write, then host port pairs; stdin the inventory, written beside it once
 // every target answered. One ed25519 exchange first (a slow guest answers one far sooner than
 // three); every key type only where the server has no ed25519 key (FIPS mode). Exit 65 and the
@@ -27,12 +29,21 @@ const ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /**
  * The run's private directory under `parent` (a fresh random name made with mkdir: mktemp's
- * guarantee), after checking the playbook exists, with the extra vars written into it: one command.
+ * guarantee), after checking the playbook exists, with the extra vars written into it and `files`
+ * (file name → content, given the directory; nothing secret) beside them: one command.
  */
-export async function prepareRunDir(ex: HostExecutor, playbook: string, parent: string, extraVars: string, ctx: OperatorContext): Promise<string> {
+export async function prepareRunDir(
+  ex: HostExecutor,
+  playbook: string,
+  parent: string,
+  extraVars: string,
+  ctx: OperatorContext,
+  files: (dir: string) => Record<string, string> = () => ({}),
+): Promise<string> {
   // Eight letters and digits, as mktemp's XXXXXXXX: the control sockets' paths in it stay within the 108-byte limit.
   const dir = posix.join(parent, `svc-ansible.${Array.from(randomBytes(8), (b) => ALNUM[b % ALNUM.length]).join("")}`);
-  const r = await ex.run(["sh", "-c", PREPARE, "sh", playbook, parent, dir], { stdin: extraVars, signal: ctx.signal });
+  const beside = Object.entries(files(dir)).flat();
+  const r = await ex.run(["sh", "-c", PREPARE, "sh", playbook, parent, dir, ...beside], { stdin: extraVars, signal: ctx.signal });
   if (r.code === 66) throw new NonRetryableError(`playbook ${playbook} not found on ${ex.target}`);
   if (r.code !== 0) {
     await removeDir(ex, dir);

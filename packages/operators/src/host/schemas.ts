@@ -17,6 +17,11 @@ export const hostName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9.:-]{0,252}$/, "
  */
 export const inventoryHost = z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "host must be a host of the inventory: lower-case letters, digits and '-', 1 to 63");
 export const userName = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "user must be a POSIX user name");
+/** One known_hosts line as ssh-keyscan prints it (`[127.0.0.1]:2222 ssh-ed25519 AAAA…`): three words, no newline. */
+export const knownHostLine = z
+  .string()
+  .max(16_384)
+  .regex(/^\S+ (ssh-|ecdsa-)\S+ \S+$/, "host key must be a known_hosts line: HOST TYPE KEY");
 /** A file path on the host: absolute or relative, no NUL, not an option look-alike. */
 export const hostPath = z
   .string()

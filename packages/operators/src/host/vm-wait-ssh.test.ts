@@ -5,19 +5,26 @@ import { createTestOperatorContext } from "@svc/testing";
 import { createHostOperators } from "./index";
 
 // vm_wait_ssh's probing, through our own HostExecutor interface recording what it was asked to run
-// and answering as the VM CLI and ssh-keyscan would (the real ones are in vm-e2e.test.ts).
+// and answering as the VM CLI and the host's scanning loop would (the real ones are in
+// vm-e2e.test.ts and packages/vm/test/scan-host-keys.test.ts).
 const KEY = "[127.0.0.1]:2222 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKey\n";
 const info = (state: string) => JSON.stringify({ name: "web1", state, image: "alpha", memory_mb: 512, cpus: 1, ip: null, ssh_host: "127.0.0.1", ssh_port: 2222, ssh_user: "root" });
 const cfg = loadConfig({ SVC_SSH_HOST: "127.0.0.1", SVC_VM_DISKS_DIR: "/conf/vms" });
 
-/** A host whose sshd in the VM answers from the `answerAt`-th scan on; the VM's state per info read. */
-function host(answerAt: number, stateAt: (read: number) => string = () => "running") {
+const BANNER = "# 127.0.0.1:2222 SSH-2.0-OpenSSH_9.2p1\n";
+
+/**
+ * A host whose sshd in the VM answers from the `answerAt`-th scanning command on (with `answer`:
+ * its key and banner, or a banner alone); the VM's state per info read.
+ */
+function host(answerAt: number, stateAt: (read: number) => string = () => "running", answer = BANNER + KEY) {
   const calls: string[][] = [];
   let scans = 0;
   let reads = 0;
   const reply = (argv: readonly string[]): Partial<RunResult> => {
     if (argv[0] === "svc-vm") return { stdout: info(stateAt(++reads)) };
-    if (argv[0] === "ssh-keyscan") return { stdout: ++scans >= answerAt ? KEY : "" };
+    if (argv[0] === "sh" && argv[2]?.includes("ssh-keyscan")) return { stdout: ++scans >= answerAt ? answer : "" };
+    if (argv[0] === "ssh-keyscan") return { stdout: KEY };
     return {};
   };
   const ex: HostExecutor = {
@@ -26,36 +33,40 @@ function host(answerAt: number, stateAt: (read: number) => string = () => "runni
     close: async () => undefined,
   };
   const op = createHostOperators({ executor: () => ex, env: { SVC_VM_CLI: "svc-vm", SVC_VM_DISKS_DIR: "/conf/vms" } }).find((o) => o.name === "vm_wait_ssh")!;
-  const run = (args: Record<string, unknown>) => op.run(op.args.parse({ name: "web1", interval_s: 0.2, ...args }), createTestOperatorContext(cfg, "vm_wait_ssh"));
+  const run = (args: Record<string, unknown>) => op.run(op.args.parse({ name: "web1", ...args }), createTestOperatorContext(cfg, "vm_wait_ssh"));
+  const loops = () => calls.filter((a) => a[0] === "sh" && a[2]?.includes("ssh-keyscan"));
   const count = (cmd: string) => calls.filter((a) => a[0] === cmd).length;
   const scanTimeouts = () => calls.filter((a) => a[0] === "ssh-keyscan").map((a) => a[a.indexOf("-T") + 1]);
-  return { run, count, scanTimeouts };
+  return { run, count, loops, scanTimeouts };
 }
 
 describe("vm_wait_ssh probing", () => {
-  it("reads the VM once, then only scans its endpoint, reading the state again every 10th probe", async () => {
-    const h = host(12);
-    await expect(h.run({})).resolves.toMatchObject({ ssh_host: "127.0.0.1", ssh_port: 2222, host_keys: [expect.stringContaining("ssh-ed25519")] });
-    expect(h.count("ssh-keyscan")).toBe(12);
-    expect(h.count("svc-vm")).toBe(2);
+  it("reads the VM's state, then scans its endpoint in one command on the host per round, until it answers", async () => {
+    const h = host(3);
+    await expect(h.run({ interval_s: 0.3 })).resolves.toMatchObject({ ssh_host: "127.0.0.1", ssh_port: 2222, host_keys: [KEY.trim()] });
+    expect(h.loops()).toHaveLength(3);
+    expect(h.count("svc-vm")).toBe(3);
+    // Seconds the round goes on, the endpoint, the pause between scans: argv words, not script text.
+    expect(h.loops()[0]!.slice(4)).toEqual(["20", "127.0.0.1", "2222", "0.3"]);
+    expect(h.count("ssh-keyscan")).toBe(0);
   });
 
-  it("fails without retry when a state read finds the VM shut off", async () => {
+  it("fails without retry when a round's state read finds the VM shut off", async () => {
     const h = host(Infinity, (read) => (read >= 2 ? "shut off" : "running"));
     const err = await h.run({}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NonRetryableError);
     expect((err as Error).message).toBe("VM 'web1' is shut off; it will not answer SSH");
-    expect(h.count("ssh-keyscan")).toBe(9);
+    expect(h.loops()).toHaveLength(1);
   });
 
-  it("waits 3 s for each scan's answer, and 10 s on every 4th, for a guest too loaded to answer sooner", async () => {
-    const h = host(9);
-    await h.run({});
-    expect(h.scanTimeouts()).toEqual(["3", "3", "3", "10", "3", "3", "3", "10", "3"]);
+  it("scans a server that sent its banner but no ed25519 key again, waiting 10 s for its keys", async () => {
+    const h = host(1, undefined, BANNER);
+    await expect(h.run({})).resolves.toMatchObject({ host_keys: [KEY.trim()] });
+    expect(h.scanTimeouts()).toEqual(["10"]);
   });
 
-  it("polls every second unless told otherwise", () => {
+  it("pauses half a second between scans unless told otherwise", () => {
     const op = createHostOperators({}).find((o) => o.name === "vm_wait_ssh")!;
-    expect(op.args.parse({ name: "web1" })).toMatchObject({ interval_s: 1, timeout_s: 300 });
+    expect(op.args.parse({ name: "web1" })).toMatchObject({ interval_s: 0.5, timeout_s: 300 });
   });
 });

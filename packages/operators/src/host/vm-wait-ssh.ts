@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
-import { pinVmHostKeys, scanHostKeys } from "@svc/vm";
+import { pinVmHostKeys, waitForHostKeys } from "@svc/vm";
 import type { Operator, OperatorContext } from "../types";
 import { sleep } from "./abortable-sleep";
 import { defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
@@ -11,16 +11,15 @@ import { runVmCli, type VmCliInfo } from "./vm-cli";
 const args = z.object({
   name: vmName,
   timeout_s: z.coerce.number().min(1).max(3600).default(300),
-  interval_s: z.coerce.number().min(0.2).max(60).default(1),
+  /** Pause between two scans of the endpoint (each scan waits 1 s for an answer, every 8th 10 s). */
+  interval_s: z.coerce.number().min(0.2).max(60).default(0.5),
   /** The host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
   host: inventoryHost.nullish(),
 });
 type Args = z.infer<typeof args>;
 
-/** Probes between two reads of the VM's state once its endpoint is known (a read starts a VM CLI). */
-const STATE_EVERY = 10;
-/** Every this many probes, the scan waits 10 s for an answer instead of 3. */
-const PATIENT_EVERY = 4;
+/** Seconds one scanning command goes on before the VM's state is read again (a read starts a VM CLI). */
+const ROUND_S = 20;
 
 /**
  * Pin the keys the new VM presented in its own known_hosts (see pinVmHostKeys in @svc/vm, which
@@ -46,28 +45,24 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
       const s = hostOperatorSettings(deps.env);
       const deadline = Date.now() + a.timeout_s * 1000;
       let info: VmCliInfo | undefined;
-      let tries = 0;
-      // The VM's state and endpoint are read once and then every STATE_EVERY probes (a VM that
-      // stopped fails the wait there); in between, a probe is only a scan of the endpoint.
+      let rounds = 0;
+      // Each round reads the VM's state and endpoint (a VM that stopped fails the wait), then scans
+      // the endpoint in a loop on the host for up to ROUND_S seconds: one command, not one a scan.
       while (Date.now() < deadline) {
-        tries++;
-        if (!info?.ssh_host || !info.ssh_port || tries % STATE_EVERY === 0) {
-          info = await runVmCli<VmCliInfo>(ex, s, ctx, ["info", "vm", a.name]);
-          if (info.state === "shut off" || info.state === "crashed") throw new NonRetryableError(`VM '${a.name}' is ${info.state}; it will not answer SSH`);
-        }
-        if (info.ssh_host && info.ssh_port) {
-          // Until the guest's network is up its user-mode forward accepts and then says nothing, so a
-          // scan waits out its timeout: 3 s (not 10) keeps that from hiding an sshd that just started;
-          // every PATIENT_EVERY-th scan waits longer, for a guest too loaded to answer within 3 s.
-          const timeoutS = tries % PATIENT_EVERY === 0 ? 10 : 3;
-          const keys = await scanHostKeys(ex, info.ssh_host, info.ssh_port, { signal: ctx.signal, timeoutS });
+        rounds++;
+        info = await runVmCli<VmCliInfo>(ex, s, ctx, ["info", "vm", a.name]);
+        if (info.state === "shut off" || info.state === "crashed") throw new NonRetryableError(`VM '${a.name}' is ${info.state}; it will not answer SSH`);
+        ctx.log(`waiting for SSH on ${info.ssh_host ?? "?"}:${info.ssh_port ?? "?"} (state ${info.state})`, "system");
+        const left = (deadline - Date.now()) / 1000;
+        if (info.ssh_host && info.ssh_port && left > 0) {
+          const keys = await waitForHostKeys(ex, info.ssh_host, info.ssh_port, { forS: Math.min(ROUND_S, left), pauseS: a.interval_s, signal: ctx.signal });
           if (keys.length > 0) {
-            ctx.log(`SSH answers on ${info.ssh_host}:${info.ssh_port} after ${tries} probe(s)`, "system");
+            ctx.log(`SSH answers on ${info.ssh_host}:${info.ssh_port} (round ${rounds})`, "system");
             await pinKeys(ex, ctx.host ? ctx.host.disksDir : (s.disksDir ?? ctx.config.vm.disksDir), a.name, keys, ctx);
             return { name: a.name, ssh_host: info.ssh_host, ssh_port: info.ssh_port, ssh_user: info.ssh_user, host_keys: keys };
           }
         }
-        if (tries === 1 || tries % STATE_EVERY === 0) ctx.log(`waiting for SSH on ${info.ssh_host ?? "?"}:${info.ssh_port ?? "?"} (state ${info.state})`, "system");
+        // Between rounds (or while the VM has no endpoint yet): a pause, never a busy loop.
         await sleep(Math.min(a.interval_s * 1000, Math.max(0, deadline - Date.now())), ctx.signal);
       }
       const where = info?.ssh_host ? `${info.ssh_host}:${info.ssh_port}` : "(no endpoint yet)";
