@@ -63,7 +63,8 @@ for arg in $(cat /proc/cmdline); do
 done
 for m in $(cat /modules.order); do insmod "/modules/$m" || echo "initramfs: insmod $m failed"; done
 i=0
-while [ ! -b "$root" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i + 1)); done
+# Up to a minute for the disk (Debian's initramfs waits 30 s; a loaded TCG host is slow).
+while [ ! -b "$root" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
 if ! mount -t ext4 -o "$flags$rootflags" "$root" /root; then
   echo "initramfs: cannot mount the root $root; powering off"
   poweroff -f
