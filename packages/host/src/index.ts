@@ -13,3 +13,5 @@ export type { KnownHostEntry, HostKeyVerdict } from "./known-hosts";
 export { LineSplitter } from "./line-splitter";
 export { fenceKey, fenceArgv, checkFenced, FencedError, FENCE_EXIT } from "./fence";
 export type { FenceOptions } from "./fence";
+export { runSections } from "./sections";
+export type { Section } from "./sections";

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import type { HostExecutor } from "@svc/host";
 import { ensureLibvirtd, startSshd, type TestSshd } from "@svc/testing";
 import { firstContactKey, hostExecutor, probeHost, type HostTarget } from "../src";
 import { defineSvcDomain } from "./domain";
@@ -65,6 +66,20 @@ describe("host capacity probe over SSH", () => {
       expect(c.vms.find((v) => v.name === DOMAIN)).toEqual({ name: DOMAIN, running: false, svc: true, memory_mb: 128, cpus: 1 });
       expect(c.vm_count).toBe(c.vms.filter((v) => v.svc).length);
       expect(c.vm_count).toBeGreaterThanOrEqual(1);
+    } finally {
+      await ex.close();
+    }
+  });
+
+  it("asks the host one command for all of it, and names virsh's error when libvirt does not answer", async () => {
+    const inner = hostExecutor({ ...target, host_key: sshd.hostPublicKey });
+    let commands = 0;
+    const ex: HostExecutor = { target: inner.target, run: (argv, o) => (commands++, inner.run(argv, o)), close: () => inner.close() };
+    try {
+      expect((await probeHost(ex, target)).up).toBe(true);
+      expect(commands).toBe(1);
+      const r = await probeHost(ex, { ...target, libvirt_uri: "test:///nowhere/none.xml" });
+      expect(r).toMatchObject({ up: false, error: expect.stringMatching(/^virsh --connect test:\/\/\/nowhere\/none\.xml nodeinfo exited 1: /) });
     } finally {
       await ex.close();
     }

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
-import type { HostExecutor } from "@svc/host";
+import { runSections, type HostExecutor } from "@svc/host";
 import type { Operator, OperatorContext } from "../types";
 import { actedOnHost, defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { hostPath, imageName, inventoryHost, vmName } from "./schemas";
@@ -115,14 +114,11 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
 }
 
 /**
- * Every probe of the check in one command on the host (as root: /dev/kvm and libvirt need it), since
- * each command is an sshd session and a login shell there. Each probe's output (stderr with it)
- * follows a line "<marker> <name> <exit code>"; the marker is random, so no output can fake one.
- * $1 marker, $2 libvirt URI, $3 how many tools, then the tools, then the paths to measure free disk
- * at (the path, then its parents: the first that exists).
+ * Every probe of the check in one command on the host (as root: /dev/kvm and libvirt need it;
+ * runSections). $1 libvirt URI, $2 how many tools, then the tools, then the paths to measure free
+ * disk at (the path, then its parents: the first that exists).
  */
-const PROBES = `m=$1 uri=$2 n=$3; shift 3
-section() { name=$1; shift; out=$("$@" 2>&1); rc=$?; printf '%s %s %s\\n%s\\n' "$m" "$name" "$rc" "$out"; }
+const PROBES = `uri=$1 n=$2; shift 2
 section virt grep -c -E -w 'vmx|svm' /proc/cpuinfo
 section kvm test -r /dev/kvm -a -w /dev/kvm
 section virsh virsh --connect "$uri" version
@@ -133,20 +129,10 @@ section mem cat /proc/meminfo`;
 type Probes = Record<string, { code: number; out: string } | undefined>;
 
 async function probeHost(ex: HostExecutor, uri: string, tools: string[], diskPath: string, ctx: OperatorContext): Promise<Probes> {
-  const marker = `@@svc-probe-${randomBytes(8).toString("hex")}`;
   const parts = diskPath.split("/");
   const paths = parts.map((_, i) => parts.slice(0, parts.length - i).join("/") || "/");
-  const r = await ex.run(["sh", "-c", PROBES, "sh", marker, uri, String(tools.length), ...tools, ...paths], { root: true, timeoutMs: 60_000, signal: ctx.signal });
-  const out: Probes = {};
-  let cur: { code: number; lines: string[] } | null = null;
-  const sections: [string, { code: number; lines: string[] }][] = [];
-  for (const line of r.stdout.split("\n")) {
-    const m = line.startsWith(`${marker} `) ? /^\S+ (\w+) (\d+)$/.exec(line) : null;
-    if (m) sections.push([m[1]!, (cur = { code: Number(m[2]), lines: [] })]);
-    else cur?.lines.push(line);
-  }
-  for (const [name, v] of sections) out[name] = { code: v.code, out: v.lines.join("\n") };
-  return out;
+  const r = await runSections(ex, PROBES, [uri, String(tools.length), ...tools, ...paths], { root: true, timeoutMs: 60_000, signal: ctx.signal });
+  return Object.fromEntries(r.sections.map((x) => [x.name, { code: x.code, out: x.out }]));
 }
 
 function lastLine(s: string): string {
