@@ -103,6 +103,9 @@ test("vm_deployment uses the given name, or the picked one when none was given",
   expect(picked.args.name).toBe("vm-20250101-120000");
   const verify = previewPlaybookTask(dags.vm_deployment!, "verify", { vm_name: "web01" }, { outputs: { create_vm: { ...CREATED.create_vm, name: "web01" } } });
   expect(verify.extraVars.verify_commands).toEqual([["sh", "-c", 'test "$(hostname)" = "$1" && grep -q "created by svc" /etc/motd', "verify", "web01"]]);
+  // configure and verify take the endpoint and keys wait_ssh pinned; without its output, none.
+  expect(previewPlaybookTask(dags.vm_deployment!, "configure", { vm_name: "idm" }, { outputs: CREATED }).args.vm_endpoint).toEqual(CREATED.wait_ssh);
+  expect(verify.args.vm_endpoint).toBeNull();
 });
 
 test("vm_deployment's host param pins every host-scoped task to that host; absent, no task names a host", () => {

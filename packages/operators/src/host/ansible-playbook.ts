@@ -27,7 +27,7 @@ const vmEndpoint = z.object({
   ssh_host: hostName,
   ssh_port: z.coerce.number().int().min(1).max(65535),
   ssh_user: userName.nullish().transform((u) => u ?? "root"),
-  host_keys: z.array(knownHostLine).min(1).max(16),
+  host_keys: z.array(knownHostLine).max(16),
 });
 const args = z
   .object({
@@ -38,8 +38,9 @@ const args = z
     /**
      * With vm: its endpoint and the host keys vm_wait_ssh pinned (`"{{ ti.wait_ssh.output }}"`).
      * The play pins those keys and neither asks svc-vm info nor scans again: two host commands fewer.
+     * null (no such output), or no keys, is as if not given.
      */
-    vm_endpoint: vmEndpoint.optional(),
+    vm_endpoint: vmEndpoint.nullish(),
     /** ...or explicit hosts... */
     hosts: z.array(target).min(1).max(100).optional(),
     /** ...or the host itself (local connection, run from SVC_PLAYBOOKS_DIR). */
@@ -84,7 +85,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       const playbook = posix.isAbsolute(a.playbook) ? a.playbook : posix.join(ctx.config.playbooksDir, a.playbook);
       const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
       const extraVars = unsafeExtraVarsYaml(a.extra_vars, trusted);
-      const ep = a.vm_endpoint;
+      const ep = a.vm_endpoint?.host_keys.length ? a.vm_endpoint : null;
       const endpoint = ep ? [{ name: a.vm!, host: ep.ssh_host, port: ep.ssh_port, user: ep.ssh_user }] : null;
       // A VM's endpoint and keys given, on a host reached directly: the run's directory is written
       // whole, keys and inventory with it, in one command (the strategy, which the inventory names,

@@ -158,5 +158,7 @@ describe("a VM's endpoint and keys as vm_wait_ssh output them", () => {
     const good = { ...ep, host_keys: ["[127.0.0.1]:22 ssh-ed25519 AAAA"] };
     expect(op.args.safeParse({ ...base, vm: "target", vm_endpoint: good }).success).toBe(true);
     expect(op.args.safeParse({ ...base, hosts: [{ name: "t", host: "127.0.0.1" }], vm_endpoint: good }).success).toBe(false);
+    // A DAG renders a missing wait_ssh output as null: the VM is then looked up and scanned as before.
+    expect(op.args.safeParse({ ...base, vm: "target", vm_endpoint: null }).success).toBe(true);
   });
 });
