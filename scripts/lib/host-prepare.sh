@@ -27,7 +27,8 @@ hp_missing_packages() {
 hp_packages() {
   local with_image=$1 pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils openssh-server openssh-client
     ansible-core ansible-mitogen genisoimage dnsmasq-base) missing
-  [ "$with_image" = 1 ] && pkgs+=(debootstrap e2fsprogs linux-image-cloud-amd64)
+  # The test images: debootstrap, mkfs.ext4 -d, the host's kernel, and busybox with cpio for their initramfs.
+  [ "$with_image" = 1 ] && pkgs+=(debootstrap e2fsprogs linux-image-cloud-amd64 busybox-static cpio)
   if [ "$(svc_os_family)" != debian ]; then
     svc_info "packages: $(svc_os_name) is not Debian; the preflight repairs below install what it knows"
     return 0

@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { runSections, type HostExecutor } from "@svc/host";
+import { runSections, type HostExecutor, type Section } from "@svc/host";
 import { parseDomainXml } from "@svc/vm";
 import { parseDf, parseFreeCell, parseImageList, parseNames, parseNodeInfo, parseNodeMemStats } from "./parse-probe";
 import type { HostCapacity, HostRecord, ProbedVm, ProbeResult } from "./types";
@@ -25,11 +25,10 @@ section running virsh --connect "$uri" list --state-running --name
 for p in "$@"; do section df df -B1 --output=size,avail -- "$p" && { section dfpath printf '%s' "$p"; break; }; done
 section images find "$images" -mindepth 1 -maxdepth 2 -printf '%P\\n'`;
 
-type Found = { name: string; code: number; out: string };
-const failed = (what: string, f: Found) => new Error(`${what} exited ${f.code}: ${f.out.trim().split("\n").pop() ?? ""}`.slice(0, 400));
+const failed = (what: string, f: Section) => new Error(`${what} exited ${f.code}: ${f.out.trim().split("\n").pop() ?? ""}`.slice(0, 400));
 
 /** The section `name` that succeeded, or an error naming the command when it failed or is missing. */
-function need(found: Found[], name: string, what: string): string {
+function need(found: Section[], name: string, what: string): string {
   const f = found.find((x) => x.name === name);
   if (!f) throw new Error(`${what}: no answer from the host`);
   if (f.code !== 0) throw failed(what, f);
@@ -37,7 +36,7 @@ function need(found: Found[], name: string, what: string): string {
 }
 
 /** df of the disks directory, or of its nearest existing parent. */
-function diskOf(found: Found[], dir: string): { totalGb: number; freeGb: number; path: string } {
+function diskOf(found: Section[], dir: string): { totalGb: number; freeGb: number; path: string } {
   const path = found.find((x) => x.name === "dfpath");
   if (path) return { ...parseDf(found.filter((x) => x.name === "df" && x.code === 0).pop()!.out), path: path.out };
   const last = found.filter((x) => x.name === "df").pop();
@@ -65,6 +64,7 @@ export async function probeCapacity(ex: HostExecutor, h: ProbeTarget): Promise<H
   const node = parseNodeInfo(virsh("nodeinfo", "nodeinfo"));
   const stats = found.find((x) => x.name === "memstats");
   const mem = stats?.code === 0 ? parseNodeMemStats(stats.out) : { totalMb: node.memoryMb, freeMb: parseFreeCell(virsh("freecell", "freecell --all")) };
+  // The domains come as domname/dom pairs below; the list itself only has to have worked.
   virsh("all", "list --all --name");
   const running = new Set(parseNames(virsh("running", "list --state-running --name")));
   const vms: ProbedVm[] = [];

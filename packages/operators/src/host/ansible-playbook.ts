@@ -87,20 +87,21 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       const extraVars = unsafeExtraVarsYaml(a.extra_vars, trusted);
       const ep = a.vm_endpoint?.host_keys.length ? a.vm_endpoint : null;
       const endpoint = ep ? [{ name: a.vm!, host: ep.ssh_host, port: ep.ssh_port, user: ep.ssh_user }] : null;
-      // A VM's endpoint and keys given, on a host reached directly: the run's directory is written
-      // whole, keys and inventory with it, in one command (the strategy, which the inventory names,
-      // is a probe once per host). Otherwise the VM's endpoint, the run's directory and the strategy
-      // are asked at once: commands on the host that need nothing of each other. Plays on the host
-      // itself are local and short: Ansible's own strategy; plays on VMs take the configured one.
-      const pinned = endpoint && !jump ? await ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal) : null;
+      // Plays on the host itself are local and short: Ansible's own strategy; plays on VMs take the
+      // configured one (a probe, once per host).
+      const strategyP = a.on_host ? Promise.resolve(null) : ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal);
+      // A VM's endpoint and keys given, on a host reached directly: the keys and the inventory (which
+      // names the strategy's Python) are written with the run's directory, in one command. Otherwise
+      // the VM's endpoint, the run's directory and the strategy are asked at once.
+      const pinned = ep && !jump ? { keys: ep.host_keys, strategy: await strategyP } : null;
       const pinnedFiles = (d: string): Record<string, string> => ({
-        known_hosts: `${ep!.host_keys.join("\n")}\n`,
-        "inventory.json": JSON.stringify(vmInventory(d, endpoint!, key, interpreterFor(pinned)), null, 2),
+        known_hosts: `${pinned!.keys.join("\n")}\n`,
+        "inventory.json": JSON.stringify(vmInventory(d, endpoint!, key, interpreterFor(pinned!.strategy)), null, 2),
       });
       const [info, prepared, chosen] = await Promise.allSettled([
         a.vm && !endpoint ? runVmCli<VmCliInfo>(vmEx, s, ctx, ["info", "vm", a.vm]) : Promise.resolve(null),
         prepareRunDir(ex, playbook, ctx.config.inventoryDir, extraVars, ctx, pinned ? pinnedFiles : undefined),
-        pinned ? Promise.resolve(pinned) : a.on_host ? Promise.resolve(null) : ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal),
+        strategyP,
       ]);
       if (prepared.status === "rejected") throw prepared.reason;
       const dir = prepared.value;
@@ -119,7 +120,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         const strategy = chosen.value;
         const interpreter = interpreterFor(strategy);
         if (pinned) {
-          ctx.log(`host keys of ${a.vm} as vm_wait_ssh pinned them (${ep!.ssh_host}:${ep!.ssh_port})`, "system");
+          ctx.log(`host keys of ${a.vm} as vm_wait_ssh pinned them (${hosts[0]!.host}:${hosts[0]!.port})`, "system");
         } else if (a.on_host || jump) {
           const inventory = a.on_host
             ? jump
