@@ -4,11 +4,11 @@ import type { SvcConfig } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import type { Operator } from "../types";
 import { jumpHostInventory, jumpVmInventory } from "./ansible-jump";
-import { CLEAN_UP_AFTER, removedLine, sshReuseEnv, vmInventory } from "./ansible-run";
+import { CLEAN_UP_AFTER, removedLine, sharedControlPath, sshReuseEnv, vmInventory } from "./ansible-run";
 import { AnsibleOutputWatcher } from "./ansible-output";
 import { ansibleStrategyFor, MITOGEN_INTERPRETER, type AnsibleStrategy } from "./ansible-strategy";
 import { defaultHostExecutor, effectFence, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
-import { prepareRunDir, removeDir, scanKeysAndWriteInventory, writeHostFile } from "./remote-files";
+import { PREPARE_FAILED, prepareRunDir, prepareThenPlayArgv, removeDir, runDirName, scanKeysAndWriteInventory, writeHostFile } from "./remote-files";
 import { hostName, hostPath, inventoryHost, knownHostLine, userName, vmName } from "./schemas";
 import { unsafeExtraVarsYaml } from "./unsafe-vars";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
@@ -90,9 +90,10 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       // Plays on the host itself are local and short: Ansible's own strategy; plays on VMs take the
       // configured one (a probe, once per host).
       const strategyP = a.on_host ? Promise.resolve(null) : ansibleStrategyFor(ex, ctx.config.ansibleStrategy, ctx.signal);
-      // A VM's endpoint and keys given, on a host reached directly: the keys and the inventory (which
-      // names the strategy's Python) are written with the run's directory, in one command. Otherwise
-      // the VM's endpoint, the run's directory and the strategy are asked at once.
+      // A VM's endpoint and keys given, on a host reached directly: the run's directory, with the keys
+      // and the inventory (which names the strategy's Python), is made by the play's own command: one
+      // host command in all. Otherwise the VM's endpoint, the run's directory and the strategy are
+      // asked at once, and the play is a command of its own.
       const pinned = ep && !jump ? { keys: ep.host_keys, strategy: await strategyP } : null;
       const pinnedFiles = (d: string): Record<string, string> => ({
         known_hosts: `${pinned!.keys.join("\n")}\n`,
@@ -100,7 +101,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       });
       const [info, prepared, chosen] = await Promise.allSettled([
         a.vm && !endpoint ? runVmCli<VmCliInfo>(vmEx, s, ctx, ["info", "vm", a.vm]) : Promise.resolve(null),
-        prepareRunDir(ex, playbook, ctx.config.inventoryDir, extraVars, ctx, pinned ? pinnedFiles : undefined),
+        pinned ? Promise.resolve(runDirName(ctx.config.inventoryDir)) : prepareRunDir(ex, playbook, ctx.config.inventoryDir, extraVars, ctx),
         strategyP,
       ]);
       if (prepared.status === "rejected") throw prepared.reason;
@@ -119,8 +120,10 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         if (chosen.status === "rejected") throw chosen.reason;
         const strategy = chosen.value;
         const interpreter = interpreterFor(strategy);
+        const controlPath = pinned ? sharedControlPath(ctx.config.inventoryDir, hosts[0]!, pinned.keys) : null;
         if (pinned) {
           ctx.log(`host keys of ${a.vm} as vm_wait_ssh pinned them (${hosts[0]!.host}:${hosts[0]!.port})`, "system");
+          if (controlPath) ctx.log(`SSH connection shared with ${a.vm}'s next play for 30 s (control socket ${controlPath})`, "system");
         } else if (a.on_host || jump) {
           const inventory = a.on_host
             ? jump
@@ -132,12 +135,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           await scanKeysAndWriteInventory(ex, dir, hosts, JSON.stringify(vmInventory(dir, hosts, key, interpreter), null, 2), ctx);
         }
         const vault = ctx.config.vaultPasswordFile && (!a.on_host || a.settings.includes("secrets_file"));
-        const argv = [
-          "sh",
-          "-c",
-          CLEAN_UP_AFTER,
-          "sh",
-          dir,
+        const play = [
           "ansible-playbook",
           "-i",
           `${dir}/inventory.json`,
@@ -149,6 +147,8 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           "--",
           playbook,
         ];
+        const argv = pinned ? prepareThenPlayArgv(playbook, ctx.config.inventoryDir, dir, pinnedFiles(dir), play) : ["sh", "-c", CLEAN_UP_AFTER, "sh", dir, ...play];
+        let unprepared = false;
         const via = jump ? ` via host ${ctx.host!.name} (${jump.user}@${jump.address}:${jump.port}) from ${ex.target}` : "";
         const targets = a.on_host ? (jump ? `the host ${ctx.host!.name}` : `the host (${ex.target})`) : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
         const where = `${targets}${via}`;
@@ -163,7 +163,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
             ANSIBLE_RETRY_FILES_ENABLED: "0",
             ANSIBLE_HOST_KEY_CHECKING: "True",
             ANSIBLE_LOCAL_TEMP: `${dir}/tmp`,
-            ...sshReuseEnv(dir),
+            ...sshReuseEnv(dir, controlPath ?? undefined),
             ...(strategy ? { ANSIBLE_STRATEGY: strategy.strategy } : {}),
             PYTHONUNBUFFERED: "1",
           },
@@ -171,16 +171,27 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           cwd: posix.isAbsolute(a.playbook) ? posix.dirname(playbook) : ctx.config.playbooksDir,
           timeoutMs: a.timeout_s * 1000,
           signal: ctx.signal,
+          ...(pinned ? { stdin: extraVars } : {}),
           // The play is the effect: a retry that finds the previous try's play still running waits and adopts its result.
           fence: effectFence(ctx),
           onStdout: (l) => (w.line(l), ctx.log(l, "stdout")),
           onStderr: (l) => {
             if (l === removedLine(dir)) return void (removed = true);
+            if (l === `${PREPARE_FAILED}${dir}`) unprepared = true;
             w.line(l);
             ctx.log(l, "stderr");
           },
         });
         const totals = w.totals();
+        // The one command made nothing, or removed what it made, before it failed.
+        if (pinned && r.code === 66 && w.tail.includes(`playbook ${playbook} not found`)) {
+          removed = true;
+          throw new NonRetryableError(`playbook ${playbook} not found on ${ex.target}`);
+        }
+        if (unprepared) {
+          removed = true;
+          throw new Error(`cannot prepare ${dir} on ${ex.target}: ${w.tail.join("\n").trim()}`);
+        }
         if (r.code !== 0) {
           const f = w.failures[w.failures.length - 1];
           const where = f ? `task '${f.task}' failed on ${f.host}: ${f.detail}` : (w.tail.filter((l) => /ERROR!|error/i.test(l)).pop() ?? `exit ${r.code}`);

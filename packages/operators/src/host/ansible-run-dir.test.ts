@@ -12,14 +12,18 @@ import type { Operator } from "../types";
 // Every command on the host is an sshd session and a login shell there: a play against SSH targets
 // takes three (prepare the run's directory with the extra vars; scan the targets' keys with the
 // inventory; the play, whose own shell removes the directory when it ends), however it ends. Given
-// a VM's endpoint and keys (vm_wait_ssh's output), two: the keys and inventory go with the first.
+// a VM's endpoint and keys (vm_wait_ssh's output), one: the play's command makes the directory too.
 const PLAYBOOK = `- hosts: all
   gather_facts: false
   tasks:
+    - name: the SSH connection the play came over
+      ansible.builtin.command: printenv SSH_CONNECTION
+      register: conn
+      changed_when: false
     - name: what the play was given, read from the run's directory while it runs
       ansible.builtin.copy:
         dest: "{{ out_dir }}/seen.json"
-        content: "{{ {'marker': marker, 'run_dir': inventory_dir} | to_json }}"
+        content: "{{ {'marker': marker, 'run_dir': inventory_dir, 'conn': conn.stdout} | to_json }}"
         mode: "0644"
     - name: fail when asked
       ansible.builtin.fail: { msg: "asked to fail" }
@@ -68,7 +72,7 @@ const runDirs = () => (existsSync(cfg.inventoryDir) ? readdirSync(cfg.inventoryD
 
 test("a play against an SSH target is three commands on the host, its extra vars and inventory in a private directory the play's shell removes", async () => {
   const out = (await play({ marker: "m-ok; $(touch /tmp/not-run)" })) as Record<string, unknown>;
-  expect(out).toMatchObject({ ok: 1, failed: 0 });
+  expect(out).toMatchObject({ ok: 2, failed: 0 });
   const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8")) as { marker: string; run_dir: string };
   expect(seen.marker).toBe("m-ok; $(touch /tmp/not-run)");
   expect(seen.run_dir).toMatch(new RegExp(`^${cfg.inventoryDir}/svc-ansible\\.[A-Za-z0-9]{8}$`));
@@ -130,26 +134,58 @@ describe("a VM's endpoint and keys as vm_wait_ssh output them", () => {
     return op.run(args, createTestOperatorContext(cfg, "ansible_playbook"));
   };
 
-  test("are pinned as given: two commands on the host, no VM lookup and no key scan", async () => {
+  test("are pinned as given: one command on the host, which makes the run's directory and runs the play; no VM lookup and no key scan", async () => {
     const keys = scanned();
     expect(keys).toHaveLength(1);
     const out = (await withEndpoint(keys, { marker: "m-endpoint" })) as Record<string, unknown>;
-    expect(out).toMatchObject({ ok: 1, failed: 0, hosts: ["target"] });
+    expect(out).toMatchObject({ ok: 2, failed: 0, hosts: ["target"] });
     expect(JSON.parse(readFileSync(join(dir, "seen.json"), "utf8")).marker).toBe("m-endpoint");
-    expect(commands.length).toBe(2);
+    expect(commands.length).toBe(1);
+    expect(commands[0]).toContain("ansible-playbook");
     expect(commands.flat().some((w) => /svc-vm|ssh-keyscan/.test(w))).toBe(false);
     expect(runDirs()).toEqual([]);
   }, 300_000);
 
+  test("the next play of the same endpoint and keys rides on the first one's SSH connection (its control socket outlives the run directory)", async () => {
+    const keys = scanned();
+    await withEndpoint(keys, { marker: "m-first" });
+    const first = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8")) as { conn: string };
+    await withEndpoint(keys, { marker: "m-second" });
+    const second = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8")) as { marker: string; conn: string };
+    expect(second.marker).toBe("m-second");
+    // The same client address and port: one TCP connection (one SSH handshake) for both plays.
+    expect(first.conn).toMatch(/^127\.0\.0\.1 \d+ 127\.0\.0\.1 \d+$/);
+    expect(second.conn).toBe(first.conn);
+    expect(readdirSync(join(cfg.inventoryDir, ".ssh-control"))).toHaveLength(1);
+    expect(runDirs()).toEqual([]);
+  }, 300_000);
+
+  // Runs while the connection above is still open: other keys get a socket (and a handshake) of their own.
   test("a key that is not the server's fails the play on host key verification (nothing runs on it), and the run directory is removed", async () => {
     const other = mkdtempSync(join(tmpdir(), "svc-other-key-"));
     spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(other, "k")]);
     const pub = readFileSync(join(other, "k.pub"), "utf8").trim().split(" ");
     rmSync(other, { recursive: true, force: true });
     await expect(withEndpoint([`[127.0.0.1]:${sshd.port} ${pub[0]} ${pub[1]}`], { marker: "m-wrong-key" })).rejects.toThrow(/exit 4.*REMOTE HOST IDENTIFICATION HAS CHANGED/);
-    expect(commands.length).toBe(2);
+    expect(commands.length).toBe(1);
     expect(runDirs()).toEqual([]);
   }, 300_000);
+
+  test("a missing playbook or a run directory that cannot be made fails the one command, saying which, and leaves nothing", async () => {
+    const keys = scanned();
+    const endpoint = { ssh_host: "127.0.0.1", ssh_port: sshd.port, ssh_user: sshd.user, host_keys: keys };
+    const absent = op.args.parse({ playbook: "absent.yml", vm: "target", vm_endpoint: endpoint, extra_vars: {} });
+    commands.length = 0;
+    await expect(op.run(absent, createTestOperatorContext(cfg, "ansible_playbook"))).rejects.toThrow(/^playbook .*absent\.yml not found on /);
+    expect(commands.length).toBe(1);
+    // The inventory directory under a regular file: mkdir fails, and the play never starts.
+    const blocked = { ...cfg, inventoryDir: join(dir, "play.yml", "inventory") };
+    const args = op.args.parse({ playbook: "play.yml", vm: "target", vm_endpoint: endpoint, private_key: sshd.keyPath, extra_vars: { out_dir: dir, marker: "m-blocked" } });
+    await expect(op.run(args, createTestOperatorContext(blocked, "ansible_playbook"))).rejects.toThrow(
+      /^cannot prepare .*play\.yml\/inventory\/svc-ansible\.[A-Za-z0-9]{8} on .*Not a directory/s,
+    );
+    expect(runDirs()).toEqual([]);
+  }, 120_000);
 
   test("are refused before anything runs when a key is not one known_hosts line, or when no vm is named", () => {
     const base = { playbook: "play.yml", extra_vars: {} };
