@@ -41,17 +41,34 @@ export async function scanHostKeys(ex: HostExecutor, host: string, port: number,
   return keyLines((await run([])).stdout);
 }
 
-// $1 seconds to go on, $2 host, $3 port, $4 pause between scans. Scans for the ed25519 key, each
-// scan waiting 1 s for an answer (every 8th 10 s) and stops at the first server that answers, its
-// output (keys on stdout, the banner comment on stderr) printed whole; prints nothing at the end.
-const SCAN_UNTIL = `end=$(($(date +%s) + $1)); n=0
+// $1 seconds to go on, $2 host, $3 port, $4 pause between scans, $5 the VM's directory to pin the
+// keys in ("": none). Scans for the ed25519 key, each scan waiting 1 s for an answer, and stops at
+// the first server that answers, its output (keys on stdout, the banner comment on stderr) printed
+// whole. Every 8th scan also starts a patient one (10 s) beside them, for a guest too loaded to
+// send its banner within 1 s; it never holds up the quick ones, and its output counts once it has
+// ended (written whole, then renamed). Given $5, the keys are then pinned as pinVmHostKeys does and
+// a PIN line says how. Prints nothing when nothing answered in time.
+const PIN = "svc-pin:";
+const SCAN_UNTIL = `end=$(($(date +%s) + $1)); n=0; bg=
+t=$(mktemp -d) || exit 1; trap '[ -z "$bg" ] || kill "$bg" 2>/dev/null; rm -rf -- "$t"' EXIT
+answered() { case "$1" in *"# "*" SSH-"*) return 0 ;; esac; return 1; }
 while :; do
-  n=$((n + 1)); t=1; [ $((n % 8)) -ne 0 ] || t=10
-  out=$(ssh-keyscan -T "$t" -t ed25519 -p "$3" -- "$2" 2>&1)
-  case "$out" in *"# "*" SSH-"*) printf '%s\\n' "$out"; exit 0 ;; esac
+  n=$((n + 1))
+  out=$(ssh-keyscan -T 1 -t ed25519 -p "$3" -- "$2" 2>&1); answered "$out" && break
+  if [ -f "$t/patient" ]; then out=$(cat "$t/patient"); answered "$out" && break; rm -f "$t/patient"; bg=; fi
+  if [ $((n % 8)) -eq 0 ] && [ -z "$bg" ]; then
+    (ssh-keyscan -T 10 -t ed25519 -p "$3" -- "$2" > "$t/scan" 2>&1; mv "$t/scan" "$t/patient") < /dev/null > /dev/null 2>&1 &
+    bg=$!
+  fi
   [ "$(date +%s)" -lt "$end" ] || exit 0
   sleep "$4"
-done`;
+done
+printf '%s\\n' "$out"
+keys=$(printf '%s\\n' "$out" | grep -E '^[^[:space:]]+ (ssh-|ecdsa-)[^[:space:]]+ [^[:space:]]+$')
+[ -n "$5" ] && [ -n "$keys" ] || exit 0
+[ -d "$5" ] || { echo "${PIN} skipped"; exit 0; }
+(umask 022; printf '%s\\n' "$keys" > "$5/known_hosts.tmp" && mv "$5/known_hosts.tmp" "$5/known_hosts")
+echo "${PIN} $?"`;
 
 /** Options of waitForHostKeys. */
 export interface WaitKeysOptions extends HostKeyOptions {
@@ -59,25 +76,46 @@ export interface WaitKeysOptions extends HostKeyOptions {
   forS: number;
   /** Seconds between scans (default 0.5). */
   pauseS?: number;
+  /** Pin the keys found in this VM's known_hosts (under the disks directory) in the same command, as pinVmHostKeys does. */
+  pin?: { disksDir: string; vm: string };
+}
+
+/** What waitForHostKeys found: the keys ([] when nothing answered), and how they were pinned (null: not asked, or left to pinVmHostKeys). */
+export interface WaitKeysResult {
+  keys: string[];
+  pin: PinResult | null;
 }
 
 /**
  * The host keys of an SSH server that is still starting (a booting VM), scanned in a loop on the
  * host in one command until it answers or `forS` passes ([] then). Until a user-mode guest's network
  * is up, its forward accepts and then says nothing, and a scan begun then waits out its timeout even
- * once sshd listens: so each scan waits 1 s (every 8th 10 s, for a guest too loaded to send its
- * banner sooner), a fresh one follows at once, and no command's start-up is paid per scan. A server
- * that sent its banner but no ed25519 key (FIPS mode, or too slow for 1 s) is scanned again by
- * scanHostKeys, patiently.
+ * once sshd listens: so each scan waits 1 s, a fresh one follows at once, and no command's start-up
+ * is paid per scan. A patient scan (10 s) goes on beside them from every 8th, for a guest too loaded
+ * to send its banner sooner: it used to take the 8th scan's place, hiding a server that started
+ * meanwhile for up to 10 s. Given
+ * `pin`, the keys are pinned by the same command (no second one after the server answered). A
+ * server that sent its banner but no ed25519 key (FIPS mode, or too slow for 1 s) is scanned again
+ * by scanHostKeys, patiently, and its keys are not pinned here.
  */
-export async function waitForHostKeys(ex: HostExecutor, host: string, port: number, o: WaitKeysOptions): Promise<string[]> {
+export async function waitForHostKeys(ex: HostExecutor, host: string, port: number, o: WaitKeysOptions): Promise<WaitKeysResult> {
   const forS = Math.max(1, Math.ceil(o.forS));
-  const argv = ["sh", "-c", SCAN_UNTIL, "sh", String(forS), host, String(port), String(o.pauseS ?? 0.5)];
+  const pinDir = o.pin ? join(o.pin.disksDir, o.pin.vm) : "";
+  const argv = ["sh", "-c", SCAN_UNTIL, "sh", String(forS), host, String(port), String(o.pauseS ?? 0.5), pinDir];
   const r = await ex.run(argv, { root: o.root, timeoutMs: (forS + 30) * 1000, signal: o.signal });
   if (r.code !== 0) throw new Error(`scanning ${host}:${port} from ${ex.target} failed (exit ${r.code}): ${r.stderr.trim().slice(-300)}`);
   const keys = keyLines(r.stdout);
-  if (keys.length || !/^# \S+ SSH-/m.test(r.stdout)) return keys;
-  return scanHostKeys(ex, host, port, { root: o.root, signal: o.signal, timeoutS: 10 });
+  const pinned = new RegExp(`^${PIN} (\\S+)$`, "m").exec(r.stdout)?.[1];
+  const path = o.pin ? vmKnownHostsPath(o.pin.disksDir, o.pin.vm) : "";
+  const pin: PinResult | null = !pinned
+    ? null
+    : pinned === "skipped"
+      ? { status: "skipped", path }
+      : pinned === "0"
+        ? { status: "pinned", path }
+        : { status: "failed", path, exitCode: Number(pinned) };
+  if (keys.length || !/^# \S+ SSH-/m.test(r.stdout)) return { keys, pin };
+  return { keys: await scanHostKeys(ex, host, port, { root: o.root, signal: o.signal, timeoutS: 10 }), pin: null };
 }
 
 /** Outcome of pinning: `skipped` when the VM has no directory under the disks directory (another backend). */

@@ -11,7 +11,7 @@ export { listImages, resolveImage } from "./images";
 export type { ResolvedImage } from "./images";
 export { sshAnswers, waitForSsh } from "./ssh-probe";
 export { scanHostKeys, waitForHostKeys, pinVmHostKeys, vmKnownHostsPath } from "./host-keys";
-export type { HostKeyOptions, PinResult } from "./host-keys";
+export type { HostKeyOptions, PinResult, WaitKeysResult } from "./host-keys";
 export { downloadImage } from "./download/download-image";
 export type { DownloadImageOptions, DownloadImageResult } from "./download/download-image";
 export { CATALOG as IMAGE_CATALOG } from "./download/catalog";

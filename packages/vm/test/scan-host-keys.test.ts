@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,9 +69,17 @@ describe("waitForHostKeys (a server that is still starting)", () => {
   async function startingServer(silent: number) {
     const port = await freePort();
     const held: Socket[] = [];
+    const open = new Set<Socket>();
     let connections = 0;
+    let heldOpenAtAnswer = -1;
     const server = createServer((c) => {
-      if (++connections <= silent) return void held.push(c);
+      if (++connections <= silent) {
+        open.add(c);
+        c.on("close", () => open.delete(c));
+        return void held.push(c);
+      }
+      // How many silent connections the client still held open when one was first let through.
+      if (heldOpenAtAnswer < 0) heldOpenAtAnswer = open.size;
       const up = connect(sshd.port, "127.0.0.1");
       c.pipe(up).pipe(c);
       const end = () => (c.destroy(), up.destroy());
@@ -80,14 +88,15 @@ describe("waitForHostKeys (a server that is still starting)", () => {
     });
     await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
     const stop = () => (held.forEach((c) => c.destroy()), new Promise<void>((r) => server.close(() => r())));
-    return { port, connections: () => connections, stop };
+    return { port, connections: () => connections, heldOpenAtAnswer: () => heldOpenAtAnswer, stop };
   }
 
   test("scans afresh, in one command, until a server that held its first connections silent answers", async () => {
     const s = await startingServer(3);
     try {
-      const keys = await waitForHostKeys(ex, "127.0.0.1", s.port, { forS: 60, pauseS: 0.2 });
+      const { keys, pin } = await waitForHostKeys(ex, "127.0.0.1", s.port, { forS: 60, pauseS: 0.2 });
       expect(keys).toEqual([`[127.0.0.1]:${s.port} ${sshd.hostPublicKey}`]);
+      expect(pin).toBeNull();
       expect(argvs).toHaveLength(1);
       expect(s.connections()).toBe(4);
     } finally {
@@ -95,15 +104,43 @@ describe("waitForHostKeys (a server that is still starting)", () => {
     }
   }, 120_000);
 
+  test("given the VM's directory, pins the keys it found there in the same command; a VM without one is skipped", async () => {
+    mkdirSync(join(dir, "vm-a"), { recursive: true });
+    const got = await waitForHostKeys(ex, "127.0.0.1", sshd.port, { forS: 10, pin: { disksDir: dir, vm: "vm-a" } });
+    const line = `[127.0.0.1]:${sshd.port} ${sshd.hostPublicKey}`;
+    expect(got).toEqual({ keys: [line], pin: { status: "pinned", path: join(dir, "vm-a", "known_hosts") } });
+    expect(readFileSync(join(dir, "vm-a", "known_hosts"), "utf8")).toBe(`${line}\n`);
+    expect(argvs).toHaveLength(1);
+    const gone = await waitForHostKeys(ex, "127.0.0.1", sshd.port, { forS: 10, pin: { disksDir: dir, vm: "vm-gone" } });
+    expect(gone).toEqual({ keys: [line], pin: { status: "skipped", path: join(dir, "vm-gone", "known_hosts") } });
+    expect(existsSync(join(dir, "vm-gone"))).toBe(false);
+  }, 60_000);
+
+  test("a patient scan waits beside the quick ones: a server that starts while it waits is found by the next quick scan", async () => {
+    // The 8 quick scans and the patient one started after the 8th are held silent; the 10th connection,
+    // a quick scan, is let through while the patient one still waits (before, the 8th scan was the
+    // patient one and the scans took turns: nothing was open when a connection was let through).
+    const s = await startingServer(9);
+    try {
+      const { keys } = await waitForHostKeys(ex, "127.0.0.1", s.port, { forS: 60, pauseS: 0.2 });
+      expect(keys).toEqual([`[127.0.0.1]:${s.port} ${sshd.hostPublicKey}`]);
+      expect(s.connections()).toBe(10);
+      expect(s.heldOpenAtAnswer()).toBe(1);
+      expect(argvs).toHaveLength(1);
+    } finally {
+      await s.stop();
+    }
+  }, 120_000);
+
   test("gives no keys when nothing answers within its time, in one command", async () => {
     const port = await freePort();
-    await expect(waitForHostKeys(ex, "127.0.0.1", port, { forS: 2, pauseS: 0.2 })).resolves.toEqual([]);
+    await expect(waitForHostKeys(ex, "127.0.0.1", port, { forS: 2, pauseS: 0.2, pin: { disksDir: dir, vm: "vm-none" } })).resolves.toEqual({ keys: [], pin: null });
     expect(argvs).toHaveLength(1);
   }, 60_000);
 
   test("scans a server that answers without an ed25519 key again for every type", async () => {
     const pub = readFileSync(join(dir, "host_rsa.pub"), "utf8").split(" ").slice(0, 2).join(" ");
-    await expect(waitForHostKeys(ex, "127.0.0.1", rsaPort, { forS: 10 })).resolves.toEqual([`[127.0.0.1]:${rsaPort} ${pub}`]);
+    await expect(waitForHostKeys(ex, "127.0.0.1", rsaPort, { forS: 10 })).resolves.toEqual({ keys: [`[127.0.0.1]:${rsaPort} ${pub}`], pin: null });
     expect(argvs.map((a) => a[0])).toEqual(["sh", "ssh-keyscan", "ssh-keyscan"]);
   }, 60_000);
 });

@@ -23,7 +23,9 @@ function host(answerAt: number, stateAt: (read: number) => string = () => "runni
   let reads = 0;
   const reply = (argv: readonly string[]): Partial<RunResult> => {
     if (argv[0] === "svc-vm") return { stdout: info(stateAt(++reads)) };
-    if (argv[0] === "sh" && argv[2]?.includes("ssh-keyscan")) return { stdout: ++scans >= answerAt ? answer : "" };
+    // The loop pins what it found in the VM's directory (its 9th word) and says so, as the host's would.
+    if (argv[0] === "sh" && argv[2]?.includes("ssh-keyscan"))
+      return { stdout: ++scans < answerAt ? "" : answer.includes(" ssh-ed25519 ") && argv[8] ? `${answer}svc-pin: 0\n` : answer };
     if (argv[0] === "ssh-keyscan") return { stdout: KEY };
     return {};
   };
@@ -37,7 +39,7 @@ function host(answerAt: number, stateAt: (read: number) => string = () => "runni
   const loops = () => calls.filter((a) => a[0] === "sh" && a[2]?.includes("ssh-keyscan"));
   const count = (cmd: string) => calls.filter((a) => a[0] === cmd).length;
   const scanTimeouts = () => calls.filter((a) => a[0] === "ssh-keyscan").map((a) => a[a.indexOf("-T") + 1]);
-  return { run, count, loops, scanTimeouts };
+  return { run, count, loops, scanTimeouts, calls: () => calls };
 }
 
 describe("vm_wait_ssh probing", () => {
@@ -47,8 +49,10 @@ describe("vm_wait_ssh probing", () => {
     expect(h.loops()).toHaveLength(3);
     expect(h.count("svc-vm")).toBe(3);
     // Seconds the round goes on, the endpoint, the pause between scans: argv words, not script text.
-    expect(h.loops()[0]!.slice(4)).toEqual(["20", "127.0.0.1", "2222", "0.3"]);
+    expect(h.loops()[0]!.slice(4)).toEqual(["20", "127.0.0.1", "2222", "0.3", "/conf/vms/web1"]);
     expect(h.count("ssh-keyscan")).toBe(0);
+    // The keys were pinned by the loop's own command: nothing ran after it.
+    expect(h.calls().at(-1)).toBe(h.loops().at(-1));
   });
 
   it("fails without retry when a round's state read finds the VM shut off", async () => {
@@ -63,6 +67,8 @@ describe("vm_wait_ssh probing", () => {
     const h = host(1, undefined, BANNER);
     await expect(h.run({})).resolves.toMatchObject({ host_keys: [KEY.trim()] });
     expect(h.scanTimeouts()).toEqual(["10"]);
+    // Those keys are pinned by a command of their own, into the VM's directory.
+    expect(h.calls().at(-1)).toEqual(expect.arrayContaining(["/conf/vms/web1", KEY.trim()]));
   });
 
   it("pauses half a second between scans unless told otherwise", () => {

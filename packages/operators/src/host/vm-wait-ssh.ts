@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
-import { pinVmHostKeys, waitForHostKeys } from "@svc/vm";
+import { pinVmHostKeys, waitForHostKeys, type PinResult } from "@svc/vm";
 import type { Operator, OperatorContext } from "../types";
 import { sleep } from "./abortable-sleep";
 import { defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
@@ -11,7 +11,7 @@ import { runVmCli, type VmCliInfo } from "./vm-cli";
 const args = z.object({
   name: vmName,
   timeout_s: z.coerce.number().min(1).max(3600).default(300),
-  /** Pause between two scans of the endpoint (each scan waits 1 s for an answer, every 8th 10 s). */
+  /** Pause between two scans of the endpoint (each scan waits 1 s for an answer; from every 8th a 10 s one goes on beside them). */
   interval_s: z.coerce.number().min(0.2).max(60).default(0.5),
   /** The host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
   host: inventoryHost.nullish(),
@@ -23,10 +23,11 @@ const ROUND_S = 20;
 
 /**
  * Pin the keys the new VM presented in its own known_hosts (see pinVmHostKeys in @svc/vm, which
- * `svc-vm create vm --wait` uses too). Skipped when the VM has no directory there (another VM backend).
+ * `svc-vm create vm --wait` uses too), unless the scan's own command did. Skipped when the VM has
+ * no directory there (another VM backend).
  */
-async function pinKeys(ex: HostExecutor, disksDir: string, vm: string, keys: string[], ctx: OperatorContext): Promise<void> {
-  const r = await pinVmHostKeys(ex, disksDir, vm, keys, { root: true, signal: ctx.signal });
+async function pinKeys(ex: HostExecutor, disksDir: string, vm: string, keys: string[], done: PinResult | null, ctx: OperatorContext): Promise<void> {
+  const r = done ?? (await pinVmHostKeys(ex, disksDir, vm, keys, { root: true, signal: ctx.signal }));
   if (r.status === "pinned") ctx.log(`host keys pinned in ${r.path}`, "system");
   else if (r.status === "failed") ctx.log(`could not pin the host keys in ${r.path} (exit ${r.exitCode}); svc-vm ssh will ask to trust them`, "stderr");
 }
@@ -55,10 +56,18 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
         ctx.log(`waiting for SSH on ${info.ssh_host ?? "?"}:${info.ssh_port ?? "?"} (state ${info.state})`, "system");
         const left = (deadline - Date.now()) / 1000;
         if (info.ssh_host && info.ssh_port && left > 0) {
-          const keys = await waitForHostKeys(ex, info.ssh_host, info.ssh_port, { forS: Math.min(ROUND_S, left), pauseS: a.interval_s, signal: ctx.signal });
+          // The scan pins what it finds in the same command (as root, as pinning is), not in one more.
+          const pin = { disksDir: ctx.host ? ctx.host.disksDir : (s.disksDir ?? ctx.config.vm.disksDir), vm: a.name };
+          const { keys, pin: pinned } = await waitForHostKeys(ex, info.ssh_host, info.ssh_port, {
+            forS: Math.min(ROUND_S, left),
+            pauseS: a.interval_s,
+            signal: ctx.signal,
+            root: true,
+            pin,
+          });
           if (keys.length > 0) {
             ctx.log(`SSH answers on ${info.ssh_host}:${info.ssh_port} (round ${rounds})`, "system");
-            await pinKeys(ex, ctx.host ? ctx.host.disksDir : (s.disksDir ?? ctx.config.vm.disksDir), a.name, keys, ctx);
+            await pinKeys(ex, pin.disksDir, a.name, keys, pinned, ctx);
             return { name: a.name, ssh_host: info.ssh_host, ssh_port: info.ssh_port, ssh_user: info.ssh_user, host_keys: keys };
           }
         }
