@@ -46,10 +46,15 @@ export async function scanHostKeys(ex: HostExecutor, host: string, port: number,
 // the first server that answers, its output (keys on stdout, the banner comment on stderr) printed
 // whole. Every 8th scan also starts a patient one (10 s) beside them, for a guest too loaded to
 // send its banner within 1 s; it never holds up the quick ones, and its output counts once it has
-// ended (written whole, then renamed). Given $5, the keys are then pinned as pinVmHostKeys does and
-// a PIN line says how. Prints nothing when nothing answered in time.
+// ended (written whole, then renamed). Given $5, the keys are then pinned (pin) and a PIN line
+// gives its exit code. Prints nothing when nothing answered in time.
 const PIN = "svc-pin:";
-const SCAN_UNTIL = `end=$(($(date +%s) + $1)); n=0; bg=
+// pin DIR KEY...: the keys in DIR/known_hosts, written whole and then renamed, so a reader never
+// sees half a file. Returns 3 when DIR is missing (another VM backend). pinVmHostKeys and the scan
+// loop both run it.
+const PIN_FN = `pin() { d=$1; shift; [ -d "$d" ] || return 3; (umask 022; printf '%s\\n' "$@" > "$d/known_hosts.tmp" && mv "$d/known_hosts.tmp" "$d/known_hosts"); }`;
+const SCAN_UNTIL = `${PIN_FN}
+end=$(($(date +%s) + $1)); n=0; bg=
 t=$(mktemp -d) || exit 1; trap '[ -z "$bg" ] || kill "$bg" 2>/dev/null; rm -rf -- "$t"' EXIT
 answered() { case "$1" in *"# "*" SSH-"*) return 0 ;; esac; return 1; }
 while :; do
@@ -66,9 +71,8 @@ done
 printf '%s\\n' "$out"
 keys=$(printf '%s\\n' "$out" | grep -E '^[^[:space:]]+ (ssh-|ecdsa-)[^[:space:]]+ [^[:space:]]+$')
 [ -n "$5" ] && [ -n "$keys" ] || exit 0
-[ -d "$5" ] || { echo "${PIN} skipped"; exit 0; }
-(umask 022; printf '%s\\n' "$keys" > "$5/known_hosts.tmp" && mv "$5/known_hosts.tmp" "$5/known_hosts")
-echo "${PIN} $?"`;
+set -f; IFS='
+'; pin "$5" $keys; echo "${PIN} $?"`;
 
 /** Options of waitForHostKeys. */
 export interface WaitKeysOptions extends HostKeyOptions {
@@ -93,8 +97,8 @@ export interface WaitKeysResult {
  * once sshd listens: so each scan waits 1 s, a fresh one follows at once, and no command's start-up
  * is paid per scan. A patient scan (10 s) goes on beside them from every 8th, for a guest too loaded
  * to send its banner sooner: it used to take the 8th scan's place, hiding a server that started
- * meanwhile for up to 10 s. Given
- * `pin`, the keys are pinned by the same command (no second one after the server answered). A
+ * meanwhile for up to 10 s. Given `pin`, the keys are pinned by the same command (no second one
+ * after the server answered). A
  * server that sent its banner but no ed25519 key (FIPS mode, or too slow for 1 s) is scanned again
  * by scanHostKeys, patiently, and its keys are not pinned here.
  */
@@ -105,15 +109,8 @@ export async function waitForHostKeys(ex: HostExecutor, host: string, port: numb
   const r = await ex.run(argv, { root: o.root, timeoutMs: (forS + 30) * 1000, signal: o.signal });
   if (r.code !== 0) throw new Error(`scanning ${host}:${port} from ${ex.target} failed (exit ${r.code}): ${r.stderr.trim().slice(-300)}`);
   const keys = keyLines(r.stdout);
-  const pinned = new RegExp(`^${PIN} (\\S+)$`, "m").exec(r.stdout)?.[1];
-  const path = o.pin ? vmKnownHostsPath(o.pin.disksDir, o.pin.vm) : "";
-  const pin: PinResult | null = !pinned
-    ? null
-    : pinned === "skipped"
-      ? { status: "skipped", path }
-      : pinned === "0"
-        ? { status: "pinned", path }
-        : { status: "failed", path, exitCode: Number(pinned) };
+  const pinned = new RegExp(`^${PIN} (\\d+)$`, "m").exec(r.stdout)?.[1];
+  const pin = o.pin && pinned ? pinResult(Number(pinned), vmKnownHostsPath(o.pin.disksDir, o.pin.vm)) : null;
   if (keys.length || !/^# \S+ SSH-/m.test(r.stdout)) return { keys, pin };
   return { keys: await scanHostKeys(ex, host, port, { root: o.root, signal: o.signal, timeoutS: 10 }), pin: null };
 }
@@ -127,11 +124,13 @@ export type PinResult = { status: "pinned" | "skipped"; path: string } | { statu
  * are the ones to trust. Written whole, then renamed, so a reader never sees half a file.
  */
 export async function pinVmHostKeys(ex: HostExecutor, disksDir: string, vm: string, keys: string[], o: HostKeyOptions = {}): Promise<PinResult> {
-  const dir = join(disksDir, vm);
-  const path = vmKnownHostsPath(disksDir, vm);
-  const script = 'd="$1"; shift; [ -d "$d" ] || exit 3; umask 022; printf "%s\\n" "$@" > "$d/known_hosts.tmp" && mv "$d/known_hosts.tmp" "$d/known_hosts"';
-  const r = await ex.run(["sh", "-c", script, "sh", dir, ...keys], { root: o.root, timeoutMs: 20_000, signal: o.signal });
-  if (r.code === 0) return { status: "pinned", path };
-  if (r.code === 3) return { status: "skipped", path };
-  return { status: "failed", path, exitCode: r.code };
+  const r = await ex.run(["sh", "-c", `${PIN_FN}; pin "$@"`, "sh", join(disksDir, vm), ...keys], { root: o.root, timeoutMs: 20_000, signal: o.signal });
+  return pinResult(r.code, vmKnownHostsPath(disksDir, vm));
+}
+
+/** What the shell's pin returned: 0 pinned, 3 no directory (skipped), else failed. */
+function pinResult(code: number, path: string): PinResult {
+  if (code === 0) return { status: "pinned", path };
+  if (code === 3) return { status: "skipped", path };
+  return { status: "failed", path, exitCode: code };
 }

@@ -37,7 +37,8 @@ const args = z
     vm: vmName.optional(),
     /**
      * With vm: its endpoint and the host keys vm_wait_ssh pinned (`"{{ ti.wait_ssh.output }}"`).
-     * The play pins those keys and neither asks svc-vm info nor scans again: two host commands fewer.
+     * The play pins those keys and neither asks svc-vm info nor scans again: one host command in all,
+     * and the VM's plays share one SSH connection (sharedControlPath).
      * null (no such output), or no keys, is as if not given.
      */
     vm_endpoint: vmEndpoint.nullish(),
