@@ -188,6 +188,7 @@ export async function startProductStack(label: string, secrets: Record<string, s
           const failed = rows.filter((r) => r.state === "failed").map((r) => r.task_id);
           for (const t of failed) process.stderr.write(`--- ${dagId} ${t} log tail:\n${(await logs(dagId, run.dag_run_id, t)).slice(-40).join("\n")}\n`);
         }
+        process.stdout.write(`[${dagId}] ${run.dag_run_id}: ${taskSeconds(rows)}\n`);
         return { runId: run.dag_run_id, state: String(done.state), seconds: Math.round((Date.now() - started) / 1000), tis };
       },
       serviceLogs: () => procs.map((p) => `--- ${p.name}\n${existsSync(log(p.name)) ? readFileSync(log(p.name), "utf8").slice(-4000) : ""}`).join("\n"),
@@ -199,4 +200,16 @@ export async function startProductStack(label: string, secrets: Record<string, s
     for (const c of cleanups) await Promise.resolve(c()).catch(() => undefined);
     throw e;
   }
+}
+
+/** Each task's seconds (skipped ones left out) in the order they started ("configure 181.2 s (try 2)"): where a product run's time went, in the test's output. */
+function taskSeconds(rows: { task_id: string; state: string | null; try_number: number; start_date: Date | null; end_date: Date | null }[]): string {
+  return rows
+    .filter((r) => r.start_date && r.state !== "skipped")
+    .sort((a, b) => a.start_date!.getTime() - b.start_date!.getTime())
+    .map((r) => {
+      const s = r.end_date ? `${((r.end_date.getTime() - r.start_date!.getTime()) / 1000).toFixed(1)} s` : r.state;
+      return `${r.task_id} ${s}${r.try_number > 1 ? ` (try ${r.try_number})` : ""}`;
+    })
+    .join(", ");
 }

@@ -108,6 +108,24 @@ test("vm_deployment uses the given name, or the picked one when none was given",
   expect(verify.args.vm_endpoint).toBeNull();
 });
 
+test("every play on a VM the DAG just made takes the endpoint and keys its wait_ssh pinned (no VM lookup or second scan)", () => {
+  const PARAMS: Record<string, Record<string, unknown>> = {
+    identity_deployment: { domain: "corp.example.org" },
+    router_deployment: { networks: [] },
+  };
+  const onNewVm = Object.values(dags).flatMap((dag) =>
+    dag.tasks.some((t) => t.task_id === "wait_ssh")
+      ? dag.tasks.filter((t) => t.operator === "ansible_playbook" && t.args?.vm === "{{ ti.create_vm.output.name }}").map((t) => [dag, t.task_id] as const)
+      : [],
+  );
+  const products = [...new Set(onNewVm.map(([dag]) => dag.dag_id))].sort();
+  expect(products).toEqual(["ca_deployment", "identity_deployment", "registry_deployment", "router_deployment", "vm_deployment"]);
+  for (const [dag, taskId] of onNewVm) {
+    const p = previewPlaybookTask(dag, taskId, { vm_name: "idm", ...PARAMS[dag.dag_id] }, { outputs: CREATED });
+    expect({ dag: dag.dag_id, taskId, vm_endpoint: p.args.vm_endpoint }).toEqual({ dag: dag.dag_id, taskId, vm_endpoint: CREATED.wait_ssh });
+  }
+});
+
 test("vm_deployment's host param pins every host-scoped task to that host; absent, no task names a host", () => {
   const dag = dags.vm_deployment!;
   const scoped = dag.tasks.filter((t) => defaultOperators().get(t.operator)?.hostScoped).map((t) => t.task_id);
