@@ -11,6 +11,11 @@ export interface OwnPostgres {
   port: number;
   /** Stop the server (fast shutdown); the data stays. */
   stop(): Promise<void>;
+  /**
+   * Stop it as a crash does (immediate shutdown: no checkpoint, WAL still in the server's buffers
+   * lost, i.e. commits made without waiting for the disk); the next start recovers from the WAL.
+   */
+  crash(): Promise<void>;
   /** Start it again on the same port and directory. */
   start(): Promise<void>;
   /** Stop it and delete its directory. */
@@ -66,12 +71,14 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     );
   };
   const stop = async () => run(asOwner(path.join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]));
+  const crash = async () => run(asOwner(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "-t", "60", "stop"]));
   await start();
   return {
     url,
     port,
     start,
     stop,
+    crash,
     async remove() {
       try {
         await stop();

@@ -63,6 +63,23 @@ test("a decision lands in one statement: queued tries with their next try number
   expect((await runRow("apply")).evaluated_version).toBe(run.version);
 });
 
+test("a decision's transaction commits without waiting for the disk (synchronous_commit off for it alone); a try outcome's still waits", async () => {
+  await seedRun("async", [null, "success"]);
+  const run = (await readRun(tdb.db, "d", "async", 0))!;
+  const commitMode = async (db: Parameters<typeof applyDecision>[0]) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]!.synchronous_commit;
+  await tdb.db.transaction().execute(async (trx) => {
+    expect(await commitMode(trx)).toBe("on");
+    expect(await applyDecision(trx, run, decision({ queue: [{ task_id: "t0", try_number: 1 }] }), new Date())).toHaveLength(1);
+    expect(await commitMode(trx)).toBe("off");
+  });
+  // A try's outcome is what must be durable: svc_try_ops leaves its transaction waiting for the disk.
+  await tdb.db.transaction().execute(async (trx) => {
+    await sql`select * from svc_try_ops(now(), 'h', 1, '[]'::jsonb, '[]'::jsonb, '[]'::jsonb, '[]'::jsonb, '[]'::jsonb)`.execute(trx);
+    expect(await commitMode(trx)).toBe("on");
+  });
+  expect(await states("async")).toEqual({ t0: "queued@1", t1: "success@1" });
+});
+
 test("the same decision applied twice (two schedulers) queues each try once; the second gets none back", async () => {
   await seedRun("twice", [null, null]);
   const run = (await readRun(tdb.db, "d", "twice", 0))!;

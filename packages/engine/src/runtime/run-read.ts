@@ -60,12 +60,21 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
  * Apply a decision in one statement (svc_apply_decision, migrations 007 and 011): lands only while the
  * run is running at the version read; returns the queued tries that landed, or undefined when the
  * read was stale (re-read and decide again).
+ *
+ * Its commit does not wait for the disk (synchronous_commit off for this transaction only): a
+ * decision is a pure function of what is durable already (the tries' outcomes, committed
+ * synchronously, and the run's definition), so a database crash that loses it loses nothing a new
+ * evaluation cannot make again, and reconciliation makes it. Nothing can act on it durably first:
+ * the WAL is flushed in order, so the next synchronous commit (a try's claim or instant finish, an
+ * API write) makes it durable before its own. A dependency hop waits for one disk flush (the
+ * finish) instead of two.
  */
 export async function applyDecision(db: Db, run: Pick<RunRead, "id" | "version">, d: RunDecision, now: Date): Promise<RunDecision["queue"] | undefined> {
   const { rows } = await sql<{ applied: boolean; missed: string[] | null }>`
-    select * from svc_apply_decision(${run.id}, ${run.version}, ${now}, ${d.queue.map((q) => q.task_id)}::text[],
+    select a.applied, a.missed, set_config('synchronous_commit', 'off', true) as commit_mode
+    from svc_apply_decision(${run.id}, ${run.version}, ${now}, ${d.queue.map((q) => q.task_id)}::text[],
       ${d.queue.map((q) => (q.reschedule ? q.try_number : q.try_number - 1))}::int[], ${d.skip}::text[], ${d.upstreamFailed}::text[],
-      ${d.runState === "running" ? null : d.runState}::text)`.execute(db);
+      ${d.runState === "running" ? null : d.runState}::text) a`.execute(db);
   const r = rows[0]!;
   if (!r.applied) return undefined;
   if (!r.missed?.length) return d.queue;
