@@ -1,7 +1,9 @@
 // Round trips per dependency hop: Postgres statements (pg client queries) and Redis commands
 // (ioredis, by name) that the engine sends, counted in this process, which runs a scheduler and a
 // worker (4 slots). Chains of 40 and of 2 no-op tasks run one after another; the difference per
-// extra hop is what one hop costs (a run's trigger, start and end cancel out). Then runs of 10
+// extra hop is what one hop costs (a run's trigger, start and end cancel out), and the times of the
+// 40-task runs' other parts: trigger to the first task's start, last task's end to the run's end. Then runs of a
+// 202-task fan-out/fan-in (start → 200 → end) and of 10
 // independent no-op tasks (the system benchmark's run), per run, its trigger included.
 // Usage: pnpm exec tsx bench/hop-count.ts [--runs 5]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +19,7 @@ import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor } from "@svc/testing";
 import { percentile } from "./stats";
+import { cpuUse } from "./system/cpu-use";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
 const RUNS = Number(values.runs);
@@ -50,6 +53,12 @@ async function main(): Promise<void> {
     `dag_id: chain${n}\ntasks:\n${Array.from({ length: n }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`;
   writeFileSync(path.join(dagsDir, "c40.yaml"), chain(40));
   writeFileSync(path.join(dagsDir, "c2.yaml"), chain(2));
+  // The system benchmark's fan-out/fan-in: start → 200 → end.
+  const mids = Array.from({ length: 200 }, (_, i) => `m${i}`);
+  writeFileSync(
+    path.join(dagsDir, "f202.yaml"),
+    `dag_id: fan202\ntasks:\n  - {task_id: start, operator: noop}\n${mids.map((m) => `  - {task_id: ${m}, operator: noop, depends_on: [start]}`).join("\n")}\n  - {task_id: end, operator: noop, depends_on: [${mids.join(", ")}]}\n`,
+  );
   // The system benchmark's run: 10 independent no-op tasks.
   writeFileSync(path.join(dagsDir, "w10.yaml"), `dag_id: wide10\ntasks:\n${Array.from({ length: 10 }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
   // Slow background timers: the counts are the hops', not the heartbeats' or reconciliation's.
@@ -67,7 +76,7 @@ async function main(): Promise<void> {
   const catalog = defaultOperators();
   const api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog, settings: dagSettingsFromConfig(config) });
   await syncDagFolder({ db: tdb.db, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
-  for (const d of ["chain40", "chain2", "wide10"]) await api.setPaused(d, false);
+  for (const d of ["chain40", "chain2", "wide10", "fan202"]) await api.setPaused(d, false);
   const sched = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), worker: false });
   const worker = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), scheduler: false });
   await waitFor(() => sched.scheduler!.isLeader(), { what: "scheduler leadership" });
@@ -77,19 +86,23 @@ async function main(): Promise<void> {
   const done = (dagId: string, runId: string) =>
     waitFor(
       async () => {
-        const { rows } = await benchPool.query<{ state: string }>("select state from dag_run where dag_id = $1 and run_id = $2", [dagId, runId]);
+        const { rows } = await benchPool.query<{ state: string; end_date: Date | null }>("select state, end_date from dag_run where dag_id = $1 and run_id = $2", [dagId, runId]);
         const r = rows[0];
-        return r && (r.state === "success" || r.state === "failed") ? r : undefined;
+        return r && (r.state === "success" || r.state === "failed") ? { end: new Date(r.end_date!).getTime() } : undefined;
       },
       { timeoutMs: 120000, intervalMs: 20 },
     );
   const hops: number[] = [];
+  // Besides the hops: trigger → first task's start, and last task's end → the run's end.
+  const starts: number[] = [];
+  const ends: number[] = [];
   const measure = async (dagId: string, label: string) => {
     const pg0 = pgCount.n;
     const r0 = new Map(redisCount);
     for (let i = 0; i < RUNS; i++) {
+      const t0 = Date.now();
       const run = await api.triggerDagRun(dagId, { runId: `${label}-${i}` });
-      await done(dagId, run.dag_run_id);
+      const ended = await done(dagId, run.dag_run_id);
       if (dagId === "chain40" && label === "m") {
         const tis = await tdb.db
           .selectFrom("task_instance")
@@ -99,6 +112,8 @@ async function main(): Promise<void> {
           .execute();
         const by = new Map(tis.map((t) => [t.task_id, t]));
         for (let k = 1; k < 40; k++) hops.push(new Date(by.get(`t${k}`)!.start_date!).getTime() - new Date(by.get(`t${k - 1}`)!.end_date!).getTime());
+        starts.push(new Date(by.get("t0")!.start_date!).getTime() - t0);
+        ends.push(ended.end - new Date(by.get("t39")!.end_date!).getTime());
       }
     }
     const redisBy = new Map<string, number>();
@@ -108,10 +123,19 @@ async function main(): Promise<void> {
   await measure("chain40", "warm"); // definitions cached, connections open
   await measure("chain2", "warm");
   await measure("wide10", "warm");
+  await measure("fan202", "warm");
   counting = true;
   const a = await measure("chain40", "m");
   const b = await measure("chain2", "m");
   const w = await measure("wide10", "m");
+  const fanT0 = Date.now();
+  // CPU of this process (the engine: scheduler and worker) and of the database's backends.
+  const fanCpu0 = process.cpuUsage();
+  const fanPg = cpuUse(tdb.name, () => []);
+  const f = await measure("fan202", "m");
+  const fanMs = (Date.now() - fanT0) / RUNS;
+  const fanPgS = fanPg.stop().postgres ?? 0;
+  const fanCpu = process.cpuUsage(fanCpu0);
   counting = false;
   const hopsPerRun = 38;
   const redisHop: Record<string, number> = {};
@@ -124,8 +148,16 @@ async function main(): Promise<void> {
       redis_per_hop: Number(redisTotal.toFixed(2)),
       redis_by_command: redisHop,
       wide10_run: { pg: Number((w.pg / RUNS).toFixed(1)), redis: Number(([...w.redisBy.values()].reduce((x, y) => x + y, 0) / RUNS).toFixed(1)) },
+      fan202_run: {
+        pg: Number((f.pg / RUNS).toFixed(1)),
+        redis: Number(([...f.redisBy.values()].reduce((x, y) => x + y, 0) / RUNS).toFixed(1)),
+        ms: Math.round(fanMs),
+        cpu_ms: { engine: Math.round((fanCpu.user + fanCpu.system) / 1000 / RUNS), postgres: Math.round((fanPgS * 1000) / RUNS) },
+      },
       hop_ms_p50: percentile(hops, 50),
       hop_ms_p99: percentile(hops, 99),
+      trigger_to_first_task_ms_p50: percentile(starts, 50),
+      last_task_to_run_end_ms_p50: percentile(ends, 50),
     }),
   );
   await benchPool.end();
