@@ -66,7 +66,8 @@ test("a decision lands in one statement: queued tries with their next try number
 test("a decision's transaction commits without waiting for the disk (synchronous_commit off for it alone); a try outcome's still waits", async () => {
   await seedRun("async", [null, "success"]);
   const run = (await readRun(tdb.db, "d", "async", 0))!;
-  const commitMode = async (db: Parameters<typeof applyDecision>[0]) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]!.synchronous_commit;
+  const commitMode = async (db: Parameters<typeof applyDecision>[0]) =>
+    (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]!.synchronous_commit;
   await tdb.db.transaction().execute(async (trx) => {
     expect(await commitMode(trx)).toBe("on");
     expect(await applyDecision(trx, run, decision({ queue: [{ task_id: "t0", try_number: 1 }] }), new Date())).toHaveLength(1);
