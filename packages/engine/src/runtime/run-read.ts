@@ -67,7 +67,8 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
  * evaluation cannot make again, and reconciliation makes it. Nothing can act on it durably first:
  * the WAL is flushed in order, so the next synchronous commit (a try's claim or instant finish, an
  * API write) makes it durable before its own. A dependency hop waits for one disk flush (the
- * finish) instead of two.
+ * finish) instead of two. Call it on its own (autocommit, as evaluateRun does): inside a
+ * transaction the setting would cover that transaction's other writes too.
  */
 export async function applyDecision(db: Db, run: Pick<RunRead, "id" | "version">, d: RunDecision, now: Date): Promise<RunDecision["queue"] | undefined> {
   const { rows } = await sql<{ applied: boolean; missed: string[] | null }>`
