@@ -84,7 +84,10 @@ export class CliContext {
         await Promise.race([fn(...a), timeout]);
         clearTimeout(timer);
       };
-    return { runChanged: bounded((...a: Parameters<Notifier["runChanged"]>) => inner.runChanged(...a)), dagChanged: bounded((dagId: string) => inner.dagChanged(dagId)) };
+    return {
+      runChanged: bounded((...a: Parameters<Notifier["runChanged"]>) => inner.runChanged(...a)),
+      dagChanged: bounded((...a: Parameters<Notifier["dagChanged"]>) => inner.dagChanged(...a)),
+    };
   }
 
   private warnNotify(): void {

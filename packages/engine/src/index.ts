@@ -1,6 +1,6 @@
 // Public API of @svc/engine. Each area appends its own export lines.
 export { createQueueNotifier, nullNotifier, recordingNotifier } from "./notifier";
-export type { Notifier, RecordingNotifier } from "./notifier";
+export type { DagChange, Notifier, RecordingNotifier } from "./notifier";
 export { decideRun, evaluateTriggerRule, countUpstream, canRetry, retryDelayMs, runStateOf, isFinished } from "./core";
 export type { TiView, RunDecision, RuleVerdict, UpstreamCounts } from "./core";
 export {

@@ -5,11 +5,17 @@ import { runEvalJobId, type Queues, type SchedulerJob } from "@svc/queue";
  * change a run's task instances bump `dag_run.version` in the same transaction and pass it: events
  * for an already evaluated version are skipped. Version 0 (worker outcomes) means "evaluate after
  * this commit" and is never skipped or merged. Anything that may let a queued run start (trigger,
- * unpause, run end) calls dagChanged.
+ * unpause, run end) calls dagChanged; a change of the DAG's schedule or pause state (the DAG
+ * processor, an unpause) passes `{ schedule: true }` so that its cron scheduler is synced as well.
  */
 export interface Notifier {
   runChanged(dagId: string, runId: string, version: number): Promise<void>;
-  dagChanged(dagId: string): Promise<void>;
+  dagChanged(dagId: string, opts?: DagChange): Promise<void>;
+}
+
+export interface DagChange {
+  /** The DAG's schedule or pause state may have changed: sync its cron scheduler too. */
+  schedule?: boolean;
 }
 
 const JOB_OPTS = { removeOnComplete: true, removeOnFail: 1000, attempts: 3, backoff: { type: "fixed", delay: 200 } } as const;
@@ -26,7 +32,7 @@ export function createQueueNotifier(queues: Pick<Queues, "scheduler">, onError: 
   return {
     runChanged: (dagId, runId, version) => add({ kind: "run", dagId, runId, version }, version ? runEvalJobId(dagId, runId, version) : uniqueId("run", dagId)),
     // Not coalesced by id: a dag event must never be swallowed by one already being processed.
-    dagChanged: (dagId) => add({ kind: "dag", dagId }, uniqueId("dag", dagId)),
+    dagChanged: (dagId, opts) => add({ kind: "dag", dagId, ...(opts?.schedule ? { schedule: true } : {}) }, uniqueId("dag", dagId)),
   };
 }
 
@@ -36,7 +42,7 @@ const uniqueId = (kind: string, dagId: string) => `${kind}|${dagId.replace(/[|:]
 /** A notifier that does nothing (CLI tools that only read, unit tests of pure parts). */
 export const nullNotifier: Notifier = { runChanged: async () => undefined, dagChanged: async () => undefined };
 
-/** A notifier that records what it was told (`run:<dag>:<run>:<version>`, `dag:<dag>`): for tests of what writes signal. */
+/** A notifier that records what it was told (`run:<dag>:<run>:<version>`, `dag:<dag>`, `dag:<dag>:schedule`): for tests of what writes signal. */
 export interface RecordingNotifier extends Notifier {
   calls: string[];
   clear(): void;
@@ -48,6 +54,6 @@ export function recordingNotifier(): RecordingNotifier {
     calls,
     clear: () => void calls.splice(0),
     runChanged: async (dagId, runId, version) => void calls.push(`run:${dagId}:${runId}:${version}`),
-    dagChanged: async (dagId) => void calls.push(`dag:${dagId}`),
+    dagChanged: async (dagId, opts) => void calls.push(`dag:${dagId}${opts?.schedule ? ":schedule" : ""}`),
   };
 }

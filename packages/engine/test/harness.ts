@@ -18,7 +18,14 @@ export interface Harness {
   api: ReturnType<typeof createEngineApi>;
   writeDag(file: string, yaml: string): void;
   sync(): Promise<unknown>;
-  startRuntime(extra?: { worker?: boolean; scheduler?: boolean; workerConcurrency?: number; operators?: OperatorRegistry; hosts?: HostRouting }): EngineRuntime;
+  startRuntime(extra?: {
+    worker?: boolean;
+    scheduler?: boolean;
+    workerConcurrency?: number;
+    reconcileIntervalMs?: number;
+    operators?: OperatorRegistry;
+    hosts?: HostRouting;
+  }): EngineRuntime;
   /** The first in-process scheduler started by startRuntime. */
   scheduler(): EngineScheduler;
   waitRun(dagId: string, runId: string, states?: string[], timeoutMs?: number): Promise<DagRunRow>;

@@ -7,7 +7,9 @@ export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 /** `scheduler` queue jobs. `run`: evaluate one run at a version; `dag`: start queued runs; `cron`: scheduled trigger. */
 export const schedulerJobSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("run"), dagId: z.string(), runId: z.string(), version: z.number().int() }),
-  z.object({ kind: z.literal("dag"), dagId: z.string() }),
+  // schedule: the DAG's schedule or pause state may have changed, so its cron scheduler is synced too
+  // (a trigger or a run's end only lets queued runs start).
+  z.object({ kind: z.literal("dag"), dagId: z.string(), schedule: z.boolean().optional() }),
   z.object({ kind: z.literal("cron"), dagId: z.string() }),
 ]);
 export type SchedulerJob = z.infer<typeof schedulerJobSchema>;

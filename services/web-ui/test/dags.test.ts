@@ -63,7 +63,7 @@ describe("REST /api/v1/dags", () => {
   test("PATCH /dags/{dag_id} toggles is_paused (update_mask=is_paused) and tells the scheduler on unpause", async () => {
     const res = await f.patch("/api/v1/dags/vm_deploy?update_mask=is_paused", { is_paused: false }).expect(200);
     expect(res.body).toMatchObject({ dag_id: "vm_deploy", is_paused: false });
-    expect(f.notifier.calls).toContain("dag:vm_deploy");
+    expect(f.notifier.calls).toContain("dag:vm_deploy:schedule");
     expectProblem(await f.patch("/api/v1/dags/vm_deploy?update_mask=description", { is_paused: true }), 400, /is_paused/);
     expectProblem(await f.patch("/api/v1/dags/vm_deploy", { is_paused: "yes" }), 400, /is_paused/);
     expectProblem(await f.patch("/api/v1/dags/nope", { is_paused: true }), 404);

@@ -67,7 +67,7 @@ describe("engine API: DAGs", () => {
 
   test("setPaused unpauses and tells the scheduler; pausing does not; unknown DAG is a 404", async () => {
     expect((await f.api.setPaused("hello", false)).is_paused).toBe(false);
-    expect(f.notifier.calls).toEqual(["dag:hello"]);
+    expect(f.notifier.calls).toEqual(["dag:hello:schedule"]);
     f.notifier.clear();
     expect((await f.api.setPaused("hello", true)).is_paused).toBe(true);
     expect(f.notifier.calls).toEqual([]);
@@ -80,7 +80,7 @@ describe("engine API: DAGs", () => {
     const all = await f.api.setPausedByPattern("~", true);
     expect(all.total_entries).toBe(2);
     expect(all.dags.every((d) => d.is_paused)).toBe(true);
-    expect(f.notifier.calls).toEqual(["dag:vm_deploy"]);
+    expect(f.notifier.calls).toEqual(["dag:vm_deploy:schedule"]);
   });
 
   test("listTasks gives each task's upstream and downstream ids and retry settings", async () => {

@@ -145,7 +145,7 @@ export function dagOps(ctx: ApiContext) {
     const row = await db.updateTable("dag").set({ is_paused: paused }).where("dag_id", "=", dagId).returningAll().executeTakeFirst();
     if (!row) throw new DagNotFoundError(dagId);
     ctx.logger.info({ dagId, paused }, paused ? "dag paused" : "dag unpaused");
-    if (!paused) await ctx.notifier.dagChanged(dagId);
+    if (!paused) await ctx.notifier.dagChanged(dagId, { schedule: true });
     const broken = await filesWithImportErrors(db, [row.fileloc]);
     return dagToApi(row, broken.has(row.fileloc));
   }
@@ -160,7 +160,7 @@ export function dagOps(ctx: ApiContext) {
     const rows = await db.updateTable("dag").set({ is_paused: paused }).where("dag_id", "in", ids).returningAll().execute();
     rows.sort((a, b) => a.dag_id.localeCompare(b.dag_id));
     ctx.logger.info({ count: rows.length, paused }, "dags pause state changed");
-    if (!paused) for (const r of rows) await ctx.notifier.dagChanged(r.dag_id);
+    if (!paused) for (const r of rows) await ctx.notifier.dagChanged(r.dag_id, { schedule: true });
     return toCollection(db, rows, rows.length);
   }
 

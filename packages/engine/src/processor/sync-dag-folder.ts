@@ -106,7 +106,7 @@ export async function syncDagFolder(deps: SyncDagFolderDeps): Promise<SyncReport
 
   for (const dagId of changed) {
     try {
-      await deps.notifier?.dagChanged(dagId);
+      await deps.notifier?.dagChanged(dagId, { schedule: true });
     } catch (e) {
       deps.logger?.warn({ dagId, err: String(e) }, "dag change notification failed");
     }

@@ -51,10 +51,13 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
   // triggers starts its runs in one pass, and an event during a pass makes one more pass.
   // The events that join a pass in flight are done at once: a thousand triggers no longer fill
   // every slot of this worker while one pass runs, so run evaluations (run ends) go on meanwhile.
+  // The version is 1 when some event of the pass said the DAG's schedule or pause state may have
+  // changed (the coalescer keeps the highest): only then is its cron scheduler synced, not on every
+  // trigger and run end (reconciliation syncs them all besides, every few seconds).
   const startRuns = createCoalescer(
-    async (dagId) => {
+    async (dagId, schedule) => {
       await startQueuedRuns(deps, dagId);
-      await syncCronSchedulers(deps.db, deps.queues.scheduler, log, dagId);
+      if (schedule) await syncCronSchedulers(deps.db, deps.queues.scheduler, log, dagId);
     },
     { joinersWait: false },
   );
@@ -66,7 +69,7 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
         await evaluate(JSON.stringify([ev.dagId, ev.runId]), ev.version || Number.MAX_SAFE_INTEGER);
         return;
       case "dag":
-        await startRuns(ev.dagId, 0);
+        await startRuns(ev.dagId, ev.schedule ? 1 : 0);
         return;
       case "cron": {
         const at = scheduledTimeOf(job);
