@@ -29,7 +29,7 @@ afterAll(() => h.close());
 
 const deps = () => ({ db: h.db, queues: h.queues, notifier: nullNotifier, logger: silentLogger() });
 
-test("a decision lost after its job was added (a database crash) is made again: the job finds no queued try and is dropped, reconciliation queues it again, and it runs once", async () => {
+test("a decision lost after its job was added (a database crash) is made again by reconciliation, and the try it queued runs once, at the same try number", async () => {
   await h.api.triggerDagRun("lost", { runId: "r1" });
   await startQueuedRuns(deps(), "lost");
   // a's success, committed as a try's outcome is (synchronously): it survives the crash. (Its job, left in
