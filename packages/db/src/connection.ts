@@ -3,6 +3,7 @@ import { Kysely, Migrator, PostgresDialect, type MigrationResultSet, type Migrat
 import pg from "pg";
 import type { Database } from "./schema";
 import { hostChoosingClient } from "./host-choice";
+import { nameMarkedStatements } from "./named-statements";
 import { DatabaseUrlError, parsePgUrl, type ParsedPgUrl } from "./multi-host";
 import * as m001 from "./migrations/001-engine";
 import * as m002 from "./migrations/002-platform";
@@ -68,7 +69,10 @@ export function createPool(url: string, opts: DbOptions = {}): pg.Pool {
   // 'error' with no listener, an uncaught exception. Every client gets its own listener; the
   // failed statement rejects, and the pool drops the broken client on release.
   pool.on("error", () => undefined);
-  pool.on("connect", (client) => client.on("error", () => undefined));
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+    nameMarkedStatements(client);
+  });
   return pool;
 }
 

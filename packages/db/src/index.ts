@@ -1,4 +1,5 @@
 export { createDb, createPool, createClient, migrateToLatest, ensureDatabase } from "./connection";
+export { prepared, runPrepared } from "./named-statements";
 export { parsePgUrl, describeHosts, DatabaseUrlError } from "./multi-host";
 export type { ParsedPgUrl, PgHost, TargetSessionAttrs } from "./multi-host";
 export { NoUsableHostError } from "./host-choice";

@@ -1,20 +1,21 @@
 import { CompiledQuery } from "kysely";
-import type { Db, FlowRow } from "@svc/db";
+import { prepared, type Db, type FlowRow } from "@svc/db";
 
 // The flow statements every intent runs (create, read, phase updates), written once as SQL text
 // with parameters: building them with the query builder cost more CPU than Postgres spent on them.
-// Kysely still runs them (same pool, same error path); only the compile step is skipped.
+// Kysely still runs them (same pool, same error path); only the compile step is skipped. Each is
+// a named statement (prepared): parsed and planned once per connection.
 
 const INSERT_FLOW = `insert into "flow" ("flow_id", "execution_id", "intent", "params", "requested_params", "status", "auto_approve", "auto_execute", "approval", "router", "phases_completed", "phases_skipped", "next_steps", "missing_params")
   values ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, '{}', '[]', '[]', '[]', '[]') returning *`;
 
 /** The insert alone, and with its `flow.created` audit event in the same statement ($9: the actor). */
-export const CREATE_FLOW_SQL = INSERT_FLOW;
-export const CREATE_FLOW_AUDITED_SQL = `with "f" as (${INSERT_FLOW}),
+export const CREATE_FLOW_SQL = prepared(INSERT_FLOW);
+export const CREATE_FLOW_AUDITED_SQL = prepared(`with "f" as (${INSERT_FLOW}),
   "a" as (insert into "audit_event" ("actor", "action", "target", "detail") select $9::text, 'flow.created', "f"."flow_id", '{}'::jsonb from "f")
-  select * from "f"`;
+  select * from "f"`);
 
-const GET_FLOW_SQL = `select * from "flow" where "flow_id" = $1`;
+const GET_FLOW_SQL = prepared(`select * from "flow" where "flow_id" = $1`);
 
 /** Run a statement text with its parameters through kysely, rows typed as flows. */
 export async function flowRows(db: Db, text: string, params: readonly unknown[]): Promise<FlowRow[]> {
@@ -42,7 +43,7 @@ export function updateFlowSql(columns: readonly string[], expected: number): str
     const set = columns.map((c, i) => `"${c}" = $${i + 2}`);
     const statuses = Array.from({ length: expected }, (_, i) => `$${columns.length + 2 + i}`);
     const guard = expected ? ` and "status" in (${statuses.join(", ")})` : "";
-    text = `update "flow" set ${[...set, `"updated_at" = now()`].join(", ")} where "flow_id" = $1${guard} returning *`;
+    text = prepared(`update "flow" set ${[...set, `"updated_at" = now()`].join(", ")} where "flow_id" = $1${guard} returning *`);
     updateTexts.set(key, text);
   }
   return text;

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { sql } from "kysely";
 import { resolveFileToken, type DagDefinition } from "@svc/dags";
-import type { DagRow, Db } from "@svc/db";
+import { runPrepared, type DagRow, type Db } from "@svc/db";
 import { BadRequestError, DagNotFoundError, NotFoundError } from "@svc/errors";
 import { cachedDefinition, rememberDefinition } from "../runtime/definition-cache";
 import type { ApiContext } from "./deps";
@@ -116,10 +116,12 @@ export function dagOps(ctx: ApiContext) {
   async function listDagDefinitions(opts: ListDagDefinitionsOptions = {}): Promise<DagDefinitionEntry[]> {
     // The state in one small query; the definitions (large jsonb) come from the cache by hash and
     // are read only for DAGs whose hash is new here (every intent lists the catalogue).
-    const rows = await filtered(db, { onlyActive: opts.onlyActive })
-      .select(["dag_id", "is_paused", "is_active", "hash", sql<boolean>`exists (select 1 from import_error where import_error.filename = dag.fileloc)`.as("has_import_errors")])
-      .orderBy("dag_id")
-      .execute();
+    const rows = await runPrepared(
+      db,
+      filtered(db, { onlyActive: opts.onlyActive })
+        .select(["dag_id", "is_paused", "is_active", "hash", sql<boolean>`exists (select 1 from import_error where import_error.filename = dag.fileloc)`.as("has_import_errors")])
+        .orderBy("dag_id"),
+    );
     const defs = new Map(rows.map((r) => [r.dag_id, cachedDefinition(r.hash)]));
     const missing = rows.filter((r) => !defs.get(r.dag_id)).map((r) => r.dag_id);
     if (missing.length) {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { restrictedParamsSet, validateParams, type ParamRole } from "@svc/dags";
-import type { DagRunRow } from "@svc/db";
+import { runPrepared, type DagRunRow } from "@svc/db";
 import { AlreadyExistsError, BadRequestError, DagHasImportErrorsError, DagNotFoundError, ForbiddenError, ParamsInvalidError } from "@svc/errors";
 import { dagDefinition } from "../runtime/definition-cache";
 import type { ApiContext } from "./deps";
@@ -74,11 +74,13 @@ export function triggerOps(ctx: ApiContext) {
 
   /** One attempt: undefined when the DAG's definition changed since it was read. */
   async function createRun(dagId: string, opts: TriggerOptions): Promise<ApiDagRunRow | undefined> {
-    const dag = await db
-      .selectFrom("dag")
-      .select(["dag_id", "is_active", "fileloc", "hash", sql<boolean>`exists (select 1 from import_error e where e.filename = dag.fileloc)`.as("broken")])
-      .where("dag_id", "=", dagId)
-      .executeTakeFirst();
+    const [dag] = await runPrepared(
+      db,
+      db
+        .selectFrom("dag")
+        .select(["dag_id", "is_active", "fileloc", "hash", sql<boolean>`exists (select 1 from import_error e where e.filename = dag.fileloc)`.as("broken")])
+        .where("dag_id", "=", dagId),
+    );
     if (!dag || !dag.is_active) throw new DagNotFoundError(dagId);
     const runType = opts.runType ?? "manual";
     // Scheduled runs keep using the last good definition while the file is broken (as Airflow's
@@ -110,7 +112,9 @@ export function triggerOps(ctx: ApiContext) {
     // One statement: the run, with the definition snapshot copied in the database from the DAG
     // row at the hash just validated, and its task instances (state none, try 0). A logical date
     // already taken inserts nothing; a run id already taken violates the unique key.
-    const { rows } = await sql<ApiDagRunRow>`
+    const rows = await runPrepared(
+      db,
+      sql<ApiDagRunRow>`
       with r as (
         insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date, data_interval_start, data_interval_end, note, external_trigger, run_while_paused,
           parent_dag_id, parent_run_id, parent_task_id, parent_try_number)
@@ -124,13 +128,12 @@ export function triggerOps(ctx: ApiContext) {
         insert into task_instance (dag_id, run_id, task_id, state, try_number, max_tries, operator)
         select r.dag_id, r.run_id, x.task_id, null, 0, x.retries, x.operator
         from r cross join unnest(${def.tasks.map((t) => t.task_id)}::text[], ${def.tasks.map((t) => t.retries)}::int[], ${def.tasks.map((t) => t.operator)}::text[]) as x(task_id, retries, operator))
-      select * from r`
-      .execute(db)
-      .catch((e: { code?: string }) => {
-        // Two triggers with the same run id: the unique key decides.
-        if (e.code === "23505") throw runIdTaken(dagId, runId);
-        throw e;
-      });
+      select * from r`,
+    ).catch((e: { code?: string }) => {
+      // Two triggers with the same run id: the unique key decides.
+      if (e.code === "23505") throw runIdTaken(dagId, runId);
+      throw e;
+    });
     if (rows[0]) return rows[0];
     const clash = await db
       .selectFrom("dag_run")

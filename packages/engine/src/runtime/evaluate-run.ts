@@ -1,4 +1,5 @@
 import { evaluateCondition, type TaskDefinition } from "@svc/dags";
+import { runPrepared } from "@svc/db";
 import { jobDagHash, type TaskJob } from "@svc/queue";
 import { decideRun, type RunDecision } from "../core/decide";
 import { enqueueTasks } from "./enqueue";
@@ -59,15 +60,8 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
 
 /** Whether the DAG has a queued run (true when the read fails: the event is then sent as before). */
 async function hasQueuedRuns(deps: EvalDeps, dagId: string): Promise<boolean> {
-  const row = await deps.db
-    .selectFrom("dag_run")
-    .select("id")
-    .where("dag_id", "=", dagId)
-    .where("state", "=", "queued")
-    .limit(1)
-    .executeTakeFirst()
-    .catch(() => ({ id: 0 }));
-  return row !== undefined;
+  const rows = await runPrepared(deps.db, deps.db.selectFrom("dag_run").select("id").where("dag_id", "=", dagId).where("state", "=", "queued").limit(1)).catch(() => [{ id: 0 }]);
+  return rows.length > 0;
 }
 
 /** Evaluate a run through the scheduler's per-run pass when there is one (deps.evaluate), else directly. */

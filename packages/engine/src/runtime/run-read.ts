@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db, TaskState } from "@svc/db";
+import { runPrepared, type Db, type TaskState } from "@svc/db";
 import type { RunDecision, TiView } from "../core/decide";
 
 /** What an evaluation reads of a run, in one statement and without locks. */
@@ -33,7 +33,9 @@ type TiTuple = [string, TaskState | null, number, string | null, string | null];
  * read only for a running run not yet evaluated at `minVersion`.
  */
 export async function readRun(db: Db, dagId: string, runId: string, minVersion: number): Promise<RunRead | undefined> {
-  const { rows } = await sql<Omit<RunRead, "tis"> & { tis: TiTuple[] | null }>`
+  const rows = await runPrepared(
+    db,
+    sql<Omit<RunRead, "tis"> & { tis: TiTuple[] | null }>`
     select r.id, r.dag_id, r.run_id, r.state, r.conf, r.logical_date, r.dag_hash, r.version, r.evaluated_version,
       case when r.state = 'running' and r.evaluated_version < ${Math.min(minVersion || INT4_MAX, INT4_MAX)}
         and (c.waiting > 0 or c.unfinished = 0) then
@@ -44,7 +46,8 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
       select count(*) filter (where t.state is null or t.state in ('up_for_retry', 'up_for_reschedule')) as waiting,
         count(*) filter (where t.state is null or t.state not in ('success', 'failed', 'skipped', 'upstream_failed')) as unfinished
       from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id) c
-    where r.dag_id = ${dagId} and r.run_id = ${runId}`.execute(db);
+    where r.dag_id = ${dagId} and r.run_id = ${runId}`,
+  );
   const row = rows[0];
   if (!row) return undefined;
   const { tis, ...run } = row;
@@ -71,11 +74,14 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
  * transaction the setting would cover that transaction's other writes too.
  */
 export async function applyDecision(db: Db, run: Pick<RunRead, "id" | "version">, d: RunDecision, now: Date): Promise<RunDecision["queue"] | undefined> {
-  const { rows } = await sql<{ applied: boolean; missed: string[] | null }>`
+  const rows = await runPrepared(
+    db,
+    sql<{ applied: boolean; missed: string[] | null }>`
     select a.applied, a.missed, set_config('synchronous_commit', 'off', true) as commit_mode
     from svc_apply_decision(${run.id}, ${run.version}, ${now}, ${d.queue.map((q) => q.task_id)}::text[],
       ${d.queue.map((q) => (q.reschedule ? q.try_number : q.try_number - 1))}::int[], ${d.skip}::text[], ${d.upstreamFailed}::text[],
-      ${d.runState === "running" ? null : d.runState}::text) a`.execute(db);
+      ${d.runState === "running" ? null : d.runState}::text) a`,
+  );
   const r = rows[0]!;
   if (!r.applied) return undefined;
   if (!r.missed?.length) return d.queue;

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { runPrepared } from "@svc/db";
 import type { RuntimeDeps } from "./deps";
 import { nowOf } from "./deps";
 import { evaluateShared } from "./evaluate-run";
@@ -11,7 +12,7 @@ type StartDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "cl
  * advisory lock; a call that finds nothing queued takes no lock), then evaluate each started run.
  */
 export async function startQueuedRuns(deps: StartDeps, dagId: string): Promise<string[]> {
-  const { rows } = await sql<{ run_id: string }>`select run_id from svc_start_runs(${dagId}, ${nowOf(deps)})`.execute(deps.db);
+  const rows = await runPrepared(deps.db, sql<{ run_id: string }>`select run_id from svc_start_runs(${dagId}, ${nowOf(deps)})`);
   const started = rows.map((r) => r.run_id);
   for (const runId of started) deps.logger.info({ dagId, runId }, "run started");
   // A burst of triggers starts hundreds of runs in one call: evaluated one after another, the last

@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { sql, CompiledQuery, type Kysely } from "kysely";
+import pg from "pg";
+import { createDb } from "./connection";
+import { prepared, runPrepared } from "./named-statements";
+
+const ADMIN_URL = process.env.SVC_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const NAME = `svc_test_named_${randomBytes(4).toString("hex")}`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables made by the test, not the schema's
+type AnyDb = Kysely<any>;
+let db: AnyDb;
+
+async function admin(text: string): Promise<void> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  await c.query(text);
+  await c.end();
+}
+
+/** The statements prepared on the pool's one connection, with how often each ran. */
+async function preparedHere(): Promise<{ statement: string; runs: number }[]> {
+  const { rows } = await sql<{
+    statement: string;
+    runs: number;
+  }>`select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements order by statement`.execute(db);
+  return rows;
+}
+
+beforeAll(async () => {
+  await admin(`create database "${NAME}"`);
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${NAME}`;
+  // One connection: every statement, and pg_prepared_statements, are of the same session.
+  db = createDb(u.toString(), { max: 1, applicationName: "svc-named-test" }) as unknown as AnyDb;
+  await sql`create table item (id int primary key, name text)`.execute(db);
+  await sql`insert into item values (1, 'one'), (2, 'two')`.execute(db);
+});
+
+afterAll(async () => {
+  await db.destroy();
+  await admin(`drop database if exists "${NAME}" with (force)`);
+});
+
+test("a marked statement is prepared once on a connection and run from there; unmarked ones are not prepared", async () => {
+  for (const id of [1, 2, 1]) {
+    const rows = await runPrepared(db, db.selectFrom("item").select(["id", "name"]).where("id", "=", id));
+    expect(rows).toEqual([{ id, name: id === 1 ? "one" : "two" }]);
+  }
+  await db.selectFrom("item").select("name").where("id", "=", 2).execute();
+  const here = await preparedHere();
+  expect(here).toHaveLength(1);
+  expect(here[0]!.statement).toContain('select "id", "name" from "item" where "id" = $1');
+  expect(here[0]!.runs).toBe(3);
+});
+
+test("a marked select * still answers after its table gained a column (prepared again, the new column included)", async () => {
+  const text = prepared("select * from item where id = $1");
+  const first = await db.executeQuery(CompiledQuery.raw(text, [1]));
+  expect(first.rows).toEqual([{ id: 1, name: "one" }]);
+  await sql`alter table item add column size int default 7`.execute(db);
+  const after = await db.executeQuery(CompiledQuery.raw(text, [1]));
+  expect(after.rows).toEqual([{ id: 1, name: "one", size: 7 }]);
+  const again = await db.executeQuery(CompiledQuery.raw(text, [2]));
+  expect(again.rows).toEqual([{ id: 2, name: "two", size: 7 }]);
+});
+
+test("inside a transaction a statement gone stale fails as Postgres says (no retry in an aborted transaction), and the connection serves the next one", async () => {
+  const text = prepared("select * from item where id = $1 and $2::int = $2::int");
+  await db.executeQuery(CompiledQuery.raw(text, [1, 0]));
+  await sql`alter table item add column colour text default 'red'`.execute(db);
+  const failed = await db
+    .transaction()
+    .execute(async (trx) => trx.executeQuery(CompiledQuery.raw(text, [1, 0])))
+    .then(
+      () => "answered",
+      (e: Error) => e.message,
+    );
+  expect(failed).toMatch(/cached plan must not change result type/);
+  const next = await db.executeQuery(CompiledQuery.raw(text, [2, 0]));
+  expect(next.rows).toEqual([{ id: 2, name: "two", size: 7, colour: "red" }]);
+});
