@@ -7,7 +7,6 @@ import { prepared, runPrepared } from "./named-statements";
 const ADMIN_URL = process.env.SVC_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NAME = `svc_test_named_${randomBytes(4).toString("hex")}`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables made by the test, not the schema's
 type AnyDb = Kysely<any>;
 let db: AnyDb;
 
@@ -32,7 +31,7 @@ beforeAll(async () => {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${NAME}`;
   // One connection: every statement, and pg_prepared_statements, are of the same session.
-  db = createDb(u.toString(), { max: 1, applicationName: "svc-named-test" }) as unknown as AnyDb;
+  db = createDb(u.toString(), { max: 1, applicationName: "svc-named-test" });
   await sql`create table item (id int primary key, name text)`.execute(db);
   await sql`insert into item values (1, 'one'), (2, 'two')`.execute(db);
 });
