@@ -5,7 +5,7 @@ import { requireDag } from "./dags";
 import type { ApiContext } from "./deps";
 import { resolveOrder, resolvePage, type DateRangeFilters, type PageQuery } from "./paging";
 import type { ApiDagRun, ApiDagRunCollection } from "./schemas";
-import { dagRunToApi } from "./serialize";
+import { DAG_RUN_API_COLUMNS, dagRunToApi, type ApiDagRunRow } from "./serialize";
 import { parseApiDate } from "./trigger";
 
 export interface ListDagRunsQuery extends PageQuery, DateRangeFilters {
@@ -37,9 +37,9 @@ const DATE_FILTERS = [
   ["updated_at", "updated_at"],
 ] as const;
 
-/** The run row or DagRunNotFoundError. */
-export async function requireRun(db: Db, dagId: string, runId: string): Promise<DagRunRow> {
-  const row = await db.selectFrom("dag_run").selectAll().where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
+/** The run's API columns (not its definition snapshot) or DagRunNotFoundError. */
+export async function requireRun(db: Db, dagId: string, runId: string): Promise<ApiDagRunRow> {
+  const row = await db.selectFrom("dag_run").select(DAG_RUN_API_COLUMNS).where("dag_id", "=", dagId).where("run_id", "=", runId).executeTakeFirst();
   if (!row) throw new DagRunNotFoundError(dagId, runId);
   return row;
 }
@@ -67,7 +67,8 @@ export function dagRunOps(ctx: ApiContext) {
     }
     const [{ n }, rows] = await Promise.all([
       base.select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
-      base.selectAll().orderBy(order.column, order.direction).orderBy("id", order.direction).limit(limit).offset(offset).execute(),
+      // The API's columns only: a run's definition snapshot (large jsonb) is not part of its answer.
+      base.select(DAG_RUN_API_COLUMNS).orderBy(order.column, order.direction).orderBy("id", order.direction).limit(limit).offset(offset).execute(),
     ]);
     return { dag_runs: rows.map(dagRunToApi), total_entries: n };
   }
@@ -77,7 +78,13 @@ export function dagRunOps(ctx: ApiContext) {
   }
 
   async function setRunNote(dagId: string, runId: string, note: string): Promise<ApiDagRun> {
-    const row = await db.updateTable("dag_run").set({ note, updated_at: new Date() }).where("dag_id", "=", dagId).where("run_id", "=", runId).returningAll().executeTakeFirst();
+    const row = await db
+      .updateTable("dag_run")
+      .set({ note, updated_at: new Date() })
+      .where("dag_id", "=", dagId)
+      .where("run_id", "=", runId)
+      .returning(DAG_RUN_API_COLUMNS)
+      .executeTakeFirst();
     if (!row) throw new DagRunNotFoundError(dagId, runId);
     return dagRunToApi(row);
   }

@@ -7,7 +7,7 @@ import { cachedDefinition, rememberDefinition } from "../runtime/definition-cach
 import type { ApiContext } from "./deps";
 import { resolveOrder, resolvePage, type PageQuery } from "./paging";
 import type { ApiDag, ApiDagCollection, ApiDagDetail, ApiTaskCollection } from "./schemas";
-import { dagDetailToApi, dagToApi, taskToApi } from "./serialize";
+import { DAG_LIST_COLUMNS, dagDetailToApi, dagToApi, taskToApi, type DagListRow } from "./serialize";
 
 export interface ListDagsQuery extends PageQuery {
   tags?: string[];
@@ -74,7 +74,7 @@ function toDefinitionEntry(row: DefinitionRow, hasImportErrors: boolean): DagDef
   return { dag_id: row.dag_id, is_paused: row.is_paused, is_active: row.is_active, has_import_errors: hasImportErrors, definition: row.definition as DagDefinition };
 }
 
-async function toCollection(db: Db, rows: DagRow[], total: number): Promise<ApiDagCollection> {
+async function toCollection(db: Db, rows: DagListRow[], total: number): Promise<ApiDagCollection> {
   const broken = await filesWithImportErrors(
     db,
     rows.map((r) => r.fileloc),
@@ -92,7 +92,7 @@ export function dagOps(ctx: ApiContext) {
     const base = filtered(db, { tags: q.tags, pattern: q.dag_id_pattern, paused: q.paused, onlyActive: q.only_active });
     const [{ n }, rows] = await Promise.all([
       base.select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
-      base.selectAll().orderBy(order.column, order.direction).orderBy("dag_id").limit(limit).offset(offset).execute(),
+      base.select(DAG_LIST_COLUMNS).orderBy(order.column, order.direction).orderBy("dag_id").limit(limit).offset(offset).execute(),
     ]);
     return toCollection(db, rows, n);
   }
@@ -144,7 +144,7 @@ export function dagOps(ctx: ApiContext) {
 
   /** Pause or unpause one DAG; unpausing tells the scheduler (queued runs may start). */
   async function setPaused(dagId: string, paused: boolean): Promise<ApiDag> {
-    const row = await db.updateTable("dag").set({ is_paused: paused }).where("dag_id", "=", dagId).returningAll().executeTakeFirst();
+    const row = await db.updateTable("dag").set({ is_paused: paused }).where("dag_id", "=", dagId).returning(DAG_LIST_COLUMNS).executeTakeFirst();
     if (!row) throw new DagNotFoundError(dagId);
     ctx.logger.info({ dagId, paused }, paused ? "dag paused" : "dag unpaused");
     if (!paused) await ctx.notifier.dagChanged(dagId, { schedule: true });
@@ -159,7 +159,7 @@ export function dagOps(ctx: ApiContext) {
     const base = filtered(db, { tags: opts.tags, pattern: pattern === "~" ? undefined : pattern, onlyActive: opts.onlyActive });
     const ids = (await base.select("dag_id").orderBy("dag_id").limit(limit).offset(offset).execute()).map((r) => r.dag_id);
     if (!ids.length) return { dags: [], total_entries: 0 };
-    const rows = await db.updateTable("dag").set({ is_paused: paused }).where("dag_id", "in", ids).returningAll().execute();
+    const rows = await db.updateTable("dag").set({ is_paused: paused }).where("dag_id", "in", ids).returning(DAG_LIST_COLUMNS).execute();
     rows.sort((a, b) => a.dag_id.localeCompare(b.dag_id));
     ctx.logger.info({ count: rows.length, paused }, "dags pause state changed");
     if (!paused) for (const r of rows) await ctx.notifier.dagChanged(r.dag_id, { schedule: true });

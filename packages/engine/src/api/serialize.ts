@@ -17,8 +17,27 @@ export function isoOrNull(d: Date | null | undefined): string | null {
 // Fixed values for Airflow fields that have no counterpart here (one pool, one queue, no sub-DAGs).
 const MAX_ACTIVE_TASKS = 16;
 
+/**
+ * The `dag` columns Airflow's DAG schema is made of: lists read only these, not the definition and
+ * params (large jsonb a list would parse for every DAG and never show).
+ */
+export const DAG_LIST_COLUMNS = [
+  "dag_id",
+  "fileloc",
+  "file_token",
+  "is_paused",
+  "is_active",
+  "description",
+  "tags",
+  "owners",
+  "schedule",
+  "max_active_runs",
+  "last_parsed_at",
+] as const;
+export type DagListRow = Pick<DagRow, (typeof DAG_LIST_COLUMNS)[number]>;
+
 /** A `dag` row as Airflow's DAG schema. */
-export function dagToApi(row: DagRow, hasImportErrors: boolean): ApiDag {
+export function dagToApi(row: DagListRow, hasImportErrors: boolean): ApiDag {
   const tags = Array.isArray(row.tags) ? row.tags : [];
   return {
     dag_id: row.dag_id,
