@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql, CompiledQuery, type Kysely } from "kysely";
 import pg from "pg";
 import { createDb } from "./connection";
-import { prepared, runPrepared } from "./named-statements";
+import { MAX_NAMED_TEXTS, prepared, runPrepared } from "./named-statements";
 
 const ADMIN_URL = process.env.SVC_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NAME = `svc_test_named_${randomBytes(4).toString("hex")}`;
@@ -78,4 +78,14 @@ test("inside a transaction a statement gone stale fails as Postgres says (no ret
   expect(failed).toMatch(/cached plan must not change result type/);
   const next = await db.executeQuery(CompiledQuery.raw(text, [2, 0]));
   expect(next.rows).toEqual([{ id: 2, name: "two", size: 7, colour: "red" }]);
+});
+
+test("a process names at most MAX_NAMED_TEXTS distinct texts: a marked text that carries its values inline does not grow the connection's statements without end", async () => {
+  for (let i = 0; i < MAX_NAMED_TEXTS + 20; i++) {
+    const { rows } = await db.executeQuery<{ n: number }>(CompiledQuery.raw(prepared(`select ${i} + $1::int as n`), [1]));
+    expect(rows[0]!.n).toBe(i + 1);
+  }
+  expect((await preparedHere()).length).toBeLessThanOrEqual(MAX_NAMED_TEXTS);
+  const { rows } = await db.executeQuery<{ n: number }>(CompiledQuery.raw(prepared("select 0 + $1::int as n"), [1]));
+  expect(rows[0]!.n).toBe(1);
 });

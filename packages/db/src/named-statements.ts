@@ -20,12 +20,18 @@ export function prepared(text: string): string {
 }
 
 const names = new Map<string, string>();
+/**
+ * Distinct marked texts a process names; later ones go unnamed. The code marks a few dozen; the
+ * cap only guards against a marked text that carries its values inline (one name per call).
+ */
+export const MAX_NAMED_TEXTS = 256;
 
 /** The statement name of a marked text (a hash of it: one name per distinct text), else undefined. */
 export function statementName(text: unknown): string | undefined {
   if (typeof text !== "string" || !text.startsWith(MARK)) return undefined;
   let name = names.get(text);
   if (name === undefined) {
+    if (names.size >= MAX_NAMED_TEXTS) return undefined;
     name = `svc_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
     names.set(text, name);
   }
