@@ -1,8 +1,6 @@
 // The suite as users run it: every service as its own process, nginx in front, on the shared
 // Postgres (a database of its own, dropped at the end) and Redis (a key prefix of its own).
-// Usage: pnpm bench:system [--connections 200] [--seconds 10] [--runs 1000] [--width 10] [--workers 2]
-//   [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200] [--parts intents,floor,runs,scaling,peers]
-//   [--cpu-prof DIR] (every service writes a V8 CPU profile into DIR when the stack stops)
+// Usage: pnpm bench:system --help.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -26,22 +24,36 @@ import { createCleanups } from "../lib/cleanups";
 import type { ServiceProc } from "../chaos/service-proc";
 import { measureIntentFloor } from "./intent-floor";
 
-const { values } = parseArgs({
-  options: {
-    connections: { type: "string", default: "200" },
-    seconds: { type: "string", default: "10" },
-    runs: { type: "string", default: "1000" },
-    width: { type: "string", default: "10" },
-    workers: { type: "string", default: "2" },
-    concurrency: { type: "string", default: "4" },
-    "scaling-tasks": { type: "string", default: "400" },
-    peers: { type: "string", default: "true" },
-    "peer-seq": { type: "string", default: "40" },
-    "peer-fan": { type: "string", default: "200" },
-    parts: { type: "string", default: "intents,floor,runs,scaling,peers" },
-    "cpu-prof": { type: "string" },
-  },
-});
+const USAGE = `Usage: pnpm bench:system [--connections 200] [--seconds 10] [--runs 1000] [--width 10] [--workers 2] [--concurrency 4]
+  [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200] [--parts intents,floor,runs,scaling,peers] [--cpu-prof DIR]
+Runs every service as its own process behind nginx and prints a table, then one JSON line (the last line of stdout).`;
+const OPTIONS = {
+  connections: { type: "string", default: "200" },
+  seconds: { type: "string", default: "10" },
+  runs: { type: "string", default: "1000" },
+  width: { type: "string", default: "10" },
+  workers: { type: "string", default: "2" },
+  concurrency: { type: "string", default: "4" },
+  "scaling-tasks": { type: "string", default: "400" },
+  peers: { type: "string", default: "true" },
+  "peer-seq": { type: "string", default: "40" },
+  "peer-fan": { type: "string", default: "200" },
+  parts: { type: "string", default: "intents,floor,runs,scaling,peers" },
+  "cpu-prof": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+const { values } = (() => {
+  try {
+    return parseArgs({ options: OPTIONS });
+  } catch (e) {
+    process.stderr.write(`bench:system: ${(e as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+})();
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 const CONNECTIONS = Number(values.connections),
   SECONDS = Number(values.seconds),
   RUNS = Math.min(1000, Number(values.runs)),
