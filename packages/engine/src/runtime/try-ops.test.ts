@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { createPool, type PgPool } from "@svc/db";
-import { createTestDb, type TestDb } from "@svc/testing";
+import { createTestDb, waitFor, type TestDb } from "@svc/testing";
 import { runTryOps, TRY_OPS_SQL, type TryOpsExecutor } from "./try-ops";
 
 let tdb: TestDb;
@@ -245,13 +245,20 @@ test("a try's state changes are heap-only updates: no index of task_instance rea
       await client.query("select 1");
       await client.query("begin");
       await runTryOps(inTx, ops, new Date());
-      const { rows } = await client.query<{ upd: string; hot: string }>(
-        "select pg_stat_get_xact_tuples_updated('task_instance'::regclass) as upd, pg_stat_get_xact_tuples_hot_updated('task_instance'::regclass) as hot",
+      const { rows } = await client.query<{ upd: string; hot: string; xid: string }>(
+        "select pg_stat_get_xact_tuples_updated('task_instance'::regclass) as upd, pg_stat_get_xact_tuples_hot_updated('task_instance'::regclass) as hot, txid_current() as xid",
       );
       await client.query("commit");
-      return { upd: Number(rows[0]!.upd), hot: Number(rows[0]!.hot) };
+      return { upd: Number(rows[0]!.upd), hot: Number(rows[0]!.hot), xid: BigInt(rows[0]!.xid) };
     };
     const claims = await counted({ claims: jobs.map((j) => ({ job: j, workerId: "w" })), commits: [], openChecks: [] });
+    // A page is pruned of the versions the claims left behind only once no transaction anywhere in
+    // the cluster is older than the claims (snapshots carry the cluster's oldest xmin): other test
+    // files' transactions may be, so wait for them to end before the commits.
+    await waitFor(async () => BigInt((await client.query<{ x: string }>("select txid_snapshot_xmin(txid_current_snapshot()) as x")).rows[0]!.x) > claims.xid, {
+      timeoutMs: 20_000,
+      what: "every transaction older than the claims to end",
+    });
     const commits = await counted({ claims: [], commits: jobs.map((j) => ({ job: j, workerId: "w", outcome: { state: "success" as const }, logs: [] })), openChecks: [] });
     expect({ claims: claims.upd, commits: commits.upd }).toEqual({ claims: 200, commits: 200 });
     expect((claims.hot + commits.hot) / 400).toBeGreaterThan(0.9);
