@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { silentLogger } from "@svc/logger";
 import { nullNotifier, startQueuedRuns } from "../src";
 import { createHarness, type Harness } from "./harness";
@@ -20,8 +21,19 @@ tasks:
   - {task_id: e, operator: noop, depends_on: [c, d]}
 `,
   );
+  const chain = (id: string, n: number, op: string) =>
+    `dag_id: ${id}\ntasks:\n` + Array.from({ length: n }, (_, i) => `  - {task_id: t${i}, operator: ${op}${i ? `, depends_on: [t${i - 1}]` : ""}}\n`).join("");
+  h.writeDag("chain2.yaml", chain("chain2", 2, "noop"));
+  h.writeDag("chain8.yaml", chain("chain8", 8, "noop"));
+  h.writeDag("claimed2.yaml", chain("claimed2", 2, "sleep, args: {seconds: 0.01}"));
+  h.writeDag("claimed8.yaml", chain("claimed8", 8, "sleep, args: {seconds: 0.01}"));
   await h.sync();
-  await h.api.setPaused("hop", false);
+  for (const d of ["hop", "chain2", "chain8", "claimed2", "claimed8"]) await h.api.setPaused(d, false);
+  // Every write of a run's row, counted: a decision (svc_apply_decision) writes it, a hop decided
+  // in the round that lands its upstream's success does not.
+  await sql`create table run_writes (run_id text not null)`.execute(h.db);
+  await sql`create function count_run_write() returns trigger language plpgsql as $$ begin insert into run_writes values (new.run_id); return new; end $$`.execute(h.db);
+  await sql`create trigger count_run_writes after update on dag_run for each row execute function count_run_write()`.execute(h.db);
 }, 60000);
 
 afterAll(() => h.close());
@@ -53,3 +65,32 @@ test("a run goes from its first task to its end with workers only: each downstre
   // Nothing went through the scheduler's queue: no event was sent for the hops or the run's end.
   expect(await h.queues.scheduler.getJobCounts("waiting", "delayed", "completed", "failed")).toEqual(before);
 }, 60000);
+
+test.each([
+  ["instant tries (noop, finished without a claim)", "chain"],
+  ["claimed tries (sleep, committed)", "claimed"],
+])(
+  "a chain's hops are queued by the rounds that land each upstream's success, with no decision: 8 tasks write the run's row as often as 2 (%s)",
+  async (_, prefix) => {
+    const deps = { db: h.db, queues: h.queues, notifier: nullNotifier, logger: silentLogger() };
+    const writes = async (runId: string) => Number((await sql<{ n: string }>`select count(*) as n from run_writes where run_id = ${runId}`.execute(h.db)).rows[0]!.n);
+    const counts: number[] = [];
+    for (const n of [2, 8]) {
+      const dagId = `${prefix}${n}`;
+      const runId = `${dagId}-r`;
+      await h.api.triggerDagRun(dagId, { runId });
+      await startQueuedRuns(deps, dagId);
+      const run = await h.waitRun(dagId, runId);
+      expect(run.state).toBe("success");
+      const tis = Object.values(await h.tis(dagId, runId));
+      expect(tis.map((t) => `${t.state}@${t.try_number}`)).toEqual(Array(n).fill("success@1"));
+      // Each task started after its upstream had ended.
+      const byId = new Map(tis.map((t) => [t.task_id, t]));
+      for (let i = 1; i < n; i++) expect(new Date(byId.get(`t${i}`)!.start_date!).getTime()).toBeGreaterThanOrEqual(new Date(byId.get(`t${i - 1}`)!.end_date!).getTime());
+      counts.push(await writes(runId));
+    }
+    expect(counts[0]).toBeGreaterThan(0);
+    expect(counts[1]).toBe(counts[0]);
+  },
+  60000,
+);

@@ -24,7 +24,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql.raw(SET_BASED_FUNCTION).execute(db);
 }
 
-const when = (param: string, section: string) => `  if ${param} <> '[]'::jsonb then\n${section}  end if;\n`;
+export const when = (param: string, section: string) => `  if ${param} <> '[]'::jsonb then\n${section}  end if;\n`;
 
 const FINISHES =
   `  -- Rows out: the finishes that did not land (the caller answers a job sent twice in a round).
@@ -41,7 +41,7 @@ const FINISHES =
     from x where not exists (select 1 from f where f.n = x.n);
 `;
 
-const LEAN_FUNCTION =
+export const LEAN_FUNCTION =
   TRY_OPS_HEADER +
   when("p_claims", TRY_OPS_CLAIMS) +
   when("p_logs", TRY_OPS_LOGS) +

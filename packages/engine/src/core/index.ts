@@ -1,4 +1,4 @@
-export { evaluateTriggerRule, countUpstream } from "./trigger-rules";
+export { evaluateTriggerRule, countUpstream, successWaitsForOthers } from "./trigger-rules";
 export type { UpstreamCounts, RuleVerdict } from "./trigger-rules";
 export { decideRun, runStateOf, isFinished } from "./decide";
 export type { TiView, RunDecision } from "./decide";

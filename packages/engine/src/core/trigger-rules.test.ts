@@ -1,6 +1,6 @@
 import type { TriggerRule } from "@svc/dags";
 import type { TaskState } from "@svc/db";
-import { countUpstream, evaluateTriggerRule, type RuleVerdict } from "./trigger-rules";
+import { countUpstream, evaluateTriggerRule, successWaitsForOthers, type RuleVerdict } from "./trigger-rules";
 
 const S = "success",
   K = "skipped",
@@ -63,4 +63,9 @@ describe("evaluateTriggerRule follows Airflow 2 semantics", () => {
   test("countUpstream counts only finished states as done", () => {
     expect(countUpstream([S, K, F, U, R, N, "queued", "up_for_retry"])).toEqual({ total: 8, success: 1, skipped: 1, failed: 1, upstreamFailed: 1, done: 4 });
   });
+});
+
+test("a success waits for the other upstreams under every rule except those it can decide alone (all_failed skips, one_success runs)", () => {
+  const rules = ["all_success", "all_failed", "all_done", "one_success", "one_failed", "none_failed", "none_failed_min_one_success", "none_skipped", "always"] as const;
+  expect(rules.filter((r) => !successWaitsForOthers(r))).toEqual(["all_failed", "one_success"]);
 });

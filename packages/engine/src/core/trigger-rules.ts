@@ -68,3 +68,16 @@ export function evaluateTriggerRule(rule: TriggerRule, c: UpstreamCounts): RuleV
     }
   }
 }
+
+const OTHER_STATES: (TaskState | null)[] = ["success", "skipped", "failed", "upstream_failed", null];
+
+/**
+ * Whether one upstream's success can never change the rule's verdict while another upstream is
+ * still unfinished, whatever the rest are: then a task with this rule waits for its last upstream,
+ * and an evaluation after any other upstream's success decides nothing about it. Checked against
+ * evaluateTriggerRule itself, over every state of one or two other upstreams with one unfinished.
+ */
+export function successWaitsForOthers(rule: TriggerRule): boolean {
+  const others: (TaskState | null)[][] = [[null], ...OTHER_STATES.map((s) => [null, s])];
+  return others.every((o) => evaluateTriggerRule(rule, countUpstream([...o, "success"])) === evaluateTriggerRule(rule, countUpstream([...o, null])));
+}

@@ -83,7 +83,7 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   }
   if (routed !== undefined) return moveTry(deps, job, routed, writer);
   const resumable = deps.operators.get(facts.task.operator)?.resumable === true;
-  return settle(deps, tries, job, writer, outcome, facts.hasDownstream, log, detach, resumable);
+  return settle(deps, tries, job, writer, outcome, facts, log, detach, resumable);
 }
 
 /**
@@ -168,14 +168,17 @@ async function settle(
   job: TaskJob,
   writer: LogWriter,
   outcome: TryOutcome | undefined,
-  hasDownstream: boolean,
+  facts: TaskFacts,
   log: () => Logger,
   detach?: DetachCommit,
   resumable = false,
 ): Promise<TryResult | "detached"> {
   const logs = await writer.detach();
-  const write = outcome ? () => tries.commit({ job, workerId: deps.instanceId, outcome, logs }) : () => handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs, resumable);
-  const finishing = finishTry(deps, tries, job, outcome?.state ?? (resumable ? "up_for_reschedule" : "up_for_retry"), write, hasDownstream, log);
+  const hops = outcome?.state === "success" ? facts.hops : undefined;
+  const write = outcome
+    ? () => tries.commit({ job, workerId: deps.instanceId, outcome, logs, hops })
+    : () => handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs, resumable);
+  const finishing = finishTry(deps, tries, job, outcome?.state ?? (resumable ? "up_for_reschedule" : "up_for_retry"), write, facts, log);
   if (!detach) return finishing;
   detach(finishing);
   return "detached";

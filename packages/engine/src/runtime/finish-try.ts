@@ -1,7 +1,9 @@
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
-import type { TryBatcher, TryOutcome } from "./task-claim";
+import type { TryBatcher, TryOutcome, Written } from "./task-claim";
+import type { TaskFacts } from "./definition-cache";
+import { enqueueTasks } from "./enqueue";
 import { runChangedByTry } from "./run-changed";
 
 export type TryResult = "dropped" | "lost" | TryOutcome["state"];
@@ -9,18 +11,21 @@ export type TryResult = "dropped" | "lost" | TryOutcome["state"];
 /**
  * Write a try's outcome with `write` (a guarded commit or an instant finish, retried while the
  * database is unreachable), then, if it matters, evaluate the run (the worker) or tell the scheduler.
+ * A success whose downstream tasks are all plain hops (`facts.hops`, sent with the write) needs no
+ * evaluation when its round queued every one of them: their jobs are added here.
  */
 export async function finishTry(
   deps: RuntimeDeps,
   tries: TryBatcher,
   job: TaskJob,
   state: TryOutcome["state"],
-  write: () => Promise<boolean>,
-  hasDownstream: boolean,
+  write: () => Promise<boolean | Written>,
+  facts: Pick<TaskFacts, "hasDownstream" | "hops" | "joins">,
   log: () => Logger,
   instant = false,
 ): Promise<TryResult> {
-  const landed = await writeWithRetry(write, log);
+  const written = await writeWithRetry(write, log);
+  const landed = typeof written === "boolean" ? written : written.landed;
   if (!landed) {
     if (instant) {
       log().debug("instant try not finished: no longer queued at this try (duplicate delivery or run changed)");
@@ -34,7 +39,26 @@ export async function finishTry(
   // so wide fan-outs do not flood the scheduler. Asked after our commit: of two leaves finishing
   // together, the later to ask sees both done. A worker holding another try of the run leaves the
   // question to it (leaf-checks.ts). (Reconciliation re-evaluates every running run.)
-  const leaf = state !== "up_for_retry" && state !== "up_for_reschedule" && !hasDownstream;
+  const queued = typeof written === "boolean" ? [] : written.queued;
+  if (queued.length) {
+    // After commit: if this add fails, reconciliation re-enqueues queued tries without a job.
+    const jobs = queued.map((q) => ({
+      dagId: q.dagId,
+      runId: q.runId,
+      taskId: q.taskId,
+      tryNumber: q.tryNumber,
+      ...(job.dagHash ? { dagHash: job.dagHash } : {}),
+      ...(q.host ? { host: q.host } : {}),
+    }));
+    await enqueueTasks(deps.queues, jobs).catch((e) => log().error({ err: String(e) }, "enqueue of the next tasks failed; reconciliation will retry"));
+  }
+  // A success that decides nothing but its hops, all queued with it: no evaluation. Its joins wait
+  // for another upstream: if this worker holds one of each, the last try of the run to settle here
+  // evaluates instead (of two upstreams finishing together, the later sees both).
+  if (state === "success" && facts.joins && queued.length === (facts.hops?.length ?? 0)) {
+    if (!facts.joins.length || deps.leafChecks?.deferJoins(job, facts.joins)) return state;
+  }
+  const leaf = state !== "up_for_retry" && state !== "up_for_reschedule" && !facts.hasDownstream;
   if (leaf && deps.leafChecks?.defer(job)) return state;
   if (!leaf || !(await tries.runOpen(job))) await runChangedByTry(deps, job);
   return state;
@@ -48,7 +72,7 @@ const COMMIT_RETRY_MS = [200, 500, 1000, 2000, 5000, 10_000, 10_000, 15_000, 15_
  * try would otherwise stay running with no zombie reaper to close it. A retry after a commit whose
  * reply was lost finds the try already closed and reports it lost, which changes nothing.
  */
-async function writeWithRetry(write: () => Promise<boolean>, log: () => Logger): Promise<boolean> {
+async function writeWithRetry<T>(write: () => Promise<T>, log: () => Logger): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await write();

@@ -14,30 +14,48 @@ export interface LeafChecks {
   begin(job: TaskJob): void;
   /** A leaf landed: true if it may skip its check (another try of the run is in hand; the check is then owed). */
   defer(job: TaskJob): boolean;
-  /** A try settled; true when it was the last of its run in hand and a deferred check is owed. */
-  end(job: TaskJob): boolean;
+  /**
+   * A success whose downstream joins wait for other upstream tasks landed: true if, for each join,
+   * this worker holds a try of another of its upstream tasks (the join cannot be ready before that
+   * try ends). The run's evaluation is then owed by the last try of the run to settle here.
+   */
+  deferJoins(job: TaskJob, joins: readonly ReadonlySet<string>[]): boolean;
+  /** A try settled: what is owed when it was the last of its run in hand (an evaluation, or the leaves' check). */
+  end(job: TaskJob): "evaluate" | "check" | undefined;
 }
 
 export function leafChecks(): LeafChecks {
-  const runs = new Map<string, { inHand: number; owed: boolean }>();
+  const runs = new Map<string, { inHand: number; tasks: Map<string, number>; owed?: "evaluate" | "check" }>();
   return {
     begin(job) {
       const k = runKey(job);
-      const r = runs.get(k);
-      if (r) r.inHand++;
-      else runs.set(k, { inHand: 1, owed: false });
+      let r = runs.get(k);
+      if (!r) runs.set(k, (r = { inHand: 0, tasks: new Map() }));
+      r.inHand++;
+      r.tasks.set(job.taskId, (r.tasks.get(job.taskId) ?? 0) + 1);
     },
     defer(job) {
       const r = runs.get(runKey(job));
       if (!r || r.inHand < 2) return false;
-      r.owed = true;
+      r.owed ??= "check";
+      return true;
+    },
+    deferJoins(job, joins) {
+      const r = runs.get(runKey(job));
+      if (!r || r.inHand < 2) return false;
+      const held = (join: ReadonlySet<string>) => [...r.tasks.keys()].some((t) => t !== job.taskId && join.has(t));
+      if (!joins.every(held)) return false;
+      r.owed = "evaluate";
       return true;
     },
     end(job) {
       const k = runKey(job);
       const r = runs.get(k);
-      if (!r) return false;
-      if (--r.inHand > 0) return false;
+      if (!r) return undefined;
+      const n = r.tasks.get(job.taskId) ?? 0;
+      if (n > 1) r.tasks.set(job.taskId, n - 1);
+      else r.tasks.delete(job.taskId);
+      if (--r.inHand > 0) return undefined;
       runs.delete(k);
       return r.owed;
     },

@@ -8,12 +8,19 @@ import {
   type ClaimedTry,
   type CommitRequest,
   type FinishRequest,
+  type HopQueued,
   type TryOpsExecutor,
   type TryOpsRow,
   type TryOutcome,
 } from "./try-ops";
 
-export type { ClaimedTry, CommitRequest, FinishRequest, TryOutcome } from "./try-ops";
+export type { ClaimedTry, CommitRequest, FinishRequest, HopQueued, TryOutcome } from "./try-ops";
+
+/** A written outcome: whether it landed, and the downstream tries its round queued with it (hops). */
+export interface Written {
+  landed: boolean;
+  queued: HopQueued[];
+}
 
 /** Claim one queued try for this worker: only the first claim of a queued try wins. */
 export async function claimTry(db: Db, job: TaskJob, workerId: string, now: Date): Promise<ClaimedTry | undefined> {
@@ -28,16 +35,23 @@ export async function commitTry(db: Db, job: TaskJob, workerId: string, now: Dat
 /** The workers' database traffic of one process, sent as one statement per round (group commit). */
 export interface TryBatcher {
   claim(job: TaskJob, workerId: string): Promise<ClaimedTry | undefined>;
-  commit(req: CommitRequest): Promise<boolean>;
-  /** Write the success of an instant try that ran without a claim; false if it was no longer queued. */
-  finish(req: FinishRequest): Promise<boolean>;
+  commit(req: CommitRequest): Promise<Written>;
+  /** Write the success of an instant try that ran without a claim; not landed if it was no longer queued. */
+  finish(req: FinishRequest): Promise<Written>;
   /** Asked after a commit of the run has returned: does it still have unfinished tasks? */
   runOpen(run: Pick<TaskJob, "dagId" | "runId">): Promise<boolean>;
 }
 
 type Op =
   { kind: "claim"; req: ClaimRequest } | { kind: "commit"; req: CommitRequest } | { kind: "finish"; req: FinishRequest } | { kind: "check"; run: Pick<TaskJob, "dagId" | "runId"> };
-type OpResult = ClaimedTry | boolean | undefined;
+type OpResult = ClaimedTry | Written | boolean | undefined;
+
+/** The hops of one request among a round's queued tries (a hop has one upstream: no other request names it). */
+function hopsOf(queued: HopQueued[], req: CommitRequest | FinishRequest, landed: boolean): Written {
+  if (!landed || !req.hops?.length || !queued.length) return { landed, queued: [] };
+  const hops = new Set(req.hops);
+  return { landed, queued: queued.filter((q) => q.runId === req.job.runId && q.dagId === req.job.dagId && hops.has(q.taskId)) };
+}
 
 async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<OpResult[]> {
   const claims: ClaimRequest[] = [],
@@ -55,7 +69,15 @@ async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<Op
     k = 0,
     f = 0,
     o = 0;
-  return ops.map((op) => (op.kind === "claim" ? res.claimed[c++] : op.kind === "commit" ? res.committed[k++] : op.kind === "finish" ? res.finished[f++] : res.open[o++]));
+  return ops.map((op) =>
+    op.kind === "claim"
+      ? res.claimed[c++]
+      : op.kind === "commit"
+        ? hopsOf(res.queued, op.req, res.committed[k++]!)
+        : op.kind === "finish"
+          ? hopsOf(res.queued, op.req, res.finished[f++]!)
+          : res.open[o++],
+  );
 }
 
 /** Rounds in flight at once; later calls wait and join the next round, so batches grow with load. */
@@ -71,8 +93,8 @@ export function tryBatcher(db: Db | TryOpsExecutor, now: () => Date = () => new 
   const send = microBatch((ops: Op[]) => runOps(db, ops, now()), { max: 256, maxInFlight: MAX_IN_FLIGHT, eagerAt: EAGER_AT });
   return {
     claim: (job, workerId) => send({ kind: "claim", req: { job, workerId } }) as Promise<ClaimedTry | undefined>,
-    commit: (req) => send({ kind: "commit", req }) as Promise<boolean>,
-    finish: (req) => send({ kind: "finish", req }) as Promise<boolean>,
+    commit: (req) => send({ kind: "commit", req }) as Promise<Written>,
+    finish: (req) => send({ kind: "finish", req }) as Promise<Written>,
     runOpen: (run) => send({ kind: "check", run }) as Promise<boolean>,
   };
 }

@@ -32,6 +32,8 @@ export interface CommitRequest {
   workerId: string;
   outcome: TryOutcome;
   logs: LogLine[];
+  /** Downstream tasks to queue if this commit lands a success (plain hops: see TaskFacts.hops). */
+  hops?: string[];
 }
 
 /** The successful outcome of a try of an instant operator, run before any claim (see svc_try_ops). */
@@ -44,6 +46,18 @@ export interface FinishRequest {
   output: unknown;
   /** The try's log lines: written only if the finish lands. */
   logs: LogLine[];
+  /** Downstream tasks to queue if the finish lands (plain hops: see TaskFacts.hops). */
+  hops?: string[];
+}
+
+/** A downstream try queued in the round that landed its upstream's success (svc_try_ops's 'q' rows). */
+export interface HopQueued {
+  dagId: string;
+  runId: string;
+  taskId: string;
+  tryNumber: number;
+  /** The hypervisor host its tries are routed to, if any. */
+  host: string | null;
 }
 
 /** Everything the workers of one process ask of the database in one tick. */
@@ -64,6 +78,8 @@ export interface TryOpsResult {
   finished: boolean[];
   /** Per open check: whether the run still has unfinished tasks. */
   open: boolean[];
+  /** Downstream tries queued by this round's landed successes (their hops). */
+  queued: HopQueued[];
 }
 
 const HOSTNAME = os.hostname();
@@ -72,13 +88,14 @@ const HOSTNAME = os.hostname();
 export const tryKey = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => `${j.dagId}\u0000${j.runId}\u0000${j.taskId}\u0000${j.tryNumber}`;
 export const runKey = (j: Pick<TaskJob, "dagId" | "runId">) => `${j.dagId}\u0000${j.runId}`;
 
-export type TryOpsRow = { k: "c" | "k" | "F" | "o"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
+export type TryOpsRow = { k: "c" | "k" | "F" | "o" | "q"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
 
 /**
  * One round trip for a tick's claims, outcome commits (with their last log lines), finishes of
- * instant tries and open-run checks: the database function svc_try_ops (migrations 004, 005, 008)
+ * instant tries and open-run checks: the database function svc_try_ops (migrations 004, 005, 008, 015)
  * reaches each row by its full key. Rows out: 'c' claimed, 'k' committed, 'F' a finish that did
- * not land, 'o' a run with unfinished tasks.
+ * not land, 'o' a run with unfinished tasks, 'q' a downstream try queued by a landed success (a
+ * plain hop, migration 015: its host in `hostname`).
  * Parameters: $1 now, $2 hostname, $3 pid, $4 claims, $5 log lines, $6 outcomes, $7 runs to check,
  * $8 finishes of instant tries.
  */
@@ -109,6 +126,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     output: r.outcome.output === undefined ? null : r.outcome.output,
     error: r.outcome.error ?? null,
     next_retry_at: r.outcome.nextRetryAt?.toISOString() ?? null,
+    hops: r.hops?.length ? r.hops : null,
   }));
   // A job delivered twice in one round: only the first request is sent (and may land). Sorted by
   // key, joined with NUL (below any character of an id): the same order as byRowKey.
@@ -128,6 +146,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
       started: r.started.toISOString(),
       output: r.output === undefined ? null : r.output,
       lines: r.logs.length ? r.logs : undefined,
+      hops: r.hops?.length ? r.hops : undefined,
     }));
   const logs = ops.commits.flatMap((r) =>
     r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })),
@@ -143,6 +162,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
   const committedKeys = new Set<string>();
   const unfinishedKeys = new Set<string>();
   const openRuns = new Set<string>();
+  const queued: HopQueued[] = [];
   for (const r of rows) {
     const key = { dagId: r.dag_id, runId: r.run_id, taskId: r.task_id, tryNumber: r.try_number };
     if (r.k === "c")
@@ -157,6 +177,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
       });
     else if (r.k === "k") committedKeys.add(tryKey(key));
     else if (r.k === "F") unfinishedKeys.add(tryKey(key));
+    else if (r.k === "q") queued.push({ ...key, host: r.hostname ?? null });
     else openRuns.add(runKey(key));
   }
   return {
@@ -169,5 +190,6 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     committed: ops.commits.map((r) => committedKeys.has(tryKey(r.job))),
     finished: fins.map((f, i) => sentFinish[i]! && !unfinishedKeys.has(f.key)),
     open: ops.openChecks.map((j) => openRuns.has(runKey(j))),
+    queued,
   };
 }

@@ -60,13 +60,14 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     evaluate: (dagId, runId, minVersion) => evaluate(JSON.stringify([dagId, runId]), minVersion),
   };
   // The last try of a run to settle here asks, for the leaves that deferred to it, whether the run
-  // is done (see leaf-checks.ts).
+  // is done, or evaluates it for the successes whose joins deferred to it (see leaf-checks.ts).
   const settle = async (job: TaskJob) => {
-    if (!deps.leafChecks!.end(job)) return;
+    const owed = deps.leafChecks!.end(job);
+    if (!owed) return;
     try {
-      if (!(await deps.tries!.runOpen(job))) await runChangedByTry(deps, job);
+      if (owed === "evaluate" || !(await deps.tries!.runOpen(job))) await runChangedByTry(deps, job);
     } catch (e) {
-      deps.logger.warn({ ...job, err: String(e) }, "deferred leaf check failed; reconciliation will evaluate the run");
+      deps.logger.warn({ ...job, err: String(e) }, "deferred check failed; reconciliation will evaluate the run");
     }
   };
   // Commits of finished tries, going on after their slot took the next job; bounded, so a slow
