@@ -11,8 +11,8 @@ export type TryResult = "dropped" | "lost" | TryOutcome["state"];
 /**
  * Write a try's outcome with `write` (a guarded commit or an instant finish, retried while the
  * database is unreachable), then, if it matters, evaluate the run (the worker) or tell the scheduler.
- * A success whose downstream tasks are all plain hops (`facts.hops`, sent with the write) needs no
- * evaluation when its round queued every one of them: their jobs are added here.
+ * The downstream tries its round queued (plain hops: `facts.hops`, sent with the write) get their
+ * jobs here; a success that decides nothing else (`facts.joins`) needs no evaluation.
  */
 export async function finishTry(
   deps: RuntimeDeps,
