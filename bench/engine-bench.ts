@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder } from "@svc/engine";
 import { silentLogger } from "@svc/logger";
@@ -23,19 +22,21 @@ import { cpuPerUnit, cpuSnapshot } from "./cpu";
 import { profiled } from "./profile";
 import { percentile } from "./stats";
 import { runTimeline } from "./timeline";
+import { benchArgs } from "./lib/args";
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: "string", default: "200" },
-    chain: { type: "string", default: "20" },
-    tasks: { type: "string", default: "8000" },
-    workers: { type: "string", default: "4" },
-    concurrency: { type: "string" },
-    rounds: { type: "string", default: "7" },
-    warmup: { type: "string", default: "1" },
-    profile: { type: "string" },
-    timeline: { type: "boolean" },
-  },
+const USAGE = `Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 8000] [--workers 4] [--concurrency 4] [--rounds 7] [--warmup 1] [--profile FILE] [--timeline]
+The engine alone, in one process, against raw BullMQ: latency, then throughput in rounds (ratios from one run).`;
+
+const values = benchArgs("bench", USAGE, {
+  runs: { type: "string", default: "200" },
+  chain: { type: "string", default: "20" },
+  tasks: { type: "string", default: "8000" },
+  workers: { type: "string", default: "4" },
+  concurrency: { type: "string" },
+  rounds: { type: "string", default: "7" },
+  warmup: { type: "string", default: "1" },
+  profile: { type: "string" },
+  timeline: { type: "boolean" },
 });
 const RUNS = Number(values.runs),
   CHAIN = Number(values.chain),

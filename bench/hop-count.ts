@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import Redis from "ioredis";
 import { loadConfig } from "@svc/config";
 import { createPool } from "@svc/db";
@@ -20,8 +19,13 @@ import { createQueues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor } from "@svc/testing";
 import { percentile } from "./stats";
 import { cpuUse } from "./system/cpu-use";
+import { benchArgs } from "./lib/args";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
+const values = benchArgs(
+  "hop-count",
+  "Usage: pnpm exec tsx bench/hop-count.ts [--runs 5]\nRound trips per dependency hop, and per run of a fan-out/fan-in and of 10 independent tasks.",
+  { runs: { type: "string", default: "5" } },
+);
 const RUNS = Number(values.runs);
 
 // Counters, on while `counting`. Each pg Client.query is one round trip (extended protocol, one Sync).

@@ -13,7 +13,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { createEngineApi, recordingNotifier, syncDagFolder } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
 import { createTestDb, freePort } from "@svc/testing";
@@ -21,6 +20,10 @@ import { createWebUiApp } from "../services/web-ui/src/app";
 import { AUTH } from "../services/web-ui/test/helpers";
 import { launchChromium } from "../services/web-ui/test/ui/ui-stack";
 import { jsonLine } from "./system/report";
+import { benchArgs } from "./lib/args";
+
+const USAGE = `Usage: pnpm bench:web-ui [--trace DIR] [--all-active]   (BENCH_TASKS=40 for a smaller grid)
+The DAG list and a 200-task grid, warm, to the load event in headless Chromium.`;
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const RUNS = 25;
@@ -28,7 +31,7 @@ const WARM_UP = 2;
 const ROUNDS = 15;
 const TARGET_MS = 300;
 const STATES = ["success", "success", "success", "failed", "running", "queued", "up_for_retry", "skipped", "upstream_failed", "scheduled"];
-const { values } = parseArgs({ options: { trace: { type: "string" }, "all-active": { type: "boolean", default: false } } });
+const values = benchArgs("bench:web-ui", USAGE, { trace: { type: "string" }, "all-active": { type: "boolean", default: false } });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const BASIC = `Basic ${Buffer.from(`${AUTH.adminUser}:${AUTH.adminPassword}`).toString("base64")}`;

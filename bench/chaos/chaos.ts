@@ -7,7 +7,6 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { loadConfig } from "@svc/config";
 import { createDb, createPool, ensureDatabase, migrateToLatest } from "@svc/db";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig } from "@svc/engine";
@@ -22,17 +21,19 @@ import { startOwnRedis } from "./own-redis";
 import { runHaChaos } from "./ha";
 import { serviceProc, type ServiceProc } from "./service-proc";
 import { createCleanups } from "../lib/cleanups";
+import { benchArgs } from "../lib/args";
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: "string", default: "120" },
-    workers: { type: "string", default: "3" },
-    intents: { type: "string", default: "20" },
-    seconds: { type: "string", default: "45" },
-    drain: { type: "string", default: "300" },
-    "db-outage": { type: "string", default: "10" },
-    ha: { type: "boolean", default: false },
-  },
+const USAGE = `Usage: pnpm chaos [--runs 120] [--workers 3] [--intents 20] [--seconds 45] [--drain 300] [--db-outage 10] [--ha]
+Runs while processes are killed, Redis is wiped and Postgres stops; then checks from the database.`;
+
+const values = benchArgs("chaos", USAGE, {
+  runs: { type: "string", default: "120" },
+  workers: { type: "string", default: "3" },
+  intents: { type: "string", default: "20" },
+  seconds: { type: "string", default: "45" },
+  drain: { type: "string", default: "300" },
+  "db-outage": { type: "string", default: "10" },
+  ha: { type: "boolean", default: false },
 });
 const RUNS = Number(values.runs),
   WORKERS = Math.max(1, Number(values.workers)),

@@ -4,7 +4,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { loadConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig } from "@svc/engine";
@@ -21,13 +20,14 @@ import { cpuUse, formatCpu } from "./cpu-use";
 import { startStack } from "./stack";
 import { findNginx, MissingTool } from "./nginx";
 import { createCleanups } from "../lib/cleanups";
+import { benchArgs } from "../lib/args";
 import type { ServiceProc } from "../chaos/service-proc";
 import { measureIntentFloor } from "./intent-floor";
 
 const USAGE = `Usage: pnpm bench:system [--connections 200] [--seconds 10] [--runs 1000] [--width 10] [--workers 2] [--concurrency 4]
   [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200] [--parts intents,floor,runs,scaling,peers] [--cpu-prof DIR]
 Runs every service as its own process behind nginx and prints a table, then one JSON line (the last line of stdout).`;
-const OPTIONS = {
+const values = benchArgs("bench:system", USAGE, {
   connections: { type: "string", default: "200" },
   seconds: { type: "string", default: "10" },
   runs: { type: "string", default: "1000" },
@@ -41,19 +41,7 @@ const OPTIONS = {
   parts: { type: "string", default: "intents,floor,runs,scaling,peers" },
   "cpu-prof": { type: "string" },
   help: { type: "boolean", short: "h" },
-} as const;
-const { values } = (() => {
-  try {
-    return parseArgs({ options: OPTIONS });
-  } catch (e) {
-    process.stderr.write(`bench:system: ${(e as Error).message}\n${USAGE}\n`);
-    process.exit(2);
-  }
-})();
-if (values.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+});
 const CONNECTIONS = Number(values.connections),
   SECONDS = Number(values.seconds),
   RUNS = Math.min(1000, Number(values.runs)),
