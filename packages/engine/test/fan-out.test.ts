@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 test("wide fan-outs over several workers finish without reconciliation: the last leaf to settle in each worker asks whether its run is done", async () => {
-  const runs = await Promise.all([0, 1, 2].map((i) => h.api.triggerDagRun("fan", { runId: `fan-${i}` })));
+  // Distinct logical dates: triggers in the same millisecond would otherwise clash.
+  const t0 = Date.now();
+  const runs = await Promise.all([0, 1, 2].map((i) => h.api.triggerDagRun("fan", { runId: `fan-${i}`, logicalDate: new Date(t0 + i) })));
   for (const r of runs) {
     expect((await h.waitRun("fan", r.dag_run_id)).state).toBe("success");
     const states = Object.values(await h.tis("fan", r.dag_run_id)).map((t) => t.state);
@@ -38,9 +40,8 @@ test("wide fan-outs over several workers finish without reconciliation: the last
 });
 
 test("fan-out/fan-in runs over several workers finish without reconciliation: the join runs once, after its last upstream, though most upstream successes left the evaluation to a later try", async () => {
-  // One after another: two triggers in the same millisecond would share a logical date.
-  const runs = [];
-  for (const i of [0, 1, 2]) runs.push(await h.api.triggerDagRun("fanin", { runId: `fanin-${i}` }));
+  const t0 = Date.now();
+  const runs = await Promise.all([0, 1, 2].map((i) => h.api.triggerDagRun("fanin", { runId: `fanin-${i}`, logicalDate: new Date(t0 + i) })));
   for (const r of runs) {
     expect((await h.waitRun("fanin", r.dag_run_id)).state).toBe("success");
     const tis = Object.values(await h.tis("fanin", r.dag_run_id));

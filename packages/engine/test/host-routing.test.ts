@@ -93,7 +93,8 @@ afterAll(async () => {
 
 test("a worker serving only host a never runs a try routed to host b, and each try runs on its host's worker", async () => {
   const workersOf = { a: new Set<string>(), b: new Set<string>() };
-  const runs = await Promise.all([1, 2, 3, 4].map((i) => h.api.triggerDagRun("hosts", { runId: `r${i}` })));
+  const t0 = Date.now(); // distinct logical dates: triggers in the same millisecond would clash
+  const runs = await Promise.all([1, 2, 3, 4].map((i) => h.api.triggerDagRun("hosts", { runId: `r${i}`, logicalDate: new Date(t0 + i) })));
   for (const r of runs) expect((await h.waitRun("hosts", r.dag_run_id)).state).toBe("success");
   for (const r of runs) {
     const tis = await h.tis("hosts", r.dag_run_id);
