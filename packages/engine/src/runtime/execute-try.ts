@@ -177,7 +177,7 @@ async function settle(
   const hops = outcome?.state === "success" ? facts.hops : undefined;
   const write = outcome
     ? () => tries.commit({ job, workerId: deps.instanceId, outcome, logs, hops })
-    : () => handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs, resumable);
+    : async () => ({ landed: await handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs, resumable), queued: [] });
   const finishing = finishTry(deps, tries, job, outcome?.state ?? (resumable ? "up_for_reschedule" : "up_for_retry"), write, facts, log);
   if (!detach) return finishing;
   detach(finishing);

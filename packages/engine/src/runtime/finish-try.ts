@@ -19,13 +19,12 @@ export async function finishTry(
   tries: TryBatcher,
   job: TaskJob,
   state: TryOutcome["state"],
-  write: () => Promise<boolean | Written>,
+  write: () => Promise<Written>,
   facts: Pick<TaskFacts, "hasDownstream" | "hops" | "joins">,
   log: () => Logger,
   instant = false,
 ): Promise<TryResult> {
-  const written = await writeWithRetry(write, log);
-  const landed = typeof written === "boolean" ? written : written.landed;
+  const { landed, queued } = await writeWithRetry(write, log);
   if (!landed) {
     if (instant) {
       log().debug("instant try not finished: no longer queued at this try (duplicate delivery or run changed)");
@@ -39,7 +38,6 @@ export async function finishTry(
   // so wide fan-outs do not flood the scheduler. Asked after our commit: of two leaves finishing
   // together, the later to ask sees both done. A worker holding another try of the run leaves the
   // question to it (leaf-checks.ts). (Reconciliation re-evaluates every running run.)
-  const queued = typeof written === "boolean" ? [] : written.queued;
   if (queued.length) {
     // After commit: if this add fails, reconciliation re-enqueues queued tries without a job.
     const jobs = queued.map((q) => ({
