@@ -11,6 +11,7 @@ import { reconcile } from "./reconcile";
 import { dagSettingsFromConfig } from "./settings";
 import { startQueuedRuns } from "./start-runs";
 import { superviseWorker } from "./worker-watchdog";
+import { startTableStats } from "./table-stats";
 
 export interface SchedulerOptions {
   /** Creates a scheduled run (the engine API's triggerDagRun); an existing run id is not an error. */
@@ -130,7 +131,7 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
       void reconcileNow().then(markReady);
     }
     const t = setInterval(() => void reconcileNow(), deps.config.reconcileIntervalMs);
-    leaderTimers.push(() => clearInterval(t));
+    leaderTimers.push(() => clearInterval(t), startTableStats(deps.db, log));
   };
   const leadership = startLeadership(deps.config.databaseUrl, Math.min(2000, deps.config.reconcileIntervalMs), onLeader, (e) =>
     log.warn({ err: String(e) }, "leadership connection error"),
