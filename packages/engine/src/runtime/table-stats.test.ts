@@ -17,12 +17,15 @@ const analyzedSoon = (db: Db, table: string) =>
   // The cumulative statistics lag the inserts by up to a second.
   waitFor(async () => (await analyzeGrownTables(db)).includes(table), { timeoutMs: 10_000, what: `${table} analyzed` });
 
-test("a table that at least doubled since its statistics is analyzed once; an empty or unchanged one is not", async () => {
+test("a watched table that at least doubled since its statistics is analyzed once; an empty, unchanged or unwatched one is not", async () => {
   const { tdb, addRuns } = await dbWithDag("tablestats");
   try {
     expect(await grownTables(tdb.db)).not.toContain("dag_run");
     await addRuns(1, 100);
+    await sql`insert into import_error (filename, stacktrace, timestamp) select 'f' || g, 'e', now() from generate_series(1, 100) g`.execute(tdb.db);
     await analyzedSoon(tdb.db, "dag_run");
+    const never = await sql<{ n: number }>`select count(*)::int as n from pg_stat_user_tables where relname = 'import_error' and last_analyze is not null`.execute(tdb.db);
+    expect(never.rows[0]!.n).toBe(0);
     const { rows } = await sql<{ reltuples: number }>`select reltuples from pg_class where oid = 'dag_run'::regclass`.execute(tdb.db);
     expect(Number(rows[0]!.reltuples)).toBe(100);
     expect(await grownTables(tdb.db)).not.toContain("dag_run");
