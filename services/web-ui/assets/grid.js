@@ -173,7 +173,6 @@ document.addEventListener("DOMContentLoaded", () => {
     const sq = sqOf(c.run_id, c.task_id);
     if (!sq) return;
     sq.className = "sq s-" + c.state + (sq.classList.contains("sel") ? " sel" : "");
-    sq.setAttribute("aria-label", c.task_id + " " + c.state);
     sq.title = c.title;
     if (shown && shown.kind === "task" && shown.runId === c.run_id && shown.taskId === c.task_id) {
       const b = panel.querySelector("h2 .state");

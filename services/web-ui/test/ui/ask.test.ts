@@ -64,8 +64,8 @@ describe("the ask box in Chromium", () => {
 
     await page.getByRole("button", { name: "Approve" }).click();
     await page.waitForURL(/\/dags\/vm_deployment\/grid\?run_id=flow__/, { timeout: 20_000 });
-    await page.locator('[aria-label="report success"]').waitFor({ timeout: 20_000 });
-    await page.locator('[aria-label="create_vm success"]').waitFor();
+    await page.locator('td.sq[title^="report success ·"]').waitFor({ timeout: 20_000 });
+    await page.locator('td.sq[title^="create_vm success ·"]').waitFor();
     await expect(page.locator("#panel").textContent()).resolves.toContain("the assistant, for: “create a vm called web01”");
     const [run] = (await stack.api.listDagRuns({ dag_id: "vm_deployment" })).dag_runs;
     expect(run).toMatchObject({ state: "success", conf: { vm_name: "web01", action: "create" } });

@@ -83,18 +83,19 @@ describe("the workflow UI in Chromium", () => {
     expect(page.url()).toContain(encodeURIComponent(formRunId));
 
     await page.evaluate(() => Object.assign(globalThis, { sameDocument: true }));
-    await page.locator('[aria-label="create_vm running"]').waitFor({ timeout: 20_000 });
+    // A square's accessible name is its title, which starts with the task and its state.
+    await page.getByRole("gridcell", { name: /^create_vm running · try 1/ }).waitFor({ timeout: 20_000 });
     // Follow mode: the log of a running task keeps growing until the try ends.
-    await page.locator('[aria-label="configure running"]').click({ timeout: 20_000 });
+    await page.locator('td.sq[title^="configure running ·"]').click({ timeout: 20_000 });
     await page.getByText(/ · running$/).waitFor();
     await page.locator("#log").filter({ hasText: "task succeeded" }).waitFor({ timeout: 20_000 });
     await expect(page.locator("#log").textContent()).resolves.toContain("tick 10");
-    await page.locator('[aria-label="report success"]').waitFor({ timeout: 20_000 });
+    await page.locator('td.sq[title^="report success ·"]').waitFor({ timeout: 20_000 });
     await page.locator('.runbar[aria-label$=" success"]').waitFor({ timeout: 10_000 });
     expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    const title = await page.locator('[aria-label="create_vm success"]').getAttribute("title");
+    const title = await page.locator('td.sq[title^="create_vm success ·"]').getAttribute("title");
     expect(title).toMatch(/^create_vm success · try 1 · started .* · ended .* · \d+\.\d s$/);
-    await page.locator('[aria-label="create_vm success"]').click();
+    await page.locator('td.sq[title^="create_vm success ·"]').click();
     await page.locator("#log").filter({ hasText: "tick 6" }).waitFor();
   });
 
@@ -104,9 +105,9 @@ describe("the workflow UI in Chromium", () => {
     // More runs for the grid to show by the end of the suite (they run meanwhile).
     for (const n of [1, 2]) await stack.api.triggerDagRun("demo_pipeline", { runId: `nightly_${n}`, conf: { vm_name: `web0${n + 1}` }, note: "nightly rebuild" });
     await page.goto(url(`/dags/broken_step/grid`));
-    const failed = page.locator('[aria-label="explode failed"]');
+    const failed = page.locator('td.sq[title^="explode failed ·"]');
     await failed.waitFor({ timeout: 20_000 });
-    await page.locator('[aria-label="cleanup upstream_failed"]').waitFor({ timeout: 10_000 });
+    await page.locator('td.sq[title^="cleanup upstream_failed ·"]').waitFor({ timeout: 10_000 });
     await failed.click();
     await page.locator("#log").filter({ hasText: "disk quota exceeded on /var" }).waitFor();
     await expect(page.locator("#panel h2").first().textContent()).resolves.toMatch(/explode\s*failed/);
@@ -125,7 +126,7 @@ describe("the workflow UI in Chromium", () => {
     await page.getByRole("button", { name: "Mark failed" }).click();
     await waitFor(async () => (await stack.api.getDagRun("demo_pipeline", run.dag_run_id)).state === "failed", { what: "run marked failed" });
 
-    await page.locator('[aria-label="configure success"]').click();
+    await page.locator('td.sq[title^="configure success ·"]').click();
     await page.getByRole("button", { name: "Clear task and downstream…" }).click();
     const preview = page.locator("#clear-preview li");
     await preview.first().waitFor();
@@ -140,7 +141,7 @@ describe("the workflow UI in Chromium", () => {
       { what: "run cleared" },
     );
     const report = await square(run.dag_run_id, "report");
-    await waitFor(async () => (await report.getAttribute("aria-label")) === "report success", { timeoutMs: 20_000, what: "cleared report square green again" });
+    await waitFor(async () => (await report.getAttribute("title"))?.startsWith("report success ·"), { timeoutMs: 20_000, what: "cleared report square green again" });
   });
 
   test("a long log opens at its end with earlier lines on demand", async () => {
@@ -148,7 +149,7 @@ describe("the workflow UI in Chromium", () => {
     await stack.api.triggerDagRun("chatty", { runId: "long" });
     await waitFor(async () => (await stack.api.getDagRun("chatty", "long")).state === "success", { timeoutMs: 60_000, what: "chatty run done" });
     await page.goto(url("/dags/chatty/grid"));
-    await page.locator('[aria-label="spew success"]').click();
+    await page.locator('td.sq[title^="spew success ·"]').click();
     const log = page.locator("#log");
     await log.filter({ hasText: "60000" }).waitFor();
     const lines = async () => (await log.textContent())!.trimEnd().split("\n");
@@ -179,7 +180,7 @@ describe("the workflow UI in Chromium", () => {
     await expect(page.getByRole("img", { name: "Task dependencies of demo_pipeline" }).textContent()).resolves.toContain("create_vm");
     await screenshot(page, "graph");
     await page.goto(url("/dags/demo_pipeline/grid"));
-    await page.locator('[aria-label="report success"]').nth(2).waitFor({ timeout: 20_000 });
+    await page.locator('td.sq[title^="report success ·"]').nth(2).waitFor({ timeout: 20_000 });
     await page.locator('tr[data-task="create_vm"] td.sq').last().click();
     await page.locator("#log").filter({ hasText: "task succeeded" }).waitFor();
     await screenshot(page, "grid");

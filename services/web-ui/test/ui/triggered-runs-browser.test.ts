@@ -33,7 +33,7 @@ test("in Chromium, the parent's waiting task shows its child run, whose link ope
   const run = await stack.api.triggerDagRun("parent_flow", {});
   await page.goto(`${stack.baseUrl}/dags/parent_flow/grid?run_id=${encodeURIComponent(run.dag_run_id)}`);
   // While the child runs, the parent's task is waiting (up_for_reschedule) or already done.
-  const square = page.locator('[aria-label^="product "]');
+  const square = page.locator('td.sq[title^="product "]');
   await square.waitFor({ timeout: 20_000 });
   await waitFor(async () => ((await square.getAttribute("title")) ?? "").includes("child_steps") || undefined, { timeoutMs: 20_000, what: "the square naming its child run" });
   await square.click();
@@ -41,11 +41,11 @@ test("in Chromium, the parent's waiting task shows its child run, whose link ope
   await link.waitFor({ timeout: 20_000 });
   const childRunId = (await stack.tdb.db.selectFrom("dag_run").select("run_id").where("dag_id", "=", "child_steps").executeTakeFirstOrThrow()).run_id;
   await expect(link.textContent()).resolves.toBe(`child_steps / ${childRunId}`);
-  await page.locator('[aria-label="report success"]').waitFor({ timeout: 30_000 });
+  await page.locator('td.sq[title^="report success ·"]').waitFor({ timeout: 30_000 });
 
   await link.click();
   await page.waitForURL(/\/dags\/child_steps\/grid\?run_id=/);
-  await page.locator('[aria-label="two success"]').waitFor({ timeout: 20_000 });
+  await page.locator('td.sq[title^="two success ·"]').waitFor({ timeout: 20_000 });
   await expect(page.locator("#panel").textContent()).resolves.toMatch(new RegExp(`Triggered by.*task parent_flow / ${run.dag_run_id.replace(/[.+]/g, "\\$&")} / product`));
   await page.locator("#panel a", { hasText: "parent_flow" }).click();
   await page.waitForURL(/\/dags\/parent_flow\/grid\?run_id=.*task_id=product/);
