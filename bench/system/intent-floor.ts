@@ -41,6 +41,7 @@ export async function startFloorServer(
   // Requests still in their insert or add when the load stops; close() waits for them before closing the queues.
   const inFlight = new Set<Promise<void>>();
   let failures = 0;
+  let firstFailure = "";
   const app = express();
   app.use(express.json({ limit: "1mb" }));
   app.post("/orchestrator/intent", (req, res) => {
@@ -67,7 +68,6 @@ export async function startFloorServer(
       if (!res.headersSent) res.status(500).json({ type: "about:blank", title: "Internal Server Error", status: 500, detail: String(e) });
     }
   };
-  let firstFailure = "";
   const server = http.createServer(app);
   server.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
