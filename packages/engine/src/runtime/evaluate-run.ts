@@ -1,11 +1,11 @@
 import { evaluateCondition, type TaskDefinition } from "@svc/dags";
-import { runPrepared } from "@svc/db";
 import { jobDagHash, type TaskJob } from "@svc/queue";
 import { decideRun, type RunDecision } from "../core/decide";
 import { enqueueTasks } from "./enqueue";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { runDefinition, readsOutputs } from "./definition-cache";
 import { applyDecision, readRun, type RunRead } from "./run-read";
+import { takePrimedRead } from "./primed-read";
 import { successOutputs, templateContext } from "./template-context";
 
 export interface EvaluateResult {
@@ -22,12 +22,14 @@ const MAX_ATTEMPTS = 5;
 /**
  * Evaluate one running run: read it without locks, decide with the pure function, apply the
  * decision in one statement that lands only if the run is unchanged for it (svc_apply_decision),
- * then enqueue the tries it queued. Two round trips in all; skips versions already evaluated.
+ * then enqueue the tries it queued. Two round trips in all (one for a run just started, whose
+ * start returned its read: primed-read.ts); skips versions already evaluated.
  */
 export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, minVersion = 0): Promise<EvaluateResult> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const now = nowOf(deps);
-    const run = await readRun(deps.db, dagId, runId, minVersion);
+    // The first pass over a run just started decides from what its start returned (no read).
+    const run = (attempt === 1 && takePrimedRead(dagId, runId)) || (await readRun(deps.db, dagId, runId, minVersion));
     if (!run || run.state !== "running") return { evaluated: false, queued: 0 };
     if (minVersion && run.evaluated_version >= minVersion) return { evaluated: false, queued: 0 };
     // Nothing waits to start and tasks are unfinished: no decision can change. Read-only on
@@ -37,8 +39,9 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
     if (!d) return { evaluated: false, queued: 0 };
     const idle = !d.queue.length && !d.skip.length && !d.upstreamFailed.length && d.runState === "running";
     // A decision with nothing in it is written only to record a version not yet evaluated.
-    const queued = idle && run.evaluated_version >= run.version ? [] : await applyDecision(deps.db, run, d, now);
-    if (!queued) continue; // an API write overtook the read: read again
+    const applied = idle && run.evaluated_version >= run.version ? { queued: [], dagHasQueuedRuns: false } : await applyDecision(deps.db, run, d, now);
+    if (!applied) continue; // an API write overtook the read: read again
+    const { queued } = applied;
     const jobs: TaskJob[] = queued.map((q) => {
       const host = run.hosts?.get(q.task_id);
       return { dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: jobDagHash(run.dag_hash), ...(host ? { host } : {}) };
@@ -47,21 +50,15 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
     await enqueueTasks(deps.queues, jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
     if (d.runState !== "running") {
       deps.logger.info({ dagId, runId, state: d.runState }, "run finished");
-      // The freed slot matters only to a DAG with queued runs (a run queued after this read
-      // notifies by itself): most run ends send no event and cost the scheduler no pass.
-      if (await hasQueuedRuns(deps, dagId)) await deps.notifier.dagChanged(dagId);
+      // The freed slot matters only to a DAG with queued runs (the decision's statement asked; a
+      // run queued after it notifies by itself): most run ends send no event and cost no pass.
+      if (applied.dagHasQueuedRuns) await deps.notifier.dagChanged(dagId);
     }
     if (d.wakeAt) await scheduleWake(deps, dagId, runId, d.wakeAt, now);
     return { evaluated: true, queued: jobs.length, runState: d.runState };
   }
   deps.logger.warn({ dagId, runId, attempts: MAX_ATTEMPTS }, "run changed under every evaluation; the next event or reconciliation evaluates it");
   return { evaluated: false, queued: 0 };
-}
-
-/** Whether the DAG has a queued run (true when the read fails: the event is then sent as before). */
-async function hasQueuedRuns(deps: EvalDeps, dagId: string): Promise<boolean> {
-  const rows = await runPrepared(deps.db, deps.db.selectFrom("dag_run").select("id").where("dag_id", "=", dagId).where("state", "=", "queued").limit(1)).catch(() => [{ id: 0 }]);
-  return rows.length > 0;
 }
 
 /** Evaluate a run through the scheduler's per-run pass when there is one (deps.evaluate), else directly. */

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { createPool } from "@svc/db";
 import { createTestDb, type TestDb } from "@svc/testing";
 import type { RunDecision } from "../core/decide";
-import { applyDecision, readRun } from "./run-read";
+import { applyDecision as applyFull, readRun } from "./run-read";
 
 let tdb: TestDb;
 beforeAll(async () => {
@@ -20,6 +20,8 @@ async function seedRun(runId: string, states: (string | null)[]): Promise<void> 
     select 'd', ${runId}, 't' || (n - 1), s, case when s is null then 0 else 1 end, 1, 'noop'
     from unnest(${states}::text[]) with ordinality as x(s, n)`.execute(tdb.db);
 }
+/** The tries a decision queued, or undefined when it did not land. */
+const applyDecision = async (...args: Parameters<typeof applyFull>) => (await applyFull(...args))?.queued;
 const decision = (d: Partial<RunDecision>): RunDecision => ({ queue: [], skip: [], upstreamFailed: [], runState: "running", wakeAt: null, ...d });
 const states = async (runId: string) =>
   Object.fromEntries(
@@ -138,6 +140,31 @@ test("a final run state ends the run with its end date; a skip never overwrites 
   expect(await applyDecision(tdb.db, run, decision({ skip: ["t1"], runState: "success" }), now)).toEqual([]);
   expect(await states("final")).toEqual({ t0: "success@1", t1: "running@1" });
   expect(await runRow("final")).toMatchObject({ state: "success", end_date: now });
+});
+
+test("a decision that ends a run says whether its DAG has a queued run, in the same statement; one that does not end it never says so", async () => {
+  await seedRun("ends-alone", ["success"]);
+  const alone = (await readRun(tdb.db, "d", "ends-alone", 0))!;
+  await sql`insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date)
+    values ('other', 'q', 'queued', 'manual', '{}', '{}', 'h1', now())`.execute(tdb.db);
+  // A queued run of another DAG frees nothing here.
+  expect(await applyFull(tdb.db, alone, decision({ runState: "success" }), new Date())).toEqual({ queued: [], dagHasQueuedRuns: false });
+
+  await seedRun("ends-queue", ["failed"]);
+  await seedRun("goes-on", [null, "success"]);
+  await sql`insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date)
+    values ('d', 'waits', 'queued', 'manual', '{}', '{}', 'h1', now())`.execute(tdb.db);
+  const ending = (await readRun(tdb.db, "d", "ends-queue", 0))!;
+  expect(await applyFull(tdb.db, ending, decision({ runState: "failed" }), new Date())).toEqual({ queued: [], dagHasQueuedRuns: true });
+  const going = (await readRun(tdb.db, "d", "goes-on", 0))!;
+  expect(await applyFull(tdb.db, going, decision({ queue: [{ task_id: "t0", try_number: 1 }] }), new Date())).toEqual({
+    queued: [{ task_id: "t0", try_number: 1 }],
+    dagHasQueuedRuns: false,
+  });
+  // A stale decision that would end a run lands nothing and says nothing either.
+  await sql`update dag_run set version = version + 1 where run_id = 'goes-on'`.execute(tdb.db);
+  expect(await applyFull(tdb.db, going, decision({ runState: "success" }), new Date())).toBeUndefined();
+  await sql`delete from dag_run where run_id in ('q', 'waits')`.execute(tdb.db);
 });
 
 test("queueing a thousand tasks of a new run (no table statistics yet) hash-joins them with the run's rows: no nested loop, no sequential scan", async () => {

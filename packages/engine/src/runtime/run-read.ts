@@ -25,7 +25,7 @@ export interface RunRead {
 
 const INT4_MAX = 2147483647;
 
-type TiTuple = [string, TaskState | null, number, string | null, string | null];
+export type TiTuple = [string, TaskState | null, number, string | null, string | null];
 
 /**
  * Read a run for evaluation: the run row, and its task instances as one JSON array (cheaper to
@@ -48,8 +48,11 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
       from task_instance t where t.dag_id = r.dag_id and t.run_id = r.run_id) c
     where r.dag_id = ${dagId} and r.run_id = ${runId}`,
   );
-  const row = rows[0];
-  if (!row) return undefined;
+  return rows[0] && runFromRow(rows[0]);
+}
+
+/** A run read as the database sends it (task instances as tuples) → what an evaluation decides on. */
+export function runFromRow(row: Omit<RunRead, "tis" | "hosts"> & { tis: TiTuple[] | null }): RunRead {
   const { tis, ...run } = row;
   let hosts: Map<string, string> | undefined;
   const views = tis?.map(([task_id, state, try_number, next, host]) => {
@@ -59,10 +62,19 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
   return { ...run, tis: views, ...(hosts ? { hosts } : {}) };
 }
 
+/** A decision that landed: the tries it queued, and for a run it ended, whether its DAG has queued runs. */
+export interface AppliedDecision {
+  queued: RunDecision["queue"];
+  /** Only for a decision that ends the run: a queued run of the DAG may start in the slot it frees. */
+  dagHasQueuedRuns: boolean;
+}
+
 /**
  * Apply a decision in one statement (svc_apply_decision, migrations 007 and 011): lands only while the
  * run is running at the version read; returns the queued tries that landed, or undefined when the
- * read was stale (re-read and decide again).
+ * read was stale (re-read and decide again). A decision that ends the run also asks, in the same
+ * statement, whether the DAG has a queued run (the freed slot matters only then), instead of a
+ * second round trip after it.
  *
  * Its commit does not wait for the disk (synchronous_commit off for this transaction only): a
  * decision is a pure function of what is durable already (the tries' outcomes, committed
@@ -73,18 +85,21 @@ export async function readRun(db: Db, dagId: string, runId: string, minVersion: 
  * finish) instead of two. Call it on its own (autocommit, as evaluateRun does): inside a
  * transaction the setting would cover that transaction's other writes too.
  */
-export async function applyDecision(db: Db, run: Pick<RunRead, "id" | "version">, d: RunDecision, now: Date): Promise<RunDecision["queue"] | undefined> {
+export async function applyDecision(db: Db, run: Pick<RunRead, "id" | "dag_id" | "version">, d: RunDecision, now: Date): Promise<AppliedDecision | undefined> {
+  const ends = d.runState !== "running";
   const rows = await runPrepared(
     db,
-    sql<{ applied: boolean; missed: string[] | null }>`
-    select a.applied, a.missed, set_config('synchronous_commit', 'off', true) as commit_mode
+    sql<{ applied: boolean; missed: string[] | null; queued_runs: boolean | null }>`
+    select a.applied, a.missed, set_config('synchronous_commit', 'off', true) as commit_mode,
+      case when a.applied and ${ends}::boolean then exists (select 1 from dag_run q where q.dag_id = ${run.dag_id} and q.state = 'queued') end as queued_runs
     from svc_apply_decision(${run.id}, ${run.version}, ${now}, ${d.queue.map((q) => q.task_id)}::text[],
       ${d.queue.map((q) => (q.reschedule ? q.try_number : q.try_number - 1))}::int[], ${d.skip}::text[], ${d.upstreamFailed}::text[],
-      ${d.runState === "running" ? null : d.runState}::text) a`,
+      ${ends ? d.runState : null}::text) a`,
   );
   const r = rows[0]!;
   if (!r.applied) return undefined;
-  if (!r.missed?.length) return d.queue;
+  const dagHasQueuedRuns = r.queued_runs === true;
+  if (!r.missed?.length) return { queued: d.queue, dagHasQueuedRuns };
   const missed = new Set(r.missed);
-  return d.queue.filter((q) => !missed.has(q.task_id));
+  return { queued: d.queue.filter((q) => !missed.has(q.task_id)), dagHasQueuedRuns };
 }
