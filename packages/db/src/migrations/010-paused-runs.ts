@@ -20,7 +20,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 }
 
 /** svc_start_runs of 007, with a paused DAG starting only the runs marked run_while_paused. */
-const START_RUNS = `
+export const START_RUNS = `
 create function svc_start_runs(p_dag text, p_now timestamptz)
 returns table (run_id text)
 language plpgsql volatile

@@ -4,6 +4,9 @@ import type { Queues } from "@svc/queue";
 import { createTestDb, type TestDb } from "@svc/testing";
 import { nullNotifier } from "../notifier";
 import { startQueuedRuns } from "./start-runs";
+import { evaluateRun } from "./evaluate-run";
+import { takePrimedRead, withPrimedRead } from "./primed-read";
+import { readRun, type RunRead } from "./run-read";
 
 let tdb: TestDb;
 beforeAll(async () => {
@@ -91,4 +94,36 @@ test("a paused DAG starts only its runs marked run_while_paused, within max_acti
   expect(await startQueuedRuns(d.deps, "held")).toEqual(["twice"]);
   expect(await runs("held")).toMatchObject({ old: "queued@1", once: "success@2", twice: "running@2" });
   expect((await tdb.db.selectFrom("dag").select("is_paused").where("dag_id", "=", "held").executeTakeFirstOrThrow()).is_paused).toBe(true);
+});
+
+/** Start one queued run of a new DAG with two task instances (one routed to a host); returns its primed read. */
+async function startWithTasks(dagId: string): Promise<RunRead | undefined> {
+  await seedDag(dagId, { paused: false, maxActiveRuns: 1, runs: [["r", "01"]] });
+  await sql`update dag_run set conf = '{"k": [1, "two"]}' where dag_id = ${dagId}`.execute(tdb.db);
+  await sql`insert into task_instance (dag_id, run_id, task_id, state, try_number, max_tries, operator, host)
+    values (${dagId}, 'r', 'a', null, 0, 1, 'noop', null), (${dagId}, 'r', 'b', 'up_for_retry', 1, 2, 'noop', 'kvm-2')`.execute(tdb.db);
+  let primed: RunRead | undefined;
+  const d = deps();
+  await startQueuedRuns({ ...d.deps, evaluate: async (dag, runId) => void (primed = takePrimedRead(dag, runId)) }, dagId);
+  return primed;
+}
+
+test("a started run's first evaluation gets the run as its start returned it, the same as a read of it: no second read", async () => {
+  const primed = await startWithTasks("primed");
+  expect(primed).toBeDefined();
+  expect(primed).toEqual(await readRun(tdb.db, "primed", "r", 0));
+  expect(primed).toMatchObject({ state: "running", version: 2, conf: { k: [1, "two"] }, hosts: new Map([["b", "kvm-2"]]) });
+  // Taken once: a later evaluation of the run reads it.
+  expect(takePrimedRead("primed", "r")).toBeUndefined();
+});
+
+test("a primed read made stale by a write before its evaluation lands nothing: the evaluation reads the run again and decides", async () => {
+  const primed = (await startWithTasks("stale-start"))!;
+  await sql`update task_instance set state = 'success' where dag_id = 'stale-start'`.execute(tdb.db);
+  await sql`update dag_run set version = version + 1 where dag_id = 'stale-start'`.execute(tdb.db);
+  const d = deps();
+  const result = await withPrimedRead(primed, () => evaluateRun(d.deps, "stale-start", "r"));
+  // From the stale read it would have queued `a`; from the fresh one the run's tasks are done.
+  expect(result).toEqual({ evaluated: true, queued: 0, runState: "success" });
+  expect(await runs("stale-start")).toEqual({ r: "success@3" });
 });
