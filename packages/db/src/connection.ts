@@ -21,6 +21,7 @@ import * as m013 from "./migrations/013-task-hosts";
 import * as m014 from "./migrations/014-flow-placement";
 import * as m015 from "./migrations/015-hops-in-try-ops";
 import * as m016 from "./migrations/016-started-runs-read";
+import * as m017 from "./migrations/017-closed-run-reads";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -110,6 +111,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "014-flow-placement": m014,
   "015-hops-in-try-ops": m015,
   "016-started-runs-read": m016,
+  "017-closed-run-reads": m017,
 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */

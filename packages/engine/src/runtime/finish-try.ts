@@ -58,7 +58,11 @@ export async function finishTry(
   }
   const leaf = state !== "up_for_retry" && state !== "up_for_reschedule" && !facts.hasDownstream;
   if (leaf && deps.leafChecks?.defer(job)) return state;
-  if (!leaf || !(await tries.runOpen(job))) await runChangedByTry(deps, job);
+  if (!leaf) await runChangedByTry(deps, job);
+  else {
+    const check = await tries.checkRun(job);
+    if (!check.open) await runChangedByTry(deps, job, check.read);
+  }
   return state;
 }
 

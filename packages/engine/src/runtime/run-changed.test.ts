@@ -1,6 +1,8 @@
 import { silentLogger } from "@svc/logger";
 import { recordingNotifier } from "../notifier";
 import { runChangedByTry } from "./run-changed";
+import { takePrimedRead } from "./primed-read";
+import type { RunRead } from "./run-read";
 
 const job = { dagId: "d", runId: "r" };
 
@@ -22,4 +24,16 @@ test("without its own evaluation (a try run outside startWorker), the scheduler 
   const notifier = recordingNotifier();
   await runChangedByTry({ notifier, logger: silentLogger() }, job);
   expect(notifier.calls).toEqual(["run:d:r:0"]);
+});
+
+test("a run end checked with its read evaluates from that read, and the read is gone after", async () => {
+  const notifier = recordingNotifier();
+  const read: RunRead = { id: 7, dag_id: "d", run_id: "r", state: "running", conf: {}, logical_date: new Date(0), dag_hash: "h", version: 3, evaluated_version: 2, tis: [] };
+  const seen: (RunRead | undefined)[] = [];
+  await runChangedByTry({ notifier, logger: silentLogger(), evaluate: async (d, r) => void seen.push(takePrimedRead(d, r)) }, job, read);
+  expect(seen).toEqual([read]);
+  expect(takePrimedRead("d", "r")).toBeUndefined();
+  // Without a read the evaluation finds none primed and reads the run itself.
+  await runChangedByTry({ notifier, logger: silentLogger(), evaluate: async (d, r) => void seen.push(takePrimedRead(d, r)) }, job);
+  expect(seen).toEqual([read, undefined]);
 });

@@ -1,5 +1,7 @@
 import type { TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
+import { withPrimedRead } from "./primed-read";
+import type { RunRead } from "./run-read";
 
 /**
  * After a try's outcome landed and it may change a decision: evaluate the run in this process
@@ -7,12 +9,16 @@ import type { RuntimeDeps } from "./deps";
  * through the scheduler. The outcome is in Postgres before the read, so the evaluation sees it;
  * evaluations are safe to overlap across processes (svc_apply_decision's guards). If it fails,
  * the scheduler is told as before; reconciliation stays the backstop for a crash in between.
+ * `read`: the run as the round that found it without unfinished tasks read it (its end's
+ * evaluation then needs no read of its own).
  */
-export async function runChangedByTry(deps: Pick<RuntimeDeps, "evaluate" | "notifier" | "logger">, job: Pick<TaskJob, "dagId" | "runId">): Promise<void> {
+export async function runChangedByTry(deps: Pick<RuntimeDeps, "evaluate" | "notifier" | "logger">, job: Pick<TaskJob, "dagId" | "runId">, read?: RunRead): Promise<void> {
   if (deps.evaluate) {
     try {
       // The highest version: "evaluate after this commit", never skipped as already evaluated.
-      await deps.evaluate(job.dagId, job.runId, Number.MAX_SAFE_INTEGER);
+      const evaluate = deps.evaluate;
+      const pass = () => evaluate(job.dagId, job.runId, Number.MAX_SAFE_INTEGER);
+      await (read ? withPrimedRead(read, pass) : pass());
       return;
     } catch (e) {
       deps.logger.warn({ dagId: job.dagId, runId: job.runId, err: String(e) }, "evaluation after a try's outcome failed; the scheduler evaluates the run");

@@ -10,9 +10,11 @@ import {
   type FinishRequest,
   type HopQueued,
   type TryOpsExecutor,
+  type TryOpsResult,
   type TryOpsRow,
   type TryOutcome,
 } from "./try-ops";
+import type { RunRead } from "./run-read";
 
 export type { ClaimedTry, CommitRequest, FinishRequest, HopQueued, TryOutcome } from "./try-ops";
 
@@ -39,12 +41,15 @@ export interface TryBatcher {
   /** Write the success of an instant try that ran without a claim; not landed if it was no longer queued. */
   finish(req: FinishRequest): Promise<Written>;
   /** Asked after a commit of the run has returned: does it still have unfinished tasks? */
-  runOpen(run: Pick<TaskJob, "dagId" | "runId">): Promise<boolean>;
+  checkRun(run: Pick<TaskJob, "dagId" | "runId">): Promise<RunCheck>;
 }
+
+/** An open check's answer; a run without unfinished tasks comes with its read, for its evaluation. */
+export type RunCheck = { open: true } | { open: false; read?: RunRead };
 
 type Op =
   { kind: "claim"; req: ClaimRequest } | { kind: "commit"; req: CommitRequest } | { kind: "finish"; req: FinishRequest } | { kind: "check"; run: Pick<TaskJob, "dagId" | "runId"> };
-type OpResult = ClaimedTry | Written | boolean | undefined;
+type OpResult = ClaimedTry | Written | RunCheck | undefined;
 
 /** The hops of one request among a round's queued tries (a hop has one upstream: no other request names it). */
 function hopsOf(queued: HopQueued[], req: CommitRequest | FinishRequest, landed: boolean): Written {
@@ -76,9 +81,11 @@ async function runOps(db: Db | TryOpsExecutor, ops: Op[], now: Date): Promise<Op
         ? hopsOf(res.queued, op.req, res.committed[k++]!)
         : op.kind === "finish"
           ? hopsOf(res.queued, op.req, res.finished[f++]!)
-          : res.open[o++],
+          : checked(res, o++),
   );
 }
+
+const checked = (res: TryOpsResult, i: number): RunCheck => (res.open[i] ? { open: true } : { open: false, read: res.reads[i] });
 
 /** Rounds in flight at once; later calls wait and join the next round, so batches grow with load. */
 const MAX_IN_FLIGHT = 2;
@@ -95,7 +102,7 @@ export function tryBatcher(db: Db | TryOpsExecutor, now: () => Date = () => new 
     claim: (job, workerId) => send({ kind: "claim", req: { job, workerId } }) as Promise<ClaimedTry | undefined>,
     commit: (req) => send({ kind: "commit", req }) as Promise<Written>,
     finish: (req) => send({ kind: "finish", req }) as Promise<Written>,
-    runOpen: (run) => send({ kind: "check", run }) as Promise<boolean>,
+    checkRun: (run) => send({ kind: "check", run }) as Promise<RunCheck>,
   };
 }
 

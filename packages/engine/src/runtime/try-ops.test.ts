@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { createPool, type PgPool } from "@svc/db";
 import { createTestDb, waitFor, type TestDb } from "@svc/testing";
+import { readRun } from "./run-read";
 import { runTryOps, TRY_OPS_SQL, type TryOpsExecutor } from "./try-ops";
 
 let tdb: TestDb;
@@ -116,8 +117,17 @@ test("an open check reports whether the run still has unfinished tasks, seeing t
   const ok = (t: string) => ({ job: job("open", t), workerId: "w", outcome: { state: "success" as const, output: {} }, logs: [] });
   const first = await runTryOps(exec, { claims: [], commits: [ok("t1")], openChecks: [job("open", "t1")] }, new Date());
   expect(first.open).toEqual([true]);
+  expect(first.reads).toEqual([undefined]);
   const last = await runTryOps(tdb.db, { claims: [], commits: [ok("t2")], openChecks: [job("open", "t2"), job("open", "t1")] }, new Date());
   expect(last.open).toEqual([false, false]);
+  // A run found without unfinished tasks comes back read as an evaluation reads it (its end then needs no read).
+  const read = await readRun(tdb.db, "d", "open", 0);
+  expect(read?.tis).toHaveLength(2);
+  expect(last.reads).toEqual([read, read]);
+  expect(last.reads[0]).toMatchObject({ state: "running", conf: { x: 1 }, dag_hash: "h1" });
+  // A run that does not exist is neither open nor read.
+  const gone = await runTryOps(exec, { claims: [], commits: [], openChecks: [job("gone", "t1")] }, new Date());
+  expect(gone).toMatchObject({ open: [false], reads: [undefined] });
 });
 
 test("a finish writes an instant try's success from queued in one step, once, with its log lines only when it lands", async () => {

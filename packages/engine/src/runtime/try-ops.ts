@@ -3,6 +3,7 @@ import { CompiledQuery } from "kysely";
 import type { Db, TaskState } from "@svc/db";
 import type { TaskJob } from "@svc/queue";
 import type { LogLine } from "./log-writer";
+import { runFromRow, type RunRead, type TiTuple } from "./run-read";
 
 /** A claimed try with what the worker needs from its run (fetched in the same statement). */
 export interface ClaimedTry {
@@ -78,6 +79,8 @@ export interface TryOpsResult {
   finished: boolean[];
   /** Per open check: whether the run still has unfinished tasks. */
   open: boolean[];
+  /** Per open check of a run without unfinished tasks: the run as an evaluation reads it (migration 017). */
+  reads: (RunRead | undefined)[];
   /** Downstream tries queued by this round's landed successes (their hops). */
   queued: HopQueued[];
 }
@@ -88,14 +91,15 @@ const HOSTNAME = os.hostname();
 export const tryKey = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => `${j.dagId}\u0000${j.runId}\u0000${j.taskId}\u0000${j.tryNumber}`;
 export const runKey = (j: Pick<TaskJob, "dagId" | "runId">) => `${j.dagId}\u0000${j.runId}`;
 
-export type TryOpsRow = { k: "c" | "k" | "F" | "o" | "q"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
+export type TryOpsRow = { k: "c" | "k" | "F" | "o" | "q" | "r"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
 
 /**
  * One round trip for a tick's claims, outcome commits (with their last log lines), finishes of
- * instant tries and open-run checks: the database function svc_try_ops (migrations 004, 005, 008, 015)
+ * instant tries and open-run checks: the database function svc_try_ops (migrations 004, 005, 008, 015, 017)
  * reaches each row by its full key. Rows out: 'c' claimed, 'k' committed, 'F' a finish that did
  * not land, 'o' a run with unfinished tasks, 'q' a downstream try queued by a landed success (a
- * plain hop, migration 015: its host in `hostname`).
+ * plain hop, migration 015: its host in `hostname`), 'r' a checked run without unfinished tasks,
+ * read for its evaluation (migration 017: the run's fields and task instances in `conf`).
  * Parameters: $1 now, $2 hostname, $3 pid, $4 claims, $5 log lines, $6 outcomes, $7 runs to check,
  * $8 finishes of instant tries.
  */
@@ -162,6 +166,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
   const committedKeys = new Set<string>();
   const unfinishedKeys = new Set<string>();
   const openRuns = new Set<string>();
+  const closedReads = new Map<string, RunRead>();
   const queued: HopQueued[] = [];
   for (const r of rows) {
     const key = { dagId: r.dag_id, runId: r.run_id, taskId: r.task_id, tryNumber: r.try_number };
@@ -178,6 +183,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     else if (r.k === "k") committedKeys.add(tryKey(key));
     else if (r.k === "F") unfinishedKeys.add(tryKey(key));
     else if (r.k === "q") queued.push({ ...key, host: r.hostname ?? null });
+    else if (r.k === "r") closedReads.set(runKey(key), closedRead(r));
     else openRuns.add(runKey(key));
   }
   return {
@@ -190,6 +196,15 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     committed: ops.commits.map((r) => committedKeys.has(tryKey(r.job))),
     finished: fins.map((f, i) => sentFinish[i]! && !unfinishedKeys.has(f.key)),
     open: ops.openChecks.map((j) => openRuns.has(runKey(j))),
+    reads: ops.openChecks.map((j) => closedReads.get(runKey(j))),
     queued,
   };
+}
+
+type ClosedRunFields = Pick<RunRead, "id" | "state" | "conf" | "version" | "evaluated_version"> & { tis: TiTuple[] };
+
+/** An 'r' row → the run read it carries. */
+function closedRead(r: TryOpsRow): RunRead {
+  const { tis, ...fields } = r.conf as unknown as ClosedRunFields;
+  return runFromRow({ ...fields, dag_id: r.dag_id, run_id: r.run_id, dag_hash: r.dag_hash!, logical_date: r.logical_date!, tis });
 }

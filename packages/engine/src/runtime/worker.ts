@@ -65,7 +65,11 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     const owed = deps.leafChecks!.end(job);
     if (!owed) return;
     try {
-      if (owed === "evaluate" || !(await deps.tries!.runOpen(job))) await runChangedByTry(deps, job);
+      if (owed === "evaluate") await runChangedByTry(deps, job);
+      else {
+        const check = await deps.tries!.checkRun(job);
+        if (!check.open) await runChangedByTry(deps, job, check.read);
+      }
     } catch (e) {
       deps.logger.warn({ ...job, err: String(e) }, "deferred check failed; reconciliation will evaluate the run");
     }
