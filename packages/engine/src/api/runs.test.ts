@@ -1,4 +1,6 @@
-import { AlreadyExistsError, BadRequestError, DagNotFoundError, DagRunNotFoundError, ParamsInvalidError } from "@svc/errors";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { AlreadyExistsError, BadRequestError, DagHasImportErrorsError, DagNotFoundError, DagRunNotFoundError, ParamsInvalidError } from "@svc/errors";
 import { createApiFixture, setTi, tisOf, type ApiFixture } from "./test-helpers";
 
 let f: ApiFixture;
@@ -70,6 +72,35 @@ describe("engine API: triggering runs", () => {
     await expect(f.api.triggerDagRun("hello", { logicalDate: "yesterday" })).rejects.toThrow(/logical_date/);
     await expect(f.api.triggerDagRun("hello", { logicalDate: "2024-01-01T00:00:00" })).rejects.toBeInstanceOf(BadRequestError);
     await expect(f.api.triggerDagRun("nope")).rejects.toBeInstanceOf(DagNotFoundError);
+  });
+
+  test("a DAG changed since its last trigger is checked as it is now: a new param, a broken file, a removed file", async () => {
+    const noop = (ids: string[]) => ids.map((id) => `  - {task_id: ${id}, operator: noop}`).join("\n");
+    f.writeDag("changing.yaml", `dag_id: changing\ntasks:\n${noop(["a"])}\n`);
+    await f.sync();
+    await f.api.triggerDagRun("changing", { runId: "c1" });
+    // A param without a default, added after the last trigger: the conf is validated against the new definition.
+    f.writeDag("changing.yaml", `dag_id: changing\nparams:\n  who: {type: string}\ntasks:\n${noop(["a", "b"])}\n`);
+    await f.sync();
+    const missing = await f.api.triggerDagRun("changing", { runId: "c2" }).catch((e) => e);
+    expect(missing).toBeInstanceOf(ParamsInvalidError);
+    expect(missing.fields).toEqual([{ field: "who", message: "is required" }]);
+    await f.api.triggerDagRun("changing", { runId: "c3", conf: { who: "me" } });
+    expect(Object.keys(await tisOf(f.db, "changing", "c3")).sort()).toEqual(["a", "b"]);
+    // Broken after a trigger: refused by hand; the scheduler's runs go on with the last good definition.
+    f.writeDag("changing.yaml", "dag_id: changing\ntasks: [oops\n");
+    await f.sync();
+    await expect(f.api.triggerDagRun("changing", { runId: "c4", conf: { who: "me" } })).rejects.toBeInstanceOf(DagHasImportErrorsError);
+    await f.api.triggerDagRun("changing", { runId: "c5", runType: "scheduled", conf: { who: "me" } });
+    await expect(f.api.triggerDagRun("changing", { runId: "c6", conf: { who: "me" } })).rejects.toBeInstanceOf(DagHasImportErrorsError);
+    // Mended, triggered, then removed: not found.
+    f.writeDag("changing.yaml", `dag_id: changing\nparams:\n  who: {type: string}\ntasks:\n${noop(["a", "b"])}\n`);
+    await f.sync();
+    await f.api.triggerDagRun("changing", { runId: "c6", conf: { who: "me" } });
+    rmSync(path.join(f.dagsDir, "changing.yaml"));
+    await f.sync();
+    await expect(f.api.triggerDagRun("changing", { runId: "c7", conf: { who: "me" } })).rejects.toBeInstanceOf(DagNotFoundError);
+    expect((await f.db.selectFrom("dag_run").select("run_id").where("dag_id", "=", "changing").orderBy("run_id").execute()).map((r) => r.run_id)).toEqual(["c1", "c3", "c5", "c6"]);
   });
 });
 
