@@ -4,7 +4,7 @@ import type { RuntimeDeps } from "./deps";
 import type { TryBatcher, TryOutcome, Written } from "./task-claim";
 import type { TaskFacts } from "./definition-cache";
 import { enqueueTasks } from "./enqueue";
-import { runChangedByTry } from "./run-changed";
+import { evaluateIfDone, runChangedByTry } from "./run-changed";
 
 export type TryResult = "dropped" | "lost" | TryOutcome["state"];
 
@@ -58,11 +58,7 @@ export async function finishTry(
   }
   const leaf = state !== "up_for_retry" && state !== "up_for_reschedule" && !facts.hasDownstream;
   if (leaf && deps.leafChecks?.defer(job)) return state;
-  if (!leaf) await runChangedByTry(deps, job);
-  else {
-    const check = await tries.checkRun(job);
-    if (!check.open) await runChangedByTry(deps, job, check.read);
-  }
+  await (leaf ? evaluateIfDone(deps, tries, job) : runChangedByTry(deps, job));
   return state;
 }
 

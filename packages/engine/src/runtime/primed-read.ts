@@ -1,9 +1,9 @@
 import type { RunRead } from "./run-read";
 
 /**
- * Runs as the statement that started them returned them (svc_start_runs, migration 016), kept
- * only while their first evaluation is asked for: that evaluation decides from them instead of
- * reading the run again. Per process; a primed read that is stale by then (an API write since)
+ * Runs as an earlier statement returned them (the start pass, migration 016; the open check that
+ * found them without unfinished tasks, migration 017), kept only while the evaluation they were
+ * handed to is asked for: its first pass decides from them instead of reading the run again. Per process; a primed read that is stale by then (an API write since)
  * fails the decision's version guard, and the evaluation reads the run as usual.
  */
 const primed = new Map<string, RunRead>();

@@ -2,6 +2,7 @@ import type { TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import { withPrimedRead } from "./primed-read";
 import type { RunRead } from "./run-read";
+import type { TryBatcher } from "./task-claim";
 
 /**
  * After a try's outcome landed and it may change a decision: evaluate the run in this process
@@ -26,4 +27,17 @@ export async function runChangedByTry(deps: Pick<RuntimeDeps, "evaluate" | "noti
   }
   // Version 0: "evaluate after this commit", never skipped or merged with an earlier event.
   await deps.notifier.runChanged(job.dagId, job.runId, 0);
+}
+
+/**
+ * After a leaf's outcome landed: ask whether its run still has unfinished tasks, and if not,
+ * evaluate the run's end from the read the check returned (migration 017).
+ */
+export async function evaluateIfDone(
+  deps: Pick<RuntimeDeps, "evaluate" | "notifier" | "logger">,
+  tries: Pick<TryBatcher, "checkRun">,
+  job: Pick<TaskJob, "dagId" | "runId">,
+): Promise<void> {
+  const check = await tries.checkRun(job);
+  if (!check.open) await runChangedByTry(deps, job, check.read);
 }

@@ -10,7 +10,7 @@ import { WorkerStoppingError } from "./requeue-try";
 import { startHostWorkers } from "./host-workers";
 import { createCoalescer } from "./coalesce";
 import { evaluateRun } from "./evaluate-run";
-import { runChangedByTry } from "./run-changed";
+import { evaluateIfDone, runChangedByTry } from "./run-changed";
 
 export interface EngineWorker {
   /**
@@ -65,11 +65,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     const owed = deps.leafChecks!.end(job);
     if (!owed) return;
     try {
-      if (owed === "evaluate") await runChangedByTry(deps, job);
-      else {
-        const check = await deps.tries!.checkRun(job);
-        if (!check.open) await runChangedByTry(deps, job, check.read);
-      }
+      await (owed === "evaluate" ? runChangedByTry(deps, job) : evaluateIfDone(deps, deps.tries!, job));
     } catch (e) {
       deps.logger.warn({ ...job, err: String(e) }, "deferred check failed; reconciliation will evaluate the run");
     }
