@@ -7,6 +7,7 @@ import { startQueuedRuns } from "./start-runs";
 import { evaluateRun } from "./evaluate-run";
 import { takePrimedRead, withPrimedRead } from "./primed-read";
 import { readRun, type RunRead } from "./run-read";
+import { runDefinition } from "./definition-cache";
 
 let tdb: TestDb;
 beforeAll(async () => {
@@ -123,7 +124,27 @@ test("a primed read made stale by a write before its evaluation lands nothing: t
   await sql`update dag_run set version = version + 1 where dag_id = 'stale-start'`.execute(tdb.db);
   const d = deps();
   const result = await withPrimedRead(primed, () => evaluateRun(d.deps, "stale-start", "r"));
-  // From the stale read it would have queued `a`; from the fresh one the run's tasks are done.
+  // The stale read's decision misses the version guard; the fresh read's lands.
   expect(result).toEqual({ evaluated: true, queued: 0, runState: "success" });
   expect(await runs("stale-start")).toEqual({ r: "success@3" });
+});
+
+test("a started run's first evaluation makes one statement, the decision; without its start's read it makes two", async () => {
+  let statements = 0;
+  const counted = tdb.db.withPlugin({
+    transformQuery: (a) => a.node,
+    transformResult: async (a) => {
+      statements++;
+      return a.result;
+    },
+  });
+  const d = { ...deps().deps, db: counted };
+  const primed = (await startWithTasks("counted"))!;
+  await runDefinition(tdb.db, "counted", "r", primed.dag_hash); // the definition cached, as in a running service
+  await withPrimedRead(primed, () => evaluateRun(d, "counted", "r"));
+  expect(statements).toBe(1);
+  await startWithTasks("counted-2");
+  statements = 0;
+  await evaluateRun(d, "counted-2", "r");
+  expect(statements).toBe(2);
 });
