@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { silentLogger } from "@svc/logger";
+import { createRedis, taskJobId } from "@svc/queue";
 import { nullNotifier, startQueuedRuns } from "../src";
 import { createHarness, type Harness } from "./harness";
 
@@ -27,8 +28,19 @@ tasks:
   h.writeDag("chain8.yaml", chain("chain8", 8, "noop"));
   h.writeDag("claimed2.yaml", chain("claimed2", 2, "sleep, args: {seconds: 0.01}"));
   h.writeDag("claimed8.yaml", chain("claimed8", 8, "sleep, args: {seconds: 0.01}"));
+  h.writeDag(
+    "mixed.yaml",
+    `dag_id: mixed
+tasks:
+  - {task_id: t0, operator: noop}
+  - {task_id: t1, operator: noop, depends_on: [t0]}
+  - {task_id: t2, operator: sleep, args: {seconds: 0.01}, depends_on: [t1]}
+  - {task_id: t3, operator: noop, depends_on: [t2]}
+  - {task_id: t4, operator: noop, depends_on: [t3]}
+`,
+  );
   await h.sync();
-  for (const d of ["hop", "chain2", "chain8", "claimed2", "claimed8"]) await h.api.setPaused(d, false);
+  for (const d of ["hop", "chain2", "chain8", "claimed2", "claimed8", "mixed"]) await h.api.setPaused(d, false);
   // Every write of a run's row, counted: a decision (svc_apply_decision) writes it, a hop decided
   // in the round that lands its upstream's success does not.
   await sql`create table run_writes (run_id text not null)`.execute(h.db);
@@ -94,3 +106,28 @@ test.each([
   },
   60000,
 );
+
+test("an instant downstream (noop) runs in the worker whose round queued it, without a job; a downstream that runs an operator gets its job", async () => {
+  const deps = { db: h.db, queues: h.queues, notifier: nullNotifier, logger: silentLogger() };
+  const redis = createRedis(h.config.redisUrl);
+  try {
+    await h.api.triggerDagRun("mixed", { runId: "m1" });
+    await startQueuedRuns(deps, "mixed");
+    expect((await h.waitRun("mixed", "m1")).state).toBe("success");
+    const tis = await h.tis("mixed", "m1");
+    const order = ["t0", "t1", "t2", "t3", "t4"];
+    expect(order.map((t) => `${t}:${tis[t]!.state}@${tis[t]!.try_number}`)).toEqual(order.map((t) => `${t}:success@1`));
+    for (let i = 1; i < order.length; i++) expect(new Date(tis[order[i]!]!.start_date!).getTime()).toBeGreaterThanOrEqual(new Date(tis[order[i - 1]!]!.end_date!).getTime());
+    // The jobs the tasks queue was sent for this run, from its event stream: the first task's (the
+    // run's start) and the sleep's; the noop tasks after an upstream were run without one.
+    const events = await redis.xrange(`${h.config.redisPrefix}:tasks:events`, "-", "+");
+    const added = events
+      .map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])))
+      .filter((e) => e.event === "added")
+      .map((e) => e.jobId);
+    const jobOf = (taskId: string) => taskJobId({ dagId: "mixed", runId: "m1", taskId, tryNumber: 1 });
+    expect(order.filter((t) => added.includes(jobOf(t)))).toEqual(["t0", "t2"]);
+  } finally {
+    redis.disconnect();
+  }
+}, 60000);

@@ -2,7 +2,7 @@ import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { OperatorHost, OperatorRegistry } from "@svc/operators";
-import type { Queues } from "@svc/queue";
+import type { Queues, TaskJob } from "@svc/queue";
 import type { Notifier } from "../notifier";
 import type { TryBatcher } from "./task-claim";
 import type { LeafChecks } from "./leaf-checks";
@@ -28,6 +28,12 @@ export interface RuntimeDeps {
    * time as an event does. Otherwise evaluateRun is called directly.
    */
   evaluate?: (dagId: string, runId: string, minVersion: number) => Promise<unknown>;
+  /**
+   * The worker's hand-off of downstream tries its rounds queued (startWorker sets it): it runs the
+   * instant ones itself (noop: no effects, nothing to wait for) and returns the others, which go
+   * through the queue. Absent: every downstream try gets its job.
+   */
+  handOff?: (jobs: TaskJob[]) => TaskJob[];
   /**
    * Several hypervisor hosts (the worker's, from @svc/hosts): host-scoped tries are routed to a
    * host and run only by workers serving it. Absent: every try runs here against the configured host.

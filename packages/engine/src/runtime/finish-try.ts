@@ -48,7 +48,10 @@ export async function finishTry(
       ...(job.dagHash ? { dagHash: job.dagHash } : {}),
       ...(q.host ? { host: q.host } : {}),
     }));
-    await enqueueTasks(deps.queues, jobs).catch((e) => log().error({ err: String(e) }, "enqueue of the next tasks failed; reconciliation will retry"));
+    // Instant downstream tries run in this worker at once (their state is already queued in
+    // Postgres; a crash leaves them to reconciliation, as a lost add would).
+    const rest = deps.handOff ? deps.handOff(jobs) : jobs;
+    await enqueueTasks(deps.queues, rest).catch((e) => log().error({ err: String(e) }, "enqueue of the next tasks failed; reconciliation will retry"));
   }
   // A success that decides nothing but its hops, all queued with it: no evaluation. Its joins wait
   // for another upstream: if this worker holds one of each, the last try of the run to settle here

@@ -1,4 +1,5 @@
 import os from "node:os";
+import type { DagDefinition } from "@svc/dags";
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import { instantTryLine } from "../instant-line";
@@ -14,6 +15,26 @@ const NO_PARAMS: Record<string, unknown> = Object.freeze({});
 export const NEVER = new AbortController().signal;
 const HOST = os.hostname();
 
+/** The task's facts, operator and validated args if its try may take the instant path. */
+function instantOf(deps: Pick<RuntimeDeps, "operators">, dag: DagDefinition, job: TaskJob) {
+  const facts = taskFacts(dag, job.taskId);
+  const op = facts && deps.operators.get(facts.task.operator);
+  // A task with a queue must be claimed by a worker serving its host: no instant path.
+  if (!facts || !op?.instant || facts.templated || facts.task.queue !== undefined) return undefined;
+  // Untemplated args are the same for every try of the definition: validated once.
+  const parsed = (facts.instantArgs ??= op.args.safeParse(facts.task.args));
+  return parsed.success ? { facts, op, parsed } : undefined;
+}
+
+/**
+ * Whether a try would take the instant path, from the definitions this process has already read
+ * (no database): a worker runs such a downstream itself instead of sending it through the queue.
+ */
+export function isInstantTry(deps: Pick<RuntimeDeps, "operators">, job: TaskJob): boolean {
+  const dag = job.dagHash && !job.host ? cachedDefinition(job.dagHash) : undefined;
+  return !!dag && !!instantOf(deps, dag, job);
+}
+
 /**
  * Run a try of an instant operator (noop: finishes at once, touches nothing) without claiming it
  * first, and write its success in one step from queued, guarded by the try number: one database
@@ -25,13 +46,9 @@ const HOST = os.hostname();
 export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, log: () => Logger): Promise<{ finishing: Promise<TryResult> } | undefined> {
   if (!job.dagHash) return undefined;
   const dag = cachedDefinition(job.dagHash) ?? (await runDefinition(deps.db, job.dagId, job.runId, job.dagHash));
-  const facts = dag && taskFacts(dag, job.taskId);
-  const op = facts && deps.operators.get(facts.task.operator);
-  // A task with a queue must be claimed by a worker serving its host: no instant path.
-  if (!facts || !op?.instant || facts.templated || facts.task.queue !== undefined) return undefined;
-  // Untemplated args are the same for every try of the definition: validated once.
-  const parsed = (facts.instantArgs ??= op.args.safeParse(facts.task.args));
-  if (!parsed.success) return undefined;
+  const found = dag && instantOf(deps, dag, job);
+  if (!found) return undefined;
+  const { facts, op, parsed } = found;
   const started = new Date();
   const lines: LogLine[] = [];
   let output: Record<string, unknown> | void;

@@ -3,6 +3,7 @@ import { Worker } from "bullmq";
 import { createRedis, parseTaskJob, QUEUE_NAMES, type TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import { executeTry } from "./execute-try";
+import { isInstantTry } from "./instant-try";
 import { startHeartbeat } from "./heartbeat";
 import { acquireTryBatcher } from "./task-claim";
 import { leafChecks } from "./leaf-checks";
@@ -87,6 +88,23 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const stopping = new AbortController();
   setMaxListeners(0, stopping.signal); // one listener per running try, not a leak
   let running = 0;
+  // A downstream try of an instant operator (noop) runs here as soon as its upstream's round queued
+  // it: no job, no take, as Airflow's scheduler finishes EmptyOperator tasks without the executor.
+  // Not while stopping: then every downstream gets its job, for another worker.
+  let stoppingNow = false;
+  deps.handOff = (jobs) =>
+    stoppingNow
+      ? jobs
+      : jobs.filter((j) => {
+          if (!isInstantTry(deps, j)) return true;
+          deps.leafChecks!.begin(j);
+          detach(
+            executeTry(deps, j, stopping.signal)
+              .catch((e) => deps.logger.error({ ...j, err: String(e) }, "try execution error"))
+              .finally(() => settle(j)),
+          );
+          return false;
+        });
   const processor = async (job: { data: unknown }) => {
     const data = parseTaskJob(job.data);
     running++;
@@ -121,6 +139,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   deps.logger.info({ instanceId: deps.instanceId, concurrency: deps.config.worker.concurrency }, "worker started");
   return {
     async close(graceMs = deps.config.limits.stopGraceMs) {
+      stoppingNow = true;
       const closing = Promise.all([worker.close(), hostWorkers?.close()]);
       const t = setTimeout(() => {
         if (running) deps.logger.warn({ running, graceMs }, "stop grace over; handing back the tries still running");
