@@ -37,6 +37,7 @@ tasks:
   - {task_id: t2, operator: sleep, args: {seconds: 0.01}, depends_on: [t1]}
   - {task_id: t3, operator: noop, depends_on: [t2]}
   - {task_id: t4, operator: noop, depends_on: [t3]}
+  - {task_id: t5, operator: noop, depends_on: [t3, t4]}
 `,
   );
   await h.sync();
@@ -107,7 +108,7 @@ test.each([
   60000,
 );
 
-test("an instant downstream (noop) runs in the worker whose round queued it, without a job; a downstream that runs an operator gets its job", async () => {
+test("an instant downstream (noop) runs in the worker whose round or evaluation queued it, without a job; a downstream that runs an operator gets its job", async () => {
   const deps = { db: h.db, queues: h.queues, notifier: nullNotifier, logger: silentLogger() };
   const redis = createRedis(h.config.redisUrl);
   try {
@@ -115,11 +116,12 @@ test("an instant downstream (noop) runs in the worker whose round queued it, wit
     await startQueuedRuns(deps, "mixed");
     expect((await h.waitRun("mixed", "m1")).state).toBe("success");
     const tis = await h.tis("mixed", "m1");
-    const order = ["t0", "t1", "t2", "t3", "t4"];
+    const order = ["t0", "t1", "t2", "t3", "t4", "t5"];
     expect(order.map((t) => `${t}:${tis[t]!.state}@${tis[t]!.try_number}`)).toEqual(order.map((t) => `${t}:success@1`));
     for (let i = 1; i < order.length; i++) expect(new Date(tis[order[i]!]!.start_date!).getTime()).toBeGreaterThanOrEqual(new Date(tis[order[i - 1]!]!.end_date!).getTime());
     // The jobs the tasks queue was sent for this run, from its event stream: the first task's (the
-    // run's start) and the sleep's; the noop tasks after an upstream were run without one.
+    // run's start) and the sleep's. The noop tasks after an upstream ran without one, whether their
+    // upstream's round queued them (t1, t3, t4) or the worker's evaluation did (t5, the join).
     const events = await redis.xrange(`${h.config.redisPrefix}:tasks:events`, "-", "+");
     const added = events
       .map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])))

@@ -14,7 +14,7 @@ export interface EvaluateResult {
   runState?: string;
 }
 
-type EvalDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "clock">;
+type EvalDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "clock" | "handOff">;
 
 /** Reads that an API write overtakes before their decision lands; then the next event or reconciliation decides. */
 const MAX_ATTEMPTS = 5;
@@ -47,7 +47,8 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
       return { dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: jobDagHash(run.dag_hash), ...(host ? { host } : {}) };
     });
     // After commit: if this enqueue fails, reconciliation re-enqueues queued tries without a job.
-    await enqueueTasks(deps.queues, jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
+    // A worker's evaluation runs the instant ones itself (deps.handOff).
+    await enqueueTasks(deps.queues, deps.handOff ? deps.handOff(jobs) : jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
     if (d.runState !== "running") {
       deps.logger.info({ dagId, runId, state: d.runState }, "run finished");
       // The freed slot matters only to a DAG with queued runs (the decision's statement asked; a

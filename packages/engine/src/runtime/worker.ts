@@ -52,7 +52,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const slot = limiter(EVALUATIONS);
   const evaluate = createCoalescer((key, version) => {
     const [dagId, runId] = JSON.parse(key) as [string, string];
-    return slot(() => evaluateRun(baseDeps, dagId, runId, version));
+    return slot(() => evaluateRun(deps, dagId, runId, version));
   });
   const deps: RuntimeDeps = {
     ...baseDeps,
