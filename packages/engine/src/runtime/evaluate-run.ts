@@ -48,7 +48,9 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
     });
     // After commit: if this enqueue fails, reconciliation re-enqueues queued tries without a job.
     // A worker's evaluation runs the instant ones itself (deps.handOff).
-    await enqueueTasks(deps.queues, deps.handOff ? deps.handOff(jobs) : jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
+    await enqueueTasks(deps.queues, deps.handOff ? deps.handOff(jobs) : jobs).catch((e) =>
+      deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"),
+    );
     if (d.runState !== "running") {
       deps.logger.info({ dagId, runId, state: d.runState }, "run finished");
       // The freed slot matters only to a DAG with queued runs (the decision's statement asked; a
