@@ -5,7 +5,7 @@ import { loadConfig, type SvcConfig } from "@svc/config";
 import type { DagRunRow, Db, TaskInstanceRow } from "@svc/db";
 import { silentLogger } from "@svc/logger";
 import { defaultOperators, type OperatorRegistry } from "@svc/operators";
-import { createQueues, type Queues } from "@svc/queue";
+import { createQueues, createRedis, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor, type TestDb } from "@svc/testing";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime, type EngineScheduler, type HostRouting } from "../src";
 
@@ -31,6 +31,8 @@ export interface Harness {
   waitRun(dagId: string, runId: string, states?: string[], timeoutMs?: number): Promise<DagRunRow>;
   tis(dagId: string, runId: string): Promise<Record<string, TaskInstanceRow>>;
   logs(dagId: string, runId: string, taskId: string, tryNumber?: number): Promise<string[]>;
+  /** The ids of the jobs added to the tasks queue so far, from its event stream (BullMQ's "added" events). */
+  addedTaskJobs(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -103,6 +105,15 @@ export async function createHarness(label: string, opts: { redisUrl?: string; op
         );
       }
       return lines;
+    },
+    async addedTaskJobs() {
+      const r = createRedis(redisUrl);
+      try {
+        const events = await r.xrange(`${redis.prefix}:tasks:events`, "-", "+");
+        return events.filter(([, f]) => f[f.indexOf("event") + 1] === "added").map(([, f]) => f[f.indexOf("jobId") + 1]!);
+      } finally {
+        r.disconnect();
+      }
     },
     async close() {
       for (const rt of runtimes) await rt.stop().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { taskJobId, type Queues, type TaskJob } from "@svc/queue";
+import type { RuntimeDeps } from "./deps";
 
 /** Task jobs are removed when done, so their deterministic id is free for reconciliation to reuse. */
 const TASK_JOB_OPTS = { removeOnComplete: true, removeOnFail: true, attempts: 1 } as const;
@@ -25,6 +26,15 @@ export async function enqueueTasks(queues: Pick<Queues, "forTask">, jobs: TaskJo
     for (const j of jobs) byHost.set(j.host, [...(byHost.get(j.host) ?? []), j]);
     await Promise.all([...byHost.values()].map((group) => enqueueOn(queues, group)));
   } else await enqueueOn(queues, jobs);
+}
+
+/**
+ * Send the tries a round or an evaluation queued: a worker runs the instant ones itself
+ * (deps.handOff), the others get their jobs. After the commit that queued them: if the add fails,
+ * reconciliation enqueues queued tries without a job.
+ */
+export async function sendTries(deps: Pick<RuntimeDeps, "queues" | "handOff">, jobs: TaskJob[]): Promise<void> {
+  await enqueueTasks(deps.queues, deps.handOff ? deps.handOff(jobs) : jobs);
 }
 
 /** Jobs of one queue, in chunks. */

@@ -1,7 +1,7 @@
 import { evaluateCondition, type TaskDefinition } from "@svc/dags";
 import { jobDagHash, type TaskJob } from "@svc/queue";
 import { decideRun, type RunDecision } from "../core/decide";
-import { enqueueTasks } from "./enqueue";
+import { sendTries } from "./enqueue";
 import { nowOf, type RuntimeDeps } from "./deps";
 import { runDefinition, readsOutputs } from "./definition-cache";
 import { applyDecision, readRun, type RunRead } from "./run-read";
@@ -46,11 +46,8 @@ export async function evaluateRun(deps: EvalDeps, dagId: string, runId: string, 
       const host = run.hosts?.get(q.task_id);
       return { dagId, runId, taskId: q.task_id, tryNumber: q.try_number, dagHash: jobDagHash(run.dag_hash), ...(host ? { host } : {}) };
     });
-    // After commit: if this enqueue fails, reconciliation re-enqueues queued tries without a job.
-    // A worker's evaluation runs the instant ones itself (deps.handOff).
-    await enqueueTasks(deps.queues, deps.handOff ? deps.handOff(jobs) : jobs).catch((e) =>
-      deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"),
-    );
+    // After commit (a failed add is reconciliation's); a worker's evaluation runs the instant ones itself.
+    await sendTries(deps, jobs).catch((e) => deps.logger.error({ dagId, runId, err: String(e) }, "enqueue failed; reconciliation will retry"));
     if (d.runState !== "running") {
       deps.logger.info({ dagId, runId, state: d.runState }, "run finished");
       // The freed slot matters only to a DAG with queued runs (the decision's statement asked; a

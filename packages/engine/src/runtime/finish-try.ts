@@ -3,7 +3,7 @@ import type { TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import type { TryBatcher, TryOutcome, Written } from "./task-claim";
 import type { TaskFacts } from "./definition-cache";
-import { enqueueTasks } from "./enqueue";
+import { sendTries } from "./enqueue";
 import { evaluateIfDone, runChangedByTry } from "./run-changed";
 
 export type TryResult = "dropped" | "lost" | TryOutcome["state"];
@@ -39,7 +39,6 @@ export async function finishTry(
   // together, the later to ask sees both done. A worker holding another try of the run leaves the
   // question to it (leaf-checks.ts). (Reconciliation re-evaluates every running run.)
   if (queued.length) {
-    // After commit: if this add fails, reconciliation re-enqueues queued tries without a job.
     const jobs = queued.map((q) => ({
       dagId: q.dagId,
       runId: q.runId,
@@ -48,10 +47,8 @@ export async function finishTry(
       ...(job.dagHash ? { dagHash: job.dagHash } : {}),
       ...(q.host ? { host: q.host } : {}),
     }));
-    // Instant downstream tries run in this worker at once (their state is already queued in
-    // Postgres; a crash leaves them to reconciliation, as a lost add would).
-    const rest = deps.handOff ? deps.handOff(jobs) : jobs;
-    await enqueueTasks(deps.queues, rest).catch((e) => log().error({ err: String(e) }, "enqueue of the next tasks failed; reconciliation will retry"));
+    // After commit; instant ones run in this worker at once (a crash leaves them to reconciliation, as a lost add).
+    await sendTries(deps, jobs).catch((e) => log().error({ err: String(e) }, "enqueue of the next tasks failed; reconciliation will retry"));
   }
   // A success that decides nothing but its hops, all queued with it: no evaluation. Its joins wait
   // for another upstream: if this worker holds one of each, the last try of the run to settle here

@@ -88,8 +88,8 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const stopping = new AbortController();
   setMaxListeners(0, stopping.signal); // one listener per running try, not a leak
   let running = 0;
-  // A downstream try of an instant operator (noop) runs here as soon as its upstream's round queued
-  // it: no job, no take, as Airflow's scheduler finishes EmptyOperator tasks without the executor.
+  // A try of an instant operator (noop) that this worker's round or evaluation queued runs here at
+  // once: no job, no take, as Airflow's scheduler finishes EmptyOperator tasks without the executor.
   // Not while stopping: then every downstream gets its job, for another worker.
   let stoppingNow = false;
   deps.handOff = (jobs) =>
