@@ -5,7 +5,9 @@
 // 40-task runs' other parts: trigger to the first task's start, last task's end to the run's end. Then runs of a
 // 202-task fan-out/fan-in (start → 200 → end) and of 10
 // independent no-op tasks (the system benchmark's run), per run, its trigger included.
-// Usage: pnpm exec tsx bench/hop-count.ts [--runs 5]
+// With --claimed every task is `sleep 0` (claimed and committed, as any operator that runs) instead of
+// a no-op (instant: a worker runs a downstream no-op itself).
+// Usage: pnpm exec tsx bench/hop-count.ts [--runs 5] [--claimed]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,10 +25,11 @@ import { benchArgs } from "./lib/args";
 
 const values = benchArgs(
   "hop-count",
-  "Usage: pnpm exec tsx bench/hop-count.ts [--runs 5]\nRound trips per dependency hop, and per run of a fan-out/fan-in and of 10 independent tasks.",
-  { runs: { type: "string", default: "5" } },
+  "Usage: pnpm exec tsx bench/hop-count.ts [--runs 5] [--claimed]\nRound trips per dependency hop, and per run of a fan-out/fan-in and of 10 independent tasks (no-op, or with --claimed sleep 0).",
+  { runs: { type: "string", default: "5" }, claimed: { type: "boolean" } },
 );
 const RUNS = Number(values.runs);
+const OP = values.claimed ? "sleep, args: {seconds: 0}" : "noop";
 
 // Counters, on while `counting`. Each pg Client.query is one round trip (extended protocol, one Sync).
 let counting = false;
@@ -54,17 +57,17 @@ async function main(): Promise<void> {
   const redis = createTestRedis("hopcount");
   const dagsDir = mkdtempSync(path.join(os.tmpdir(), "svc-hop-"));
   const chain = (n: number) =>
-    `dag_id: chain${n}\ntasks:\n${Array.from({ length: n }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`;
+    `dag_id: chain${n}\ntasks:\n${Array.from({ length: n }, (_, i) => `  - {task_id: t${i}, operator: ${OP}${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`;
   writeFileSync(path.join(dagsDir, "c40.yaml"), chain(40));
   writeFileSync(path.join(dagsDir, "c2.yaml"), chain(2));
   // The system benchmark's fan-out/fan-in: start → 200 → end.
   const mids = Array.from({ length: 200 }, (_, i) => `m${i}`);
   writeFileSync(
     path.join(dagsDir, "f202.yaml"),
-    `dag_id: fan202\ntasks:\n  - {task_id: start, operator: noop}\n${mids.map((m) => `  - {task_id: ${m}, operator: noop, depends_on: [start]}`).join("\n")}\n  - {task_id: end, operator: noop, depends_on: [${mids.join(", ")}]}\n`,
+    `dag_id: fan202\ntasks:\n  - {task_id: start, operator: ${OP}}\n${mids.map((m) => `  - {task_id: ${m}, operator: ${OP}, depends_on: [start]}`).join("\n")}\n  - {task_id: end, operator: ${OP}, depends_on: [${mids.join(", ")}]}\n`,
   );
   // The system benchmark's run: 10 independent no-op tasks.
-  writeFileSync(path.join(dagsDir, "w10.yaml"), `dag_id: wide10\ntasks:\n${Array.from({ length: 10 }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
+  writeFileSync(path.join(dagsDir, "w10.yaml"), `dag_id: wide10\ntasks:\n${Array.from({ length: 10 }, (_, i) => `  - {task_id: t${i}, operator: ${OP}}`).join("\n")}\n`);
   // Slow background timers: the counts are the hops', not the heartbeats' or reconciliation's.
   const config = loadConfig({
     DATABASE_URL: tdb.url,
@@ -147,6 +150,7 @@ async function main(): Promise<void> {
   const redisTotal = Object.values(redisHop).reduce((x, y) => x + y, 0);
   console.log(
     JSON.stringify({
+      operator: values.claimed ? "sleep 0" : "noop",
       runs: RUNS,
       pg_per_hop: Number(((a.pg - b.pg) / RUNS / hopsPerRun).toFixed(2)),
       redis_per_hop: Number(redisTotal.toFixed(2)),
