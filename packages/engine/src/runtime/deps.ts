@@ -31,7 +31,8 @@ export interface RuntimeDeps {
   /**
    * The worker's hand-off of downstream tries its rounds queued (startWorker sets it): it runs the
    * instant ones itself (noop: no effects, nothing to wait for) and returns the others, which go
-   * through the queue. Absent: every downstream try gets its job.
+   * through the queue; a slot's own hand-off also keeps one claimed try to run next (hand-off.ts).
+   * Absent: every downstream try gets its job.
    */
   handOff?: (jobs: TaskJob[]) => TaskJob[];
   /**

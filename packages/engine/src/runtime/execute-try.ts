@@ -18,8 +18,12 @@ import { hostForTry, moveTry, TryRoutedAway } from "./route-try";
 
 export type { TryResult } from "./finish-try";
 
-/** Takes over the commit of a finished try (the worker tracks it), so the slot is free at once. */
-export type DetachCommit = (finishing: Promise<TryResult>) => void;
+/**
+ * Takes over the commit of a finished try (the worker tracks it), so the slot is free at once.
+ * `hops`: the commit's round may queue plain downstream tries (a success with hops), which the
+ * worker may want to wait for, to run one of them in the same slot.
+ */
+export type DetachCommit = (finishing: Promise<TryResult>, hops: boolean) => void;
 
 /** Args without templates are rendered against nothing (they read no variable). */
 const NO_TEMPLATES = { params: {} };
@@ -45,7 +49,7 @@ export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: Abort
   const instant = await tryInstant(deps, tries, job, log);
   if (instant) {
     if (!detach) return instant.finishing;
-    detach(instant.finishing);
+    detach(instant.finishing, instant.hops);
     return "detached";
   }
   const claimed = await tries.claim(job, deps.instanceId);
@@ -180,7 +184,7 @@ async function settle(
     : async () => ({ landed: await handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs, resumable), queued: [] });
   const finishing = finishTry(deps, tries, job, outcome?.state ?? (resumable ? "up_for_reschedule" : "up_for_retry"), write, facts, log);
   if (!detach) return finishing;
-  detach(finishing);
+  detach(finishing, !!hops?.length);
   return "detached";
 }
 

@@ -36,6 +36,16 @@ export function isInstantTry(deps: Pick<RuntimeDeps, "operators">, job: TaskJob)
 }
 
 /**
+ * Whether a claimed try may run in this worker's tries queue slot, from the definitions this
+ * process has already read: not routed to a host, and its task has no queue of its own.
+ */
+export function runsHere(deps: Pick<RuntimeDeps, "operators">, job: TaskJob): boolean {
+  const dag = job.dagHash && !job.host ? cachedDefinition(job.dagHash) : undefined;
+  const facts = dag && taskFacts(dag, job.taskId);
+  return !!facts && facts.task.queue === undefined && deps.operators.get(facts.task.operator) !== undefined;
+}
+
+/**
  * Run a try of an instant operator (noop: finishes at once, touches nothing) without claiming it
  * first, and write its success in one step from queued, guarded by the try number: one database
  * operation per try instead of a claim and a commit. A duplicate delivery runs it again harmlessly
@@ -43,7 +53,7 @@ export function isInstantTry(deps: Pick<RuntimeDeps, "operators">, job: TaskJob)
  * instant operator, templated args, no definition) or the operator did not succeed: the caller
  * then takes the claim path, which runs it again and records the failure with retries as usual.
  */
-export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, log: () => Logger): Promise<{ finishing: Promise<TryResult> } | undefined> {
+export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: TaskJob, log: () => Logger): Promise<{ finishing: Promise<TryResult>; hops: boolean } | undefined> {
   if (!job.dagHash) return undefined;
   const dag = cachedDefinition(job.dagHash) ?? (await runDefinition(deps.db, job.dagId, job.runId, job.dagHash));
   const found = dag && instantOf(deps, dag, job);
@@ -72,6 +82,7 @@ export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: Task
     ? [{ stream: "system", line: instantTryLine({ tryNumber: job.tryNumber, hostname: HOST, workerId: deps.instanceId, operator: op.name }) }, ...lines]
     : [];
   return {
+    hops: !!facts.hops?.length,
     finishing: finishTry(
       deps,
       tries,

@@ -3,7 +3,7 @@ import { Worker } from "bullmq";
 import { createRedis, parseTaskJob, QUEUE_NAMES, type TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
 import { executeTry } from "./execute-try";
-import { isInstantTry } from "./instant-try";
+import { instantHandOff, landsSoon, mayHop, slotHandOff } from "./hand-off";
 import { startHeartbeat } from "./heartbeat";
 import { acquireTryBatcher } from "./task-claim";
 import { leafChecks } from "./leaf-checks";
@@ -21,6 +21,8 @@ export interface EngineWorker {
    */
   close(graceMs?: number): Promise<void>;
 }
+
+const NOT_COMMITTED = "try outcome could not be committed; the try stays running until this worker stops, then it is reaped as a zombie and retried";
 
 /** Runs a worker process evaluates at once (after outcomes); more wait their turn. */
 const EVALUATIONS = 2;
@@ -76,11 +78,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const finishing = new Set<Promise<unknown>>();
   const maxFinishing = deps.config.worker.concurrency * 4;
   const detach = (p: Promise<unknown>) => {
-    const tracked: Promise<unknown> = p
-      .catch((e) =>
-        deps.logger.error({ err: String(e) }, "try outcome could not be committed; the try stays running until this worker stops, then it is reaped as a zombie and retried"),
-      )
-      .finally(() => finishing.delete(tracked));
+    const tracked: Promise<unknown> = p.catch((e) => deps.logger.error({ err: String(e) }, NOT_COMMITTED)).finally(() => finishing.delete(tracked));
     finishing.add(tracked);
   };
   const connection = createRedis(deps.config.redisUrl);
@@ -88,45 +86,66 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   const stopping = new AbortController();
   setMaxListeners(0, stopping.signal); // one listener per running try, not a leak
   let running = 0;
-  // A try of an instant operator (noop) that this worker's round or evaluation queued runs here at
-  // once: no job, no take, as Airflow's scheduler finishes EmptyOperator tasks without the executor.
-  // Not while stopping: then every downstream gets its job, for another worker.
   let stoppingNow = false;
-  deps.handOff = (jobs) =>
-    stoppingNow
-      ? jobs
-      : jobs.filter((j) => {
-          if (!isInstantTry(deps, j)) return true;
-          deps.leafChecks!.begin(j);
-          detach(
-            executeTry(deps, j, stopping.signal)
-              .catch((e) => deps.logger.error({ ...j, err: String(e) }, "try execution error"))
-              .finally(() => settle(j)),
-          );
-          return false;
-        });
-  const processor = async (job: { data: unknown }) => {
-    const data = parseTaskJob(job.data);
-    running++;
-    deps.leafChecks!.begin(data);
+  const isStopping = () => stoppingNow;
+  const begin = (j: TaskJob) => deps.leafChecks!.begin(j);
+  deps.handOff = instantHandOff(
+    deps,
+    (j) => {
+      begin(j);
+      detach(
+        executeTry(deps, j, stopping.signal)
+          .catch((e) => deps.logger.error({ ...j, err: String(e) }, "try execution error"))
+          .finally(() => settle(j)),
+      );
+    },
+    isStopping,
+  );
+  /**
+   * One try in a slot, its leaf check begun. A try of the tasks queue (`chain`) whose success may
+   * queue plain downstream tries waits for its commit, and returns the claimed downstream its round
+   * kept for this slot (slotHandOff), which the slot runs next; any other commit goes on detached.
+   */
+  const runInSlot = async (data: TaskJob, chain: boolean): Promise<TaskJob | undefined> => {
+    const slot = chain && !stoppingNow && mayHop(data) ? slotHandOff(deps, deps.handOff!, begin, isStopping) : undefined;
+    let waited: Promise<unknown> | undefined;
     let detached = false;
     try {
-      await executeTry(deps, data, stopping.signal, (p) => {
-        detached = true;
-        detach(p.finally(() => settle(data)));
+      await executeTry(slot ? { ...deps, handOff: slot.handOff } : deps, data, stopping.signal, (p, hops) => {
+        if (slot && hops) waited = p;
+        else {
+          detached = true;
+          detach(p.finally(() => settle(data)));
+        }
       });
-      while (finishing.size > maxFinishing) await Promise.race(finishing);
+      if (waited && !(await landsSoon(waited, (e) => deps.logger.error({ ...data, err: String(e) }, NOT_COMMITTED)))) {
+        // A commit retrying while the database is away goes on without the slot, which keeps nothing.
+        slot!.close();
+        detached = true;
+        detach(waited.finally(() => settle(data)));
+      }
     } catch (e) {
       // Never fail the BullMQ job: state lives in Postgres; reconciliation/zombie handling recover.
       deps.logger.error({ ...data, err: String(e) }, "try execution error");
     } finally {
-      running--;
       if (!detached) await settle(data);
+    }
+    return slot?.kept();
+  };
+  const processor = (chain: boolean) => async (job: { data: unknown }) => {
+    let next: TaskJob | undefined = parseTaskJob(job.data);
+    running++;
+    begin(next);
+    try {
+      while (next) next = await runInSlot(next, chain);
+      while (finishing.size > maxFinishing) await Promise.race(finishing);
+    } finally {
+      running--;
     }
   };
   const workerOpts = { connection, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 };
-  const worker = new Worker(QUEUE_NAMES.tasks, processor, workerOpts);
-  const hostWorkers = deps.hosts ? startHostWorkers(deps, deps.hosts, processor, workerOpts) : undefined;
+  const worker = new Worker(QUEUE_NAMES.tasks, processor(true), workerOpts);
+  const hostWorkers = deps.hosts ? startHostWorkers(deps, deps.hosts, processor(false), workerOpts) : undefined;
   worker.on("error", (e) => deps.logger.warn({ err: String(e) }, "worker queue error"));
   const hb = startHeartbeat(
     deps.db,
