@@ -2,9 +2,38 @@ import { inspect } from "node:util";
 import { createDb, ensureDatabase, migrateToLatest, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 
-/** Service start-up: create the database if missing, apply migrations, return a pool. */
-export async function bootDatabase(databaseUrl: string, logger: Logger, applicationName: string): Promise<Db> {
-  if (await ensureDatabase(databaseUrl)) logger.info("created the metadata database");
+/** How long a starting service waits for Postgres to accept connections before it gives up. */
+export const BOOT_WAIT_MS = 60_000;
+const BOOT_RETRY_MS = [500, 1000, 2000, 5000];
+
+/**
+ * Postgres not (yet) there: nothing listening, the connection reset or timed out, the name not
+ * resolving yet (a compose service still starting), or the server starting up or shutting down.
+ * Anything else (a refused login, a bad URL) is an answer, not an absence: no wait.
+ */
+export function isPostgresAway(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "ENOTFOUND", "57P03", "57P01"].includes(code);
+}
+
+/**
+ * Service start-up: create the database if missing, apply migrations, return a pool. While
+ * Postgres is away (restarting, or started after this service) it waits up to `waitMs`, saying so
+ * in its log, instead of exiting at once.
+ */
+export async function bootDatabase(databaseUrl: string, logger: Logger, applicationName: string, waitMs = BOOT_WAIT_MS): Promise<Db> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (await ensureDatabase(databaseUrl)) logger.info("created the metadata database");
+      break;
+    } catch (e) {
+      const delay = BOOT_RETRY_MS[Math.min(attempt, BOOT_RETRY_MS.length - 1)]!;
+      if (!isPostgresAway(e) || Date.now() + delay > deadline) throw e;
+      logger.warn({ err: String(e), attempt: attempt + 1, retryInMs: delay }, "Postgres is not reachable yet; waiting");
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
   const db = createDb(databaseUrl, { applicationName });
   const { error, results } = await migrateToLatest(db);
   for (const r of results ?? []) logger.info({ migration: r.migrationName, status: r.status }, "migration");
