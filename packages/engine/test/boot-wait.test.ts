@@ -55,9 +55,8 @@ test("a service started before Postgres listens waits for it, logging the wait, 
   const warn = jest.spyOn(logger, "warn");
   const booting = bootDatabase(urlVia(port), logger, "boot-wait-test", 30_000);
   // Postgres "comes up" once the service has found it away at least once.
-  let server: net.Server | undefined;
   while (!warn.mock.calls.length) await new Promise((r) => setTimeout(r, 50));
-  server = await forward(port);
+  const server = await forward(port);
   const db = await booting;
   try {
     expect(warn.mock.calls[0]![1]).toBe("Postgres is not reachable yet; waiting");
@@ -66,8 +65,7 @@ test("a service started before Postgres listens waits for it, logging the wait, 
   } finally {
     await db.destroy();
     for (const s of sockets) s.destroy();
-    await new Promise((r) => server!.close(r));
-    server = undefined;
+    await new Promise((r) => server.close(r));
   }
 }, 60_000);
 

@@ -1,9 +1,21 @@
 import type { TaskJob } from "@svc/queue";
 import type { RuntimeDeps } from "./deps";
-import { isInstantTry, runsHere } from "./instant-try";
+import { isInstantTry } from "./instant-try";
 import { cachedDefinition, taskFacts } from "./definition-cache";
 
 type HandOff = (jobs: TaskJob[]) => TaskJob[];
+
+/** The try's task as this process already knows it (its run's definition read here), else undefined. */
+const knownFacts = (job: TaskJob) => {
+  const dag = job.dagHash ? cachedDefinition(job.dagHash) : undefined;
+  return dag && taskFacts(dag, job.taskId);
+};
+
+/** Whether a claimed try may run in a slot of this worker's tasks queue: its task known here, not routed to a host, no queue of its own. */
+function runsHere(deps: Pick<RuntimeDeps, "operators">, job: TaskJob): boolean {
+  const facts = job.host ? undefined : knownFacts(job);
+  return !!facts && facts.task.queue === undefined && deps.operators.get(facts.task.operator) !== undefined;
+}
 
 /**
  * The worker's hand-off (deps.handOff): a try of an instant operator (noop) that this worker's
@@ -56,8 +68,7 @@ export function slotHandOff(
 
 /** Whether a try's success may queue plain hops, as far as this process knows its definition (unknown: it may). */
 export function mayHop(job: TaskJob): boolean {
-  const dag = job.dagHash ? cachedDefinition(job.dagHash) : undefined;
-  const facts = dag && taskFacts(dag, job.taskId);
+  const facts = knownFacts(job);
   return !facts || !!facts.hops?.length;
 }
 

@@ -36,16 +36,6 @@ export function isInstantTry(deps: Pick<RuntimeDeps, "operators">, job: TaskJob)
 }
 
 /**
- * Whether a claimed try may run in this worker's tries queue slot, from the definitions this
- * process has already read: not routed to a host, and its task has no queue of its own.
- */
-export function runsHere(deps: Pick<RuntimeDeps, "operators">, job: TaskJob): boolean {
-  const dag = job.dagHash && !job.host ? cachedDefinition(job.dagHash) : undefined;
-  const facts = dag && taskFacts(dag, job.taskId);
-  return !!facts && facts.task.queue === undefined && deps.operators.get(facts.task.operator) !== undefined;
-}
-
-/**
  * Run a try of an instant operator (noop: finishes at once, touches nothing) without claiming it
  * first, and write its success in one step from queued, guarded by the try number: one database
  * operation per try instead of a claim and a commit. A duplicate delivery runs it again harmlessly
