@@ -20,7 +20,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql.raw(HOPS_FUNCTION).execute(db);
 }
 
-const CHECKS = `  -- Open checks run last, so they see this round's commits. A closed run comes back as its read.
+export const CLOSED_RUN_CHECKS = `  -- Open checks run last, so they see this round's commits. A closed run comes back as its read.
   return query
     select case when o.one is null then 'r' else 'o' end, x.dag_id, x.run_id, null::text, null::int, null::int, null::text,
       case when o.one is null then r.dag_hash end,
@@ -35,5 +35,5 @@ const CHECKS = `  -- Open checks run last, so they see this round's commits. A c
       and (t.state is null or t.state in ('scheduled', 'queued', 'running', 'up_for_retry')) limit 1) o on true;
 `;
 
-const CLOSED_READS_FUNCTION = HOPS_FUNCTION.replace(TRY_OPS_CHECKS, CHECKS);
+export const CLOSED_READS_FUNCTION = HOPS_FUNCTION.replace(TRY_OPS_CHECKS, CLOSED_RUN_CHECKS);
 if (CLOSED_READS_FUNCTION === HOPS_FUNCTION) throw new Error("migration 017: svc_try_ops's checks of 015 changed; update the rewrite");

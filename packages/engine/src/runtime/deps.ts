@@ -4,7 +4,7 @@ import type { Logger } from "@svc/logger";
 import type { OperatorHost, OperatorRegistry } from "@svc/operators";
 import type { Queues, TaskJob } from "@svc/queue";
 import type { Notifier } from "../notifier";
-import type { TryBatcher } from "./task-claim";
+import type { ClaimedTry, TryBatcher } from "./task-claim";
 import type { LeafChecks } from "./leaf-checks";
 
 /** What the scheduler and worker runtimes need; passed in, never global. */
@@ -35,11 +35,21 @@ export interface RuntimeDeps {
    * Absent: every downstream try gets its job.
    */
   handOff?: (jobs: TaskJob[]) => TaskJob[];
+  /** A worker slot's claimed downstream, decided with its upstream's outcome (hand-off.ts, migration 018). Absent: nothing is kept claimed. */
+  keepHop?: KeepHop;
   /**
    * Several hypervisor hosts (the worker's, from @svc/hosts): host-scoped tries are routed to a
    * host and run only by workers serving it. Absent: every try runs here against the configured host.
    */
   hosts?: HostRouting;
+}
+
+/** How a worker slot takes the downstream it runs next already claimed by its upstream's round. */
+export interface KeepHop {
+  /** Which of a success's hops its round should claim for this slot, if any (asked once, before the write). */
+  pick(job: TaskJob, hops: readonly string[]): string | undefined;
+  /** The round claimed it: the slot runs it next, or the worker beside its slots if the slot no longer waits. */
+  take(job: TaskJob, claimed: ClaimedTry): void;
 }
 
 /** What a host-scoped try asks the router: its task and rendered, parsed args. */

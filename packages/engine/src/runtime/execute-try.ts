@@ -35,24 +35,25 @@ class TaskTimeoutError extends Error {
 }
 
 /**
- * Run one try end to end: claim, render args, run the operator with streamed logs and the
+ * Run one try end to end: claim (unless `kept`: claimed already), render args, run the operator with streamed logs and the
  * execution timeout, commit the outcome (guarded), signal the scheduler. With `detach`, the commit
  * and the signal go on after this returns "detached": the queue job may complete before the outcome
  * is in Postgres, which is safe because Postgres, not the queue, says what ran (a crash in between
  * leaves a running try of a dead worker: a zombie, retried).
  */
-export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal, detach?: DetachCommit): Promise<TryResult | "detached" | "routed"> {
+export async function executeTry(deps: RuntimeDeps, job: TaskJob, cancel?: AbortSignal, detach?: DetachCommit, kept?: ClaimedTry): Promise<TryResult | "detached" | "routed"> {
   // Child loggers are made on first use: most tries log once, at the end.
   let logger: Logger | undefined;
   const log = () => (logger ??= deps.logger.child({ dagId: job.dagId, runId: job.runId, taskId: job.taskId, try: job.tryNumber }));
   const tries = deps.tries ?? tryBatcher(deps.db, () => nowOf(deps));
-  const instant = await tryInstant(deps, tries, job, log);
+  const instant = kept ? undefined : await tryInstant(deps, tries, job, log);
   if (instant) {
     if (!detach) return instant.finishing;
     detach(instant.finishing, instant.hops);
     return "detached";
   }
-  const claimed = await tries.claim(job, deps.instanceId);
+  // A kept hop was claimed for this worker by the round that landed its upstream (migration 018).
+  const claimed = kept ?? (await tries.claim(job, deps.instanceId));
   if (!claimed) {
     log().debug("try not claimable (duplicate delivery or already handled)");
     return "dropped";
@@ -180,7 +181,7 @@ async function settle(
   const logs = await writer.detach();
   const hops = outcome?.state === "success" ? facts.hops : undefined;
   const write = outcome
-    ? () => tries.commit({ job, workerId: deps.instanceId, outcome, logs, hops })
+    ? (keep?: string) => tries.commit({ job, workerId: deps.instanceId, outcome, logs, hops, ...(keep ? { keep } : {}) })
     : async () => ({ landed: await handBackTry(deps.db, nowOf(deps), job, deps.instanceId, logs, resumable), queued: [] });
   const finishing = finishTry(deps, tries, job, outcome?.state ?? (resumable ? "up_for_reschedule" : "up_for_retry"), write, facts, log);
   if (!detach) return finishing;

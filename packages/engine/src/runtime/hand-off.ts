@@ -1,5 +1,6 @@
 import type { TaskJob } from "@svc/queue";
-import type { RuntimeDeps } from "./deps";
+import type { KeepHop, RuntimeDeps } from "./deps";
+import type { ClaimedTry } from "./task-claim";
 import { isInstantTry } from "./instant-try";
 import { cachedDefinition, taskFacts } from "./definition-cache";
 
@@ -34,31 +35,60 @@ export function instantHandOff(deps: Pick<RuntimeDeps, "operators">, run: (job: 
         });
 }
 
+/** The try a slot runs next, and its claim if its upstream's round made it (a kept hop, migration 018). */
+export interface SlotNext {
+  job: TaskJob;
+  claimed?: ClaimedTry;
+}
+
 /**
  * A slot's hand-off, for the commit of a try it ran: the instant tries go to the worker's
- * hand-off, and of the claimed tries the round queued, the first that may run here is kept for
- * this slot, which runs it next instead of taking a job. The slot stays one slot (the worker's
- * concurrency holds), and the kept try was queued in Postgres by the statement that landed its
- * upstream's outcome (a worker that dies before claiming it leaves it to reconciliation, as a
- * lost add). `begin` registers the kept try at once, before its upstream settles.
+ * hand-off, and one claimed downstream is kept for this slot, which runs it next instead of taking
+ * a job. The slot stays one slot (the worker's concurrency holds). `keepHop` names, before the
+ * write, the first hop that may run here; the round that lands the success claims it for this
+ * worker and `take` keeps it. Failing that (a hop routed to a host), the first claimed try the
+ * round queued that may run here is kept, queued in Postgres by the statement that landed its
+ * upstream (a worker that dies before claiming it leaves it to reconciliation, as a lost add).
+ * `begin` registers the kept try at once, before its upstream settles; a claim that lands after
+ * the slot stopped waiting (`close`) goes to `beside`, which runs it outside the slots.
  */
 export function slotHandOff(
   deps: Pick<RuntimeDeps, "operators">,
   worker: HandOff,
   begin: (job: TaskJob) => void,
   stopping: () => boolean,
-): { handOff: HandOff; kept(): TaskJob | undefined; close(): void } {
-  let kept: TaskJob | undefined;
+  beside: (next: Required<SlotNext>) => void,
+): { handOff: HandOff; keepHop: KeepHop; kept(): SlotNext | undefined; close(): void } {
+  let kept: SlotNext | undefined;
+  let asked = false;
   let closed = false;
+  const keep = (next: SlotNext) => {
+    kept = next;
+    begin(next.job);
+  };
   return {
     handOff(jobs) {
       const rest = worker(jobs);
       if (kept || closed || stopping()) return rest;
       const i = rest.findIndex((j) => runsHere(deps, j));
       if (i < 0) return rest;
-      kept = rest[i]!;
-      begin(kept);
+      keep({ job: rest[i]! });
       return rest.filter((_, k) => k !== i);
+    },
+    keepHop: {
+      pick(job, hops) {
+        if (asked || kept || closed || stopping()) return undefined;
+        asked = true;
+        const { dagId, runId, dagHash } = job;
+        return hops.find((taskId) => {
+          const hop = { dagId, runId, taskId, tryNumber: 0, ...(dagHash ? { dagHash } : {}) };
+          return runsHere(deps, hop) && !isInstantTry(deps, hop);
+        });
+      },
+      take(job, claimed) {
+        if (kept || closed) beside({ job, claimed });
+        else keep({ job, claimed });
+      },
     },
     kept: () => kept,
     /** The slot no longer waits for this commit: a round that lands later keeps nothing. */

@@ -78,7 +78,7 @@ export async function tryInstant(deps: RuntimeDeps, tries: TryBatcher, job: Task
       tries,
       job,
       "success",
-      () => tries.finish({ job, workerId: deps.instanceId, operator: facts.task.operator, started, output: output ?? {}, logs, hops: facts.hops }),
+      (keep) => tries.finish({ job, workerId: deps.instanceId, operator: facts.task.operator, started, output: output ?? {}, logs, hops: facts.hops, ...(keep ? { keep } : {}) }),
       facts,
       log,
       true,

@@ -88,3 +88,23 @@ export function handBackTry(db: Db, now: Date, key: RequeueRequest["key"], worke
     logs,
   }).then((version) => version !== undefined);
 }
+
+/**
+ * Put a kept hop (migration 018) back to queued if a round claimed it for this worker but the reply
+ * was lost (the commit was retried without the keep): nobody here runs it, and a live worker's
+ * tries are never reaped. Guarded by task, state and worker. Returns the tries to enqueue again.
+ */
+export async function releaseKept(db: Db, now: Date, run: Pick<TaskJob, "dagId" | "runId">, taskId: string, workerId: string): Promise<TaskJob[]> {
+  const rows = await db
+    .updateTable("task_instance")
+    .set({ state: "queued", worker_id: null, start_date: null, hostname: "", pid: null, queued_at: now, updated_at: now })
+    .where("dag_id", "=", run.dagId)
+    .where("run_id", "=", run.runId)
+    .where("task_id", "=", taskId)
+    .where("map_index", "=", -1)
+    .where("state", "=", "running")
+    .where("worker_id", "=", workerId)
+    .returning(["try_number", "host"])
+    .execute();
+  return rows.map((r) => ({ dagId: run.dagId, runId: run.runId, taskId, tryNumber: r.try_number, ...(r.host ? { host: r.host } : {}) }));
+}

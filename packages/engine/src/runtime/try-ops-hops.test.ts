@@ -119,3 +119,45 @@ test("a round of finishes with hops reaches every hop by key, never by scanning"
   expect(plan).toMatch(/Index Scan using dag_run_\w+ on dag_run d/);
   expect(plan).not.toMatch(/Seq Scan|Hash Join|Merge Join|Bitmap Heap Scan/);
 });
+
+test("a commit that keeps a hop has its round claim that hop for its worker and queue the others; a kept hop routed to a host is only queued", async () => {
+  await seedRun("keep", 2, 4);
+  await sql`update task_instance set host = 'hv1' where run_id = 'keep' and task_id = 'd4'`.execute(tdb.db);
+  await sql`update dag_run set conf = '{"who": "me"}' where run_id = 'keep'`.execute(tdb.db);
+  await runTryOps(exec, { claims: ["u1", "u2"].map((t) => ({ job: job("keep", t), workerId: "w1" })), commits: [], openChecks: [] }, new Date());
+  const commit = (taskId: string, hops: string[], keep: string) => ({ job: job("keep", taskId), workerId: "w1", outcome: { state: "success" as const }, logs: [], hops, keep });
+  const now = new Date();
+  const r = await runTryOps(exec, { claims: [], commits: [commit("u1", ["d1", "d2"], "d2"), commit("u2", ["d3", "d4"], "d4")], openChecks: [] }, now);
+  expect(r.committed).toEqual([true, true]);
+  const byTask = Object.fromEntries(r.queued.map((q) => [q.taskId, q]));
+  expect(Object.keys(byTask).sort()).toEqual(["d1", "d2", "d3", "d4"]);
+  expect(byTask.d2).toMatchObject({ tryNumber: 1, host: null, claimed: { max_tries: 2, dag_hash: "h1", conf: { who: "me" }, dag_id: "d", run_id: "keep" } });
+  for (const t of ["d1", "d3"]) expect(byTask[t]!.claimed).toBeUndefined();
+  expect(byTask.d4).toEqual({ dagId: "d", runId: "keep", taskId: "d4", tryNumber: 1, host: "hv1" });
+  expect(await states("keep")).toMatchObject({ d1: "queued@1", d2: "running@1", d3: "queued@1", d4: "queued@1" });
+  const d2 = await tdb.db.selectFrom("task_instance").selectAll().where("run_id", "=", "keep").where("task_id", "=", "d2").executeTakeFirstOrThrow();
+  expect(d2).toMatchObject({ worker_id: "w1", hostname: byTask.d2!.claimed!.hostname, pid: process.pid });
+  expect(new Date(d2.start_date!).getTime()).toBe(now.getTime());
+  // The kept hop is this worker's: a claim of it (a job sent anyway) finds it no longer queued.
+  expect((await runTryOps(exec, { claims: [{ job: job("keep", "d2"), workerId: "w2" }], commits: [], openChecks: [] }, new Date())).claimed).toEqual([undefined]);
+});
+
+test("a finish that keeps a hop claims it only when the finish lands", async () => {
+  await seedRun("fkeep", 2, 2);
+  const r = await runTryOps(
+    exec,
+    {
+      claims: [],
+      commits: [],
+      finishes: [
+        { ...fin("fkeep", "u1", ["d1"]), keep: "d1" },
+        { ...fin("fkeep", "u2", ["d2"], 2), keep: "d2" },
+      ],
+      openChecks: [],
+    },
+    new Date(),
+  );
+  expect(r.finished).toEqual([true, false]);
+  expect(r.queued).toEqual([{ dagId: "d", runId: "fkeep", taskId: "d1", tryNumber: 1, host: null, claimed: expect.objectContaining({ max_tries: 2 }) }]);
+  expect(await states("fkeep")).toEqual({ d1: "running@1", d2: "none@0", u1: "success@1", u2: "queued@1" });
+});

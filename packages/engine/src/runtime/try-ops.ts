@@ -35,6 +35,8 @@ export interface CommitRequest {
   logs: LogLine[];
   /** Downstream tasks to queue if this commit lands a success (plain hops: see TaskFacts.hops). */
   hops?: string[];
+  /** One of `hops` for the round to claim for this worker instead of queueing it (migration 018). */
+  keep?: string;
 }
 
 /** The successful outcome of a try of an instant operator, run before any claim (see svc_try_ops). */
@@ -49,6 +51,8 @@ export interface FinishRequest {
   logs: LogLine[];
   /** Downstream tasks to queue if the finish lands (plain hops: see TaskFacts.hops). */
   hops?: string[];
+  /** One of `hops` for the round to claim for this worker instead of queueing it (migration 018). */
+  keep?: string;
 }
 
 /** A downstream try queued in the round that landed its upstream's success (svc_try_ops's 'q' rows). */
@@ -59,6 +63,8 @@ export interface HopQueued {
   tryNumber: number;
   /** The hypervisor host its tries are routed to, if any. */
   host: string | null;
+  /** The kept hop, claimed for the request's worker by the same round (a 'Q' row): run it, do not enqueue it. */
+  claimed?: ClaimedTry;
 }
 
 /** Everything the workers of one process ask of the database in one tick. */
@@ -91,14 +97,15 @@ const HOSTNAME = os.hostname();
 export const tryKey = (j: Pick<TaskJob, "dagId" | "runId" | "taskId" | "tryNumber">) => `${j.dagId}\u0000${j.runId}\u0000${j.taskId}\u0000${j.tryNumber}`;
 export const runKey = (j: Pick<TaskJob, "dagId" | "runId">) => `${j.dagId}\u0000${j.runId}`;
 
-export type TryOpsRow = { k: "c" | "k" | "F" | "o" | "q" | "r"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
+export type TryOpsRow = { k: "c" | "k" | "F" | "o" | "q" | "Q" | "r"; dag_id: string; run_id: string; task_id: string; try_number: number } & Partial<ClaimedTry>;
 
 /**
  * One round trip for a tick's claims, outcome commits (with their last log lines), finishes of
- * instant tries and open-run checks: the database function svc_try_ops (migrations 004, 005, 008, 015, 017)
+ * instant tries and open-run checks: the database function svc_try_ops (migrations 004, 005, 008, 015, 017, 018)
  * reaches each row by its full key. Rows out: 'c' claimed, 'k' committed, 'F' a finish that did
  * not land, 'o' a run with unfinished tasks, 'q' a downstream try queued by a landed success (a
- * plain hop, migration 015: its host in `hostname`), 'r' a checked run without unfinished tasks,
+ * plain hop, migration 015: its host in `hostname`), 'Q' a kept hop claimed for the request's worker
+ * (migration 018: the claim's columns), 'r' a checked run without unfinished tasks,
  * read for its evaluation (migration 017: the run's fields and task instances in `conf`).
  * Parameters: $1 now, $2 hostname, $3 pid, $4 claims, $5 log lines, $6 outcomes, $7 runs to check,
  * $8 finishes of instant tries.
@@ -131,6 +138,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     error: r.outcome.error ?? null,
     next_retry_at: r.outcome.nextRetryAt?.toISOString() ?? null,
     hops: r.hops?.length ? r.hops : null,
+    keep: r.keep ?? null,
   }));
   // A job delivered twice in one round: only the first request is sent (and may land). Sorted by
   // key, joined with NUL (below any character of an id): the same order as byRowKey.
@@ -151,6 +159,7 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
       output: r.output === undefined ? null : r.output,
       lines: r.logs.length ? r.logs : undefined,
       hops: r.hops?.length ? r.hops : undefined,
+      keep: r.keep,
     }));
   const logs = ops.commits.flatMap((r) =>
     r.logs.map((l) => ({ dag_id: r.job.dagId, run_id: r.job.runId, task_id: r.job.taskId, try_number: r.job.tryNumber, stream: l.stream, line: l.line })),
@@ -170,19 +179,11 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
   const queued: HopQueued[] = [];
   for (const r of rows) {
     const key = { dagId: r.dag_id, runId: r.run_id, taskId: r.task_id, tryNumber: r.try_number };
-    if (r.k === "c")
-      claimedBy.set(tryKey(key), {
-        max_tries: r.max_tries!,
-        hostname: r.hostname!,
-        dag_id: r.dag_id,
-        run_id: r.run_id,
-        dag_hash: r.dag_hash!,
-        conf: r.conf!,
-        logical_date: r.logical_date!,
-      });
+    if (r.k === "c") claimedBy.set(tryKey(key), claimOf(r));
     else if (r.k === "k") committedKeys.add(tryKey(key));
     else if (r.k === "F") unfinishedKeys.add(tryKey(key));
     else if (r.k === "q") queued.push({ ...key, host: r.hostname ?? null });
+    else if (r.k === "Q") queued.push({ ...key, host: null, claimed: claimOf(r) });
     else if (r.k === "r") closedReads.set(runKey(key), closedRead(r));
     else openRuns.add(runKey(key));
   }
@@ -200,6 +201,17 @@ export async function runTryOps(exec: TryOpsExecutor | Db, ops: TryOps, now: Dat
     queued,
   };
 }
+
+/** A 'c' or 'Q' row → the claimed try it carries. */
+const claimOf = (r: TryOpsRow): ClaimedTry => ({
+  max_tries: r.max_tries!,
+  hostname: r.hostname!,
+  dag_id: r.dag_id,
+  run_id: r.run_id,
+  dag_hash: r.dag_hash!,
+  conf: r.conf!,
+  logical_date: r.logical_date!,
+});
 
 type ClosedRunFields = Pick<RunRead, "id" | "state" | "conf" | "version" | "evaluated_version"> & { tis: TiTuple[] };
 

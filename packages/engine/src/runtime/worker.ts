@@ -1,9 +1,10 @@
 import { setMaxListeners } from "node:events";
 import { Worker } from "bullmq";
 import { createRedis, parseTaskJob, QUEUE_NAMES, type TaskJob } from "@svc/queue";
+import type { ClaimedTry } from "./task-claim";
 import type { RuntimeDeps } from "./deps";
 import { executeTry } from "./execute-try";
-import { instantHandOff, landsSoon, mayHop, slotHandOff } from "./hand-off";
+import { instantHandOff, landsSoon, mayHop, slotHandOff, type SlotNext } from "./hand-off";
 import { startHeartbeat } from "./heartbeat";
 import { acquireTryBatcher } from "./task-claim";
 import { leafChecks } from "./leaf-checks";
@@ -89,35 +90,35 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
   let stoppingNow = false;
   const isStopping = () => stoppingNow;
   const begin = (j: TaskJob) => deps.leafChecks!.begin(j);
-  deps.handOff = instantHandOff(
-    deps,
-    (j) => {
-      begin(j);
-      detach(
-        executeTry(deps, j, stopping.signal)
-          .catch((e) => deps.logger.error({ ...j, err: String(e) }, "try execution error"))
-          .finally(() => settle(j)),
-      );
-    },
-    isStopping,
-  );
+  /** A try run beside the slots: an instant one, or a kept hop whose claim landed after its slot went on. */
+  const beside = (j: TaskJob, claimed?: ClaimedTry) => {
+    begin(j);
+    detach(
+      executeTry(deps, j, stopping.signal, undefined, claimed)
+        .catch((e) => deps.logger.error({ ...j, err: String(e) }, "try execution error"))
+        .finally(() => settle(j)),
+    );
+  };
+  deps.handOff = instantHandOff(deps, beside, isStopping);
   /**
    * One try in a slot, its leaf check begun. A try of the tasks queue (`chain`) whose success may
    * queue plain downstream tries waits for its commit, and returns the claimed downstream its round
    * kept for this slot (slotHandOff), which the slot runs next; any other commit goes on detached.
    */
-  const runInSlot = async (data: TaskJob, chain: boolean): Promise<TaskJob | undefined> => {
-    const slot = chain && !stoppingNow && mayHop(data) ? slotHandOff(deps, deps.handOff!, begin, isStopping) : undefined;
+  const runInSlot = async ({ job: data, claimed }: SlotNext, chain: boolean): Promise<SlotNext | undefined> => {
+    const slot = chain && !stoppingNow && mayHop(data) ? slotHandOff(deps, deps.handOff!, begin, isStopping, (n) => beside(n.job, n.claimed)) : undefined;
     let waited: Promise<unknown> | undefined;
     let detached = false;
     try {
-      await executeTry(slot ? { ...deps, handOff: slot.handOff } : deps, data, stopping.signal, (p, hops) => {
+      const slotDeps = slot ? { ...deps, handOff: slot.handOff, keepHop: slot.keepHop } : deps;
+      const commit = (p: Promise<unknown>, hops: boolean) => {
         if (slot && hops) waited = p;
         else {
           detached = true;
           detach(p.finally(() => settle(data)));
         }
-      });
+      };
+      await executeTry(slotDeps, data, stopping.signal, commit, claimed);
       if (waited && !(await landsSoon(waited, (e) => deps.logger.error({ ...data, err: String(e) }, NOT_COMMITTED)))) {
         // A commit retrying while the database is away goes on without the slot, which keeps nothing.
         slot!.close();
@@ -133,9 +134,9 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     return slot?.kept();
   };
   const processor = (chain: boolean) => async (job: { data: unknown }) => {
-    let next: TaskJob | undefined = parseTaskJob(job.data);
+    let next: SlotNext | undefined = { job: parseTaskJob(job.data) };
     running++;
-    begin(next);
+    begin(next.job);
     try {
       while (next) next = await runInSlot(next, chain);
       while (finishing.size > maxFinishing) await Promise.race(finishing);
