@@ -1,5 +1,5 @@
 // Engine latency and throughput vs raw BullMQ, measured in one run on this machine.
-// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 8000] [--workers 4] [--concurrency 4] [--rounds 7] [--warmup 1] [--profile FILE] [--timeline]
+// Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 8000] [--workers 4] [--concurrency 4] [--rounds 7] [--warmup 1] [--profile FILE] [--timeline] [--claimed]
 // The throughput phase triggers ceil(tasks / 1000) runs of a wide DAG at once (a DAG holds at most
 // 1000 tasks) and measures from the first trigger to the last run's end as the scheduler records it.
 // After `warmup` uncounted turns of each, engine and raw BullMQ take turns, raw BullMQ running
@@ -7,7 +7,10 @@
 // round's ratio compares the engine with the mean of the raw runs on either side, and the ratio
 // reported is the median of the rounds' ratios. --profile writes a CPU profile of the
 // last engine round (warmed up); --timeline prints when each wide run was created, started, queued
-// its first task, started and finished its tasks (ms after the first trigger).
+// its first task, started and finished its tasks (ms after the first trigger). The tasks are no-ops,
+// which the engine finishes without a job (the scheduler and the workers run them at once); with
+// --claimed every task is `sleep 0` instead, claimed and run by a worker from its job, as any
+// operator that does something.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +27,7 @@ import { percentile } from "./stats";
 import { runTimeline } from "./timeline";
 import { benchArgs } from "./lib/args";
 
-const USAGE = `Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 8000] [--workers 4] [--concurrency 4] [--rounds 7] [--warmup 1] [--profile FILE] [--timeline]
+const USAGE = `Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 8000] [--workers 4] [--concurrency 4] [--rounds 7] [--warmup 1] [--profile FILE] [--timeline] [--claimed]
 The engine alone, in one process, against raw BullMQ: latency, then throughput in rounds (ratios from one run).`;
 
 const values = benchArgs("bench", USAGE, {
@@ -37,7 +40,10 @@ const values = benchArgs("bench", USAGE, {
   warmup: { type: "string", default: "1" },
   profile: { type: "string" },
   timeline: { type: "boolean" },
+  claimed: { type: "boolean" },
 });
+/** Every task's operator: a no-op, or with --claimed `sleep 0` (claimed, run from its job). */
+const OP = values.claimed ? "sleep, args: {seconds: 0}" : "noop";
 const RUNS = Number(values.runs),
   CHAIN = Number(values.chain),
   TASKS = Number(values.tasks),
@@ -51,14 +57,14 @@ async function main(): Promise<void> {
   const tdb = await createTestDb("bench");
   const redis = createTestRedis("bench");
   const dagsDir = mkdtempSync(path.join(os.tmpdir(), "svc-bench-"));
-  writeFileSync(path.join(dagsDir, "one.yaml"), "dag_id: one\ntasks:\n  - {task_id: t, operator: noop}\n");
+  writeFileSync(path.join(dagsDir, "one.yaml"), `dag_id: one\ntasks:\n  - {task_id: t, operator: ${OP}}\n`);
   writeFileSync(
     path.join(dagsDir, "chain.yaml"),
-    `dag_id: chain\ntasks:\n${Array.from({ length: CHAIN }, (_, i) => `  - {task_id: t${i}, operator: noop${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`,
+    `dag_id: chain\ntasks:\n${Array.from({ length: CHAIN }, (_, i) => `  - {task_id: t${i}, operator: ${OP}${i ? `, depends_on: [t${i - 1}]` : ""}}`).join("\n")}\n`,
   );
   writeFileSync(
     path.join(dagsDir, "wide.yaml"),
-    `dag_id: wide\nmax_active_runs: ${WIDE_RUNS}\ntasks:\n${Array.from({ length: WIDE }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`,
+    `dag_id: wide\nmax_active_runs: ${WIDE_RUNS}\ntasks:\n${Array.from({ length: WIDE }, (_, i) => `  - {task_id: t${i}, operator: ${OP}}`).join("\n")}\n`,
   );
   const config: SvcConfig = loadConfig({
     DATABASE_URL: tdb.url,
@@ -172,7 +178,9 @@ async function main(): Promise<void> {
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}`);
   console.log(`trigger → first task start: p50 ${fmt(percentile(firstStart, 50))} ms, p99 ${fmt(percentile(firstStart, 99))} ms (${RUNS} runs)`);
   console.log(`dependency hop: p50 ${fmt(percentile(hops, 50))} ms, p99 ${fmt(percentile(hops, 99))} ms (${hops.length} hops)`);
-  console.log(`no-op throughput, ${WORKERS} workers × ${config.worker.concurrency} slots, ${engineTasks} tasks (${WIDE_RUNS} runs) per round, engine and raw BullMQ taking turns:`);
+  console.log(
+    `${values.claimed ? "claimed (sleep 0)" : "no-op"} throughput, ${WORKERS} workers × ${config.worker.concurrency} slots, ${engineTasks} tasks (${WIDE_RUNS} runs) per round, engine and raw BullMQ taking turns:`,
+  );
   rounds.forEach((r, i) => {
     console.log(
       `  round ${i + 1}: engine ${fmt(r.engine)} tasks/s, raw BullMQ ${fmt(r.raw)} jobs/s (runs before and after: ${r.rawRuns.map(fmt).join(", ")}), ratio ${ratios[i]!.toFixed(2)}; first task ${r.rampMs} ms after the first trigger`,

@@ -14,6 +14,7 @@ export {
   reapZombies,
   startWorker,
   startScheduler,
+  schedulerInstantTries,
   startEngineRuntime,
   newInstanceId,
   syncCronSchedulers,

@@ -7,7 +7,7 @@ import { createHarness, type Harness } from "./harness";
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness("commitretry");
-  h.writeDag("one.yaml", "dag_id: one\ntasks:\n  - {task_id: t, operator: noop}\n");
+  h.writeDag("one.yaml", "dag_id: one\ntasks:\n  - {task_id: t, operator: sleep, args: {seconds: 0}}\n");
   await h.sync();
   await h.api.setPaused("one", false);
   h.startRuntime({ worker: false });
@@ -46,7 +46,7 @@ test("a try whose outcome commit fails while the database is unreachable retries
 });
 
 test("stopping a worker mid-run lands every try it finished: none is left running", async () => {
-  h.writeDag("wide.yaml", `dag_id: wide\ntasks:\n${Array.from({ length: 60 }, (_, i) => `  - {task_id: t${i}, operator: noop}`).join("\n")}\n`);
+  h.writeDag("wide.yaml", `dag_id: wide\ntasks:\n${Array.from({ length: 60 }, (_, i) => `  - {task_id: t${i}, operator: sleep, args: {seconds: 0}}`).join("\n")}\n`);
   await h.sync();
   await h.api.setPaused("wide", false);
   const worker = h.startRuntime({ scheduler: false });
@@ -60,17 +60,24 @@ test("stopping a worker mid-run lands every try it finished: none is left runnin
 });
 
 test("an instant try delivered to two workers at once lands once: one success, one dropped, one log line", async () => {
-  const run = await h.api.triggerDagRun("one", { runId: "dup" });
-  await waitFor(async () => (await h.tis("one", run.dag_run_id)).t?.state === "queued", { what: "task queued" });
-  const { dag_hash } = await h.db.selectFrom("dag_run").select("dag_hash").where("dag_id", "=", "one").where("run_id", "=", "dup").executeTakeFirstOrThrow();
-  const job = { dagId: "one", runId: "dup", taskId: "t", tryNumber: 1, dagHash: dag_hash };
+  // The scheduler finishes a run's first no-op itself: this one is queued by its upstream's commit,
+  // here a worker's with no hand-off, so it waits for its job.
+  h.writeDag("dup.yaml", "dag_id: dup\ntasks:\n  - {task_id: s, operator: sleep, args: {seconds: 0}}\n  - {task_id: t, operator: noop, depends_on: [s]}\n");
+  await h.sync();
+  await h.api.setPaused("dup", false);
+  const run = await h.api.triggerDagRun("dup", { runId: "dup" });
+  await waitFor(async () => (await h.tis("dup", run.dag_run_id)).s?.state === "queued", { what: "first task queued" });
+  expect(await executeTry(workerDeps("worker-0"), { dagId: "dup", runId: "dup", taskId: "s", tryNumber: 1 })).toBe("success");
+  expect((await h.tis("dup", "dup")).t).toMatchObject({ state: "queued", try_number: 1 });
+  const { dag_hash } = await h.db.selectFrom("dag_run").select("dag_hash").where("dag_id", "=", "dup").where("run_id", "=", "dup").executeTakeFirstOrThrow();
+  const job = { dagId: "dup", runId: "dup", taskId: "t", tryNumber: 1, dagHash: dag_hash };
   const results = await Promise.all([executeTry(workerDeps("worker-a"), job), executeTry(workerDeps("worker-b"), job)]);
   expect(results.sort()).toEqual(["dropped", "success"]);
-  expect((await h.tis("one", "dup")).t).toMatchObject({ state: "success", try_number: 1 });
-  const lines = await h.logs("one", "dup", "t", 1);
+  expect((await h.tis("dup", "dup")).t).toMatchObject({ state: "success", try_number: 1 });
+  const lines = await h.logs("dup", "dup", "t", 1);
   expect(lines.filter((l) => /without a claim .* and succeeded/.test(l))).toHaveLength(1);
   expect(lines).toHaveLength(1);
-  expect((await h.waitRun("one", "dup")).state).toBe("success");
+  expect((await h.waitRun("dup", "dup")).state).toBe("success");
 });
 
 test("stopping a worker hands back a try still running after the grace period: queued again at once, no retry used", async () => {

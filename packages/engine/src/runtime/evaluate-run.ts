@@ -3,7 +3,7 @@ import { jobDagHash, type TaskJob } from "@svc/queue";
 import { decideRun, type RunDecision } from "../core/decide";
 import { sendTries } from "./enqueue";
 import { nowOf, type RuntimeDeps } from "./deps";
-import { runDefinition, readsOutputs } from "./definition-cache";
+import { runDefinition, readsOutputs, rememberDefinition } from "./definition-cache";
 import { applyDecision, readRun, type RunRead } from "./run-read";
 import { takePrimedRead } from "./primed-read";
 import { successOutputs, templateContext } from "./template-context";
@@ -71,6 +71,8 @@ export async function evaluateShared(deps: EvalDeps & Pick<RuntimeDeps, "evaluat
 async function decide(deps: EvalDeps, run: RunRead, tis: NonNullable<RunRead["tis"]>, now: Date): Promise<RunDecision | undefined> {
   const dag = await runDefinition(deps.db, run.dag_id, run.run_id, run.dag_hash);
   if (!dag) return undefined;
+  // Also under the jobs' short hash: this process's hand-off knows the tries it queues (isInstantTry).
+  rememberDefinition(jobDagHash(run.dag_hash), dag);
   const needOutputs = dag.tasks.some((t) => t.when && readsOutputs(t.when));
   const outputs = needOutputs ? await successOutputs(deps.db, run.dag_id, run.run_id) : {};
   const ctx = templateContext(run, outputs);

@@ -10,6 +10,7 @@ export { reapZombies } from "./zombies";
 export { startWorker } from "./worker";
 export type { EngineWorker } from "./worker";
 export { startScheduler } from "./scheduler";
+export { schedulerInstantTries } from "./scheduler-instant";
 export type { EngineScheduler, SchedulerOptions } from "./scheduler";
 export { startEngineRuntime, newInstanceId } from "./start-runtime";
 export type { EngineRuntime, EngineRuntimeOptions } from "./start-runtime";

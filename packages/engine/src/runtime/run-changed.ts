@@ -41,3 +41,18 @@ export async function evaluateIfDone(
   const check = await tries.checkRun(job);
   if (!check.open) await runChangedByTry(deps, job, check.read);
 }
+
+/**
+ * The last try of a run to settle in this process asks what the run's leaves deferred to it, or
+ * evaluates the run for the successes whose joins deferred to it (leaf-checks.ts). A failure is
+ * logged: reconciliation evaluates the run.
+ */
+export async function settleDeferred(deps: Pick<RuntimeDeps, "evaluate" | "notifier" | "logger" | "leafChecks" | "tries">, job: TaskJob): Promise<void> {
+  const owed = deps.leafChecks!.end(job);
+  if (!owed) return;
+  try {
+    await (owed === "evaluate" ? runChangedByTry(deps, job) : evaluateIfDone(deps, deps.tries!, job));
+  } catch (e) {
+    deps.logger.warn({ ...job, err: String(e) }, "deferred check failed; reconciliation will evaluate the run");
+  }
+}

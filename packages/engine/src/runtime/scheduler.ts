@@ -12,6 +12,7 @@ import { dagSettingsFromConfig } from "./settings";
 import { startQueuedRuns } from "./start-runs";
 import { superviseWorker } from "./worker-watchdog";
 import { startTableStats } from "./table-stats";
+import { schedulerInstantTries } from "./scheduler-instant";
 
 export interface SchedulerOptions {
   /** Creates a scheduled run (the engine API's triggerDagRun); an existing run id is not an error. */
@@ -44,10 +45,12 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
 
   const evaluate = createCoalescer((key, version) => {
     const [dagId, runId] = JSON.parse(key) as [string, string];
-    return evaluateRun(baseDeps, dagId, runId, version);
+    return evaluateRun(deps, dagId, runId, version);
   });
-  // Run starts and reconciliation evaluate through the same per-run coalescer as events.
-  const deps: RuntimeDeps = { ...baseDeps, evaluate: (dagId, runId, minVersion) => evaluate(JSON.stringify([dagId, runId]), minVersion) };
+  // Run starts and reconciliation evaluate through the same per-run coalescer as events; the
+  // instant tries that evaluations queue are finished here (scheduler-instant.ts).
+  const instant = schedulerInstantTries(baseDeps);
+  const deps: RuntimeDeps = instant.attach({ ...baseDeps, evaluate: (dagId, runId, minVersion) => evaluate(JSON.stringify([dagId, runId]), minVersion) });
   // Dag events (a trigger, an unpause, a run's end) coalesce per DAG the same way: a burst of
   // triggers starts its runs in one pass, and an event during a pass makes one more pass.
   // The events that join a pass in flight are done at once: a thousand triggers no longer fill
@@ -156,6 +159,7 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
       supervised.stop();
       await supervised.current().close();
       await reconciling;
+      await instant.close();
       await hb.stop();
       connection.disconnect();
     },

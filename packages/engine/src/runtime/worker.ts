@@ -12,7 +12,7 @@ import { WorkerStoppingError } from "./requeue-try";
 import { startHostWorkers } from "./host-workers";
 import { createCoalescer } from "./coalesce";
 import { evaluateRun } from "./evaluate-run";
-import { evaluateIfDone, runChangedByTry } from "./run-changed";
+import { settleDeferred } from "./run-changed";
 
 export interface EngineWorker {
   /**
@@ -63,17 +63,7 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
     leafChecks: leafChecks(),
     evaluate: (dagId, runId, minVersion) => evaluate(JSON.stringify([dagId, runId]), minVersion),
   };
-  // The last try of a run to settle here asks, for the leaves that deferred to it, whether the run
-  // is done, or evaluates it for the successes whose joins deferred to it (see leaf-checks.ts).
-  const settle = async (job: TaskJob) => {
-    const owed = deps.leafChecks!.end(job);
-    if (!owed) return;
-    try {
-      await (owed === "evaluate" ? runChangedByTry(deps, job) : evaluateIfDone(deps, deps.tries!, job));
-    } catch (e) {
-      deps.logger.warn({ ...job, err: String(e) }, "deferred check failed; reconciliation will evaluate the run");
-    }
-  };
+  const settle = (job: TaskJob) => settleDeferred(deps, job);
   // Commits of finished tries, going on after their slot took the next job; bounded, so a slow
   // database slows the slots down instead of piling up outcomes in memory.
   const finishing = new Set<Promise<unknown>>();
