@@ -1,7 +1,5 @@
-import { silentLogger } from "@svc/logger";
-import { defaultOperators } from "@svc/operators";
 import { waitFor } from "@svc/testing";
-import { createQueueNotifier, executeTry, tryBatcher, type RuntimeDeps } from "../src";
+import { executeTry, tryBatcher, type RuntimeDeps } from "../src";
 import { createHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -17,16 +15,7 @@ afterAll(async () => {
 });
 
 /** The deps of a worker `id` whose tries go through `tries` (the real batcher by default). */
-const workerDeps = (id: string, tries = tryBatcher(h.db)): RuntimeDeps => ({
-  db: h.db,
-  queues: h.queues,
-  notifier: createQueueNotifier(h.queues),
-  logger: silentLogger(),
-  config: h.config,
-  operators: defaultOperators(),
-  instanceId: id,
-  tries,
-});
+const workerDeps = (id: string, tries = tryBatcher(h.db)): RuntimeDeps => h.runtimeDeps(id, { tries });
 
 test("a try whose outcome commit fails while the database is unreachable retries the commit and lands it once", async () => {
   const run = await h.api.triggerDagRun("one", { runId: "r1" });

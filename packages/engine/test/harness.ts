@@ -7,7 +7,17 @@ import { silentLogger } from "@svc/logger";
 import { defaultOperators, type OperatorRegistry } from "@svc/operators";
 import { createQueues, createRedis, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor, type TestDb } from "@svc/testing";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime, type EngineScheduler, type HostRouting } from "../src";
+import {
+  createEngineApi,
+  createQueueNotifier,
+  dagSettingsFromConfig,
+  startEngineRuntime,
+  syncDagFolder,
+  type EngineRuntime,
+  type EngineScheduler,
+  type HostRouting,
+  type RuntimeDeps,
+} from "../src";
 
 export interface Harness {
   db: Db;
@@ -33,6 +43,8 @@ export interface Harness {
   logs(dagId: string, runId: string, taskId: string, tryNumber?: number): Promise<string[]>;
   /** The ids of the jobs added to the tasks queue so far, from its event stream (BullMQ's "added" events). */
   addedTaskJobs(): Promise<string[]>;
+  /** A scheduler's or worker's deps (the harness's database, queues, config and operators) under `instanceId`, with `extra` over them. */
+  runtimeDeps(instanceId: string, extra?: Partial<RuntimeDeps>): RuntimeDeps;
   close(): Promise<void>;
 }
 
@@ -106,6 +118,16 @@ export async function createHarness(label: string, opts: { redisUrl?: string; op
       }
       return lines;
     },
+    runtimeDeps: (instanceId, extra = {}) => ({
+      db: tdb.db,
+      queues,
+      notifier: createQueueNotifier(queues),
+      logger: silentLogger(),
+      config,
+      operators: catalog,
+      instanceId,
+      ...extra,
+    }),
     async addedTaskJobs() {
       const r = createRedis(redisUrl);
       try {

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { createOperatorRegistry, defaultOperators, type Operator, type OperatorHost } from "@svc/operators";
 import { hostQueueName, taskJobId } from "@svc/queue";
 import { waitFor } from "@svc/testing";
-import { silentLogger } from "@svc/logger";
-import { createQueueNotifier, reconcile, type HostRouting, type RuntimeDeps } from "../src";
+import { reconcile, type HostRouting, type RuntimeDeps } from "../src";
 import { createHarness, type Harness } from "./harness";
 
 /** A host-scoped operator that reports the host it ran on (the engine's routing is what is tested). */
@@ -142,15 +141,7 @@ test("tries for a host that is down wait in its queue, none fails, and run when 
   await (await q.getJob(id))?.remove();
   expect(await q.getJob(id)).toBeUndefined();
   await new Promise((r) => setTimeout(r, 1100));
-  const deps: RuntimeDeps = {
-    db: h.db,
-    queues: h.queues,
-    notifier: createQueueNotifier(h.queues),
-    logger: silentLogger(),
-    config: h.config,
-    operators,
-    instanceId: "reconcile-test",
-  };
+  const deps: RuntimeDeps = h.runtimeDeps("reconcile-test");
   await reconcile(deps);
   const back = await q.getJob(id);
   expect(back?.queueName).toBe(hostQueueName("b"));

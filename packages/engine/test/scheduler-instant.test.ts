@@ -1,8 +1,6 @@
-import { silentLogger } from "@svc/logger";
-import { defaultOperators } from "@svc/operators";
 import { jobDagHash, taskJobId } from "@svc/queue";
 import { waitFor } from "@svc/testing";
-import { createQueueNotifier, schedulerInstantTries, type RuntimeDeps } from "../src";
+import { schedulerInstantTries } from "../src";
 import { createHarness, type Harness } from "./harness";
 
 // The scheduler finishes the no-op tries its evaluations queue, with no job and no worker, as
@@ -54,15 +52,7 @@ test("a claimed task after a no-op gets its job and waits for a worker: the sche
 test("a closed scheduler's hand-off finishes nothing more: its instant tries go to the queue", async () => {
   const { dag_hash } = await h.db.selectFrom("dag_run").select("dag_hash").where("dag_id", "=", "marks").where("run_id", "=", "m1").executeTakeFirstOrThrow();
   const job = { dagId: "marks", runId: "m1", taskId: "a", tryNumber: 2, dagHash: jobDagHash(dag_hash) };
-  const base: RuntimeDeps = {
-    db: h.db,
-    queues: h.queues,
-    notifier: createQueueNotifier(h.queues),
-    logger: silentLogger(),
-    config: h.config,
-    operators: defaultOperators(),
-    instanceId: "scheduler-test",
-  };
+  const base = h.runtimeDeps("scheduler-test");
   const instant = schedulerInstantTries(base);
   const deps = instant.attach(base);
   // Not queued at try 2: finished here, it is dropped and changes nothing.

@@ -1,7 +1,6 @@
-import { silentLogger } from "@svc/logger";
 import { createOperatorRegistry, triggerDagRunOperator, type Operator } from "@svc/operators";
 import { waitFor } from "@svc/testing";
-import { createQueueNotifier, executeTry } from "../src";
+import { executeTry } from "../src";
 import { createHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -46,15 +45,7 @@ test("a worker killed right after it created the child run: the try resumes on a
   let childMade!: () => void;
   const made = new Promise<void>((r) => (childMade = r));
   const stop = new AbortController();
-  const doomedDeps = {
-    db: h.db,
-    queues: h.queues,
-    notifier: createQueueNotifier(h.queues),
-    logger: silentLogger(),
-    config: h.config,
-    operators: createOperatorRegistry([doomedOperator(() => childMade())]),
-    instanceId: "doomed-worker",
-  };
+  const doomedDeps = h.runtimeDeps("doomed-worker", { operators: createOperatorRegistry([doomedOperator(() => childMade())]) });
   const doomed = executeTry(doomedDeps, key, stop.signal).catch(() => undefined);
   await made;
 

@@ -1,6 +1,5 @@
-import { silentLogger } from "@svc/logger";
-import { defaultOperators, isRescheduleTry, triggerDagRunOperator, type OperatorContext } from "@svc/operators";
-import { createDagRunsPort, createQueueNotifier } from "../src";
+import { isRescheduleTry, triggerDagRunOperator, type OperatorContext } from "@svc/operators";
+import { createDagRunsPort } from "../src";
 import { createHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -59,15 +58,7 @@ test("clearing the parent's task runs a new try that triggers a new child run; t
 });
 
 test("a second delivery of the same try finds the child run the first one made instead of making another; the next try makes its own", async () => {
-  const deps = {
-    db: h.db,
-    queues: h.queues,
-    notifier: createQueueNotifier(h.queues),
-    logger: silentLogger(),
-    config: h.config,
-    operators: defaultOperators(),
-    instanceId: "test",
-  };
+  const deps = h.runtimeDeps("test");
   const poke = async (tryNumber: number) => {
     const job = { dagId: "dup_parent", runId: "dup-1", taskId: "run_child", tryNumber };
     const lines: string[] = [];

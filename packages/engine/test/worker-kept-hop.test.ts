@@ -1,7 +1,6 @@
 import { silentLogger } from "@svc/logger";
-import { defaultOperators } from "@svc/operators";
 import { taskJobId } from "@svc/queue";
-import { createQueueNotifier, nullNotifier, startQueuedRuns, startWorker, tryBatcher, type EngineWorker, type RuntimeDeps, type TryBatcher } from "../src";
+import { nullNotifier, startQueuedRuns, startWorker, tryBatcher, type EngineWorker, type TryBatcher } from "../src";
 import { createHarness, type Harness } from "./harness";
 
 // A slot's claimed downstream is claimed by the round that lands its upstream's success (migration
@@ -28,17 +27,7 @@ afterAll(() => h.close());
 
 /** A worker whose tries go through `tries`, with one slot. */
 function worker(id: string, tries: TryBatcher): void {
-  const deps: RuntimeDeps = {
-    db: h.db,
-    queues: h.queues,
-    notifier: createQueueNotifier(h.queues),
-    logger: silentLogger(),
-    config: { ...h.config, worker: { ...h.config.worker, concurrency: 1 } },
-    operators: defaultOperators(),
-    instanceId: id,
-    tries,
-  };
-  workers.push(startWorker(deps));
+  workers.push(startWorker(h.runtimeDeps(id, { config: { ...h.config, worker: { ...h.config.worker, concurrency: 1 } }, tries })));
 }
 
 async function runChain(dagId: string): Promise<void> {
