@@ -27,23 +27,24 @@ export async function startCatalogueRuntime(label: string, env: Record<string, s
   const tdb = await createTestDb(label);
   const redis: TestRedis = createTestRedis(label);
   const sshd = await startSshd();
+  const base = loadConfig({
+    DATABASE_URL: tdb.url,
+    REDIS_URL: redis.url,
+    SVC_REDIS_PREFIX: redis.prefix,
+    SVC_LOG_LEVEL: "silent",
+    SVC_DAGS_DIR: CATALOG_PATHS.dagsDir,
+    SVC_PLAYBOOKS_DIR: CATALOG_PATHS.playbooksDir,
+    SVC_SSH_HOST: sshd.host,
+    SVC_SSH_PORT: String(sshd.port),
+    SVC_SSH_USER: sshd.user,
+    SVC_SSH_KEY_PATH: sshd.keyPath,
+    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
+    ...env,
+  });
   const config: SvcConfig = {
-    ...loadConfig({
-      DATABASE_URL: tdb.url,
-      REDIS_URL: redis.url,
-      SVC_REDIS_PREFIX: redis.prefix,
-      SVC_LOG_LEVEL: "silent",
-      SVC_DAGS_DIR: CATALOG_PATHS.dagsDir,
-      SVC_PLAYBOOKS_DIR: CATALOG_PATHS.playbooksDir,
-      SVC_SSH_HOST: sshd.host,
-      SVC_SSH_PORT: String(sshd.port),
-      SVC_SSH_USER: sshd.user,
-      SVC_SSH_KEY_PATH: sshd.keyPath,
-      SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
-      ...env,
-    }),
+    ...base,
     reconcileIntervalMs: 1000,
-    worker: { concurrency: 2, heartbeatMs: 500, zombieAfterMs: 60_000 },
+    worker: { ...base.worker, concurrency: 2, heartbeatMs: 500, zombieAfterMs: 60_000 },
   };
   const queues: Queues = createQueues({ url: redis.url, prefix: redis.prefix });
   const catalog = defaultOperators();

@@ -26,6 +26,7 @@ const envSchema = z.object({
   SVC_WORKER_CONCURRENCY: int(1, 256).default(4),
   SVC_WORKER_HEARTBEAT_MS: int(100, 60000).default(1000),
   SVC_ZOMBIE_AFTER_MS: int(500, 600000).default(10000),
+  SVC_WORKER_LOCK_MS: int(1000, 600000).default(10000),
   SVC_RECONCILE_INTERVAL_MS: int(200, 600000).default(5000),
   SVC_DOMAIN: z.string().default("lab.example.com"),
   SVC_ADMIN_USER: z.string().optional(),
@@ -97,7 +98,13 @@ export interface SvcConfig {
   readonly dagsDir: string;
   readonly docsDir: string;
   readonly playbooksDir: string;
-  readonly worker: { readonly concurrency: number; readonly heartbeatMs: number; readonly zombieAfterMs: number };
+  readonly worker: {
+    readonly concurrency: number;
+    readonly heartbeatMs: number;
+    readonly zombieAfterMs: number;
+    /** How long a task job taken by a worker that stopped renewing it stays taken (BullMQ's lock); checked every half of it. */
+    readonly lockMs: number;
+  };
   readonly reconcileIntervalMs: number;
   readonly domain: string;
   readonly clusterName: string;
@@ -179,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     dagsDir: path.resolve(e.SVC_DAGS_DIR),
     docsDir: path.resolve(e.SVC_DOCS_DIR),
     playbooksDir: path.resolve(e.SVC_PLAYBOOKS_DIR),
-    worker: { concurrency: e.SVC_WORKER_CONCURRENCY, heartbeatMs: e.SVC_WORKER_HEARTBEAT_MS, zombieAfterMs: e.SVC_ZOMBIE_AFTER_MS },
+    worker: { concurrency: e.SVC_WORKER_CONCURRENCY, heartbeatMs: e.SVC_WORKER_HEARTBEAT_MS, zombieAfterMs: e.SVC_ZOMBIE_AFTER_MS, lockMs: e.SVC_WORKER_LOCK_MS },
     reconcileIntervalMs: e.SVC_RECONCILE_INTERVAL_MS,
     domain: e.SVC_DOMAIN,
     clusterName: e.SVC_CLUSTER_NAME,

@@ -54,11 +54,8 @@ export async function createHarness(label: string, opts: { redisUrl?: string; op
   const redis = createTestRedis(label);
   const redisUrl = opts.redisUrl ?? redis.url;
   const dagsDir = mkdtempSync(path.join(os.tmpdir(), `svc-dags-${label}-`));
-  const config: SvcConfig = {
-    ...loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redisUrl, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent" }),
-    reconcileIntervalMs: 500,
-    worker: { concurrency: 4, heartbeatMs: 200, zombieAfterMs: 1500 },
-  };
+  const loaded = loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redisUrl, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent" });
+  const config: SvcConfig = { ...loaded, reconcileIntervalMs: 500, worker: { ...loaded.worker, concurrency: 4, heartbeatMs: 200, zombieAfterMs: 1500 } };
   const queues = createQueues({ url: redisUrl, prefix: redis.prefix });
   const notifier = createQueueNotifier(queues);
   const catalog = opts.operators ?? defaultOperators();

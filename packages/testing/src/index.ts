@@ -22,3 +22,5 @@ export { startSecondHost } from "./host/second-host";
 export type { SecondHost, StartSecondHostOptions } from "./host/second-host";
 export { sampleCapacity, sampleHostRow } from "./host/host-fixtures";
 export type { SampleVm } from "./host/host-fixtures";
+export { startTcpHold } from "./tcp-hold";
+export type { TcpHold } from "./tcp-hold";

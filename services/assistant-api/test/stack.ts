@@ -58,7 +58,7 @@ export async function createStack(label: string, opts: StackOptions = {}): Promi
     SVC_WORKFLOW_UI_URL: "http://ui.test:8888",
     ...opts.env,
   });
-  const config: SvcConfig = { ...base, reconcileIntervalMs: 500, worker: { concurrency: 4, heartbeatMs: 200, zombieAfterMs: 2000 } };
+  const config: SvcConfig = { ...base, reconcileIntervalMs: 500, worker: { ...base.worker, concurrency: 4, heartbeatMs: 200, zombieAfterMs: 2000 } };
   const logger = silentLogger();
   const engine = startEngineRuntime({ db: tdb.db, config, logger });
 

@@ -72,7 +72,8 @@ export async function startStack(label: string, extraDags: Record<string, string
   writeFileSync(path.join(dagsDir, "vm_like.yaml"), VM_DAG);
   for (const [file, yaml] of Object.entries(extraDags)) writeFileSync(path.join(dagsDir, file), yaml);
   const env = { DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "warn" };
-  const config: SvcConfig = { ...loadConfig({ ...env, SVC_LOG_LEVEL: "silent" }), reconcileIntervalMs: 500, worker: { concurrency: 4, heartbeatMs: 200, zombieAfterMs: 1500 } };
+  const loaded = loadConfig({ ...env, SVC_LOG_LEVEL: "silent" });
+  const config: SvcConfig = { ...loaded, reconcileIntervalMs: 500, worker: { ...loaded.worker, concurrency: 4, heartbeatMs: 200, zombieAfterMs: 1500 } };
   await syncDagFolder({ db: tdb.db, dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(config) });
   await tdb.db.updateTable("dag").set({ is_paused: false }).execute();
   const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger() });

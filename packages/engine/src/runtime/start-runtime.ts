@@ -55,6 +55,7 @@ export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
     dagsDir: o.dagsDir ?? base.dagsDir,
     reconcileIntervalMs: o.reconcileIntervalMs ?? base.reconcileIntervalMs,
     worker: {
+      ...base.worker,
       concurrency: o.workerConcurrency ?? base.worker.concurrency,
       heartbeatMs: o.heartbeatMs ?? base.worker.heartbeatMs,
       zombieAfterMs: o.zombieAfterMs ?? base.worker.zombieAfterMs,

@@ -134,7 +134,18 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
       running--;
     }
   };
-  const workerOpts = { connection, prefix: deps.config.redisPrefix, concurrency: deps.config.worker.concurrency, lockDuration: 30000, maxStalledCount: 5 };
+  // A job taken by a worker that died before claiming its try is given back once its lock lapses
+  // (lockMs) and a stall check sees it (every lockMs / 2): BullMQ's defaults (30 s each) made such a
+  // try wait a minute. A claimed try of a dead worker is the zombie reaper's, at SVC_ZOMBIE_AFTER_MS.
+  const { lockMs } = deps.config.worker;
+  const workerOpts = {
+    connection,
+    prefix: deps.config.redisPrefix,
+    concurrency: deps.config.worker.concurrency,
+    lockDuration: lockMs,
+    stalledInterval: Math.max(500, Math.floor(lockMs / 2)),
+    maxStalledCount: 5,
+  };
   const worker = new Worker(QUEUE_NAMES.tasks, processor(true), workerOpts);
   const hostWorkers = deps.hosts ? startHostWorkers(deps, deps.hosts, processor(false), workerOpts) : undefined;
   worker.on("error", (e) => deps.logger.warn({ err: String(e) }, "worker queue error"));
