@@ -102,7 +102,7 @@ export interface SvcConfig {
     readonly concurrency: number;
     readonly heartbeatMs: number;
     readonly zombieAfterMs: number;
-    /** How long a task job taken by a worker that stopped renewing it stays taken (BullMQ's lock); checked every half of it. */
+    /** How long a task or intent job taken by a process that stopped renewing it stays taken (BullMQ's lock); checked every half of it. */
     readonly lockMs: number;
   };
   readonly reconcileIntervalMs: number;

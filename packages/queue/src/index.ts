@@ -6,3 +6,4 @@ export type { SentinelTarget } from "./redis-url";
 export { checkRedisKeepsJobs, redisEvictionPolicy, refuseEvictingRedis, RedisEvictsJobsError } from "./redis-policy";
 export type { RedisPolicyCheck } from "./redis-policy";
 export type { RedisSettings, Queues } from "./connection";
+export { stallOptions } from "./stall";

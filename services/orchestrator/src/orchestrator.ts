@@ -5,7 +5,7 @@ import { newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
 import { createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type PlanHosts, type ProcessResult } from "@svc/flows";
 import { createCachedHostList, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
-import { createQueues, createRedis, intentJobSchema, QUEUE_NAMES, type Queues } from "@svc/queue";
+import { createQueues, createRedis, intentJobSchema, QUEUE_NAMES, stallOptions, type Queues } from "@svc/queue";
 import { startSweep } from "./sweep";
 
 /** What the orchestrator needs; tests pass their own config, router and timings. */
@@ -66,6 +66,9 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
     connection: connection,
     prefix: config.redisPrefix,
     concurrency: deps.concurrency ?? 8,
+    // An intent job taken by an orchestrator that died comes back in seconds (SVC_WORKER_LOCK_MS),
+    // before the sweep's resume (resumeAfterMs, 30 s).
+    ...stallOptions(config.worker.lockMs),
   });
   worker.on("error", (e) => log.warn({ err: String(e) }, "intents queue error"));
   worker.on("failed", (job, e) => log.error({ jobId: job?.id, err: String(e) }, "intent job failed"));

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { Worker } from "bullmq";
-import { createRedis, parseTaskJob, QUEUE_NAMES, type TaskJob } from "@svc/queue";
+import { createRedis, parseTaskJob, QUEUE_NAMES, stallOptions, type TaskJob } from "@svc/queue";
 import type { ClaimedTry } from "./task-claim";
 import type { RuntimeDeps } from "./deps";
 import { executeTry } from "./execute-try";
@@ -134,16 +134,13 @@ export function startWorker(baseDeps: RuntimeDeps): EngineWorker {
       running--;
     }
   };
-  // A job taken by a worker that died before claiming its try is given back once its lock lapses
-  // (lockMs) and a stall check sees it (every lockMs / 2): BullMQ's defaults (30 s each) made such a
-  // try wait a minute. A claimed try of a dead worker is the zombie reaper's, at SVC_ZOMBIE_AFTER_MS.
-  const { lockMs } = deps.config.worker;
+  // A job taken by a worker that died before claiming its try comes back once its lock lapses
+  // (stallOptions); a claimed try of a dead worker is the zombie reaper's, at SVC_ZOMBIE_AFTER_MS.
   const workerOpts = {
     connection,
     prefix: deps.config.redisPrefix,
     concurrency: deps.config.worker.concurrency,
-    lockDuration: lockMs,
-    stalledInterval: Math.max(500, Math.floor(lockMs / 2)),
+    ...stallOptions(deps.config.worker.lockMs),
     maxStalledCount: 5,
   };
   const worker = new Worker(QUEUE_NAMES.tasks, processor(true), workerOpts);
