@@ -1,7 +1,7 @@
-import net from "node:net";
 import { sql } from "kysely";
 import { createClient } from "@svc/db";
 import { silentLogger } from "@svc/logger";
+import { freePort, startTcpHold } from "@svc/testing";
 import { bootDatabase } from "../src";
 
 // A service started while Postgres is away (restarting, or not yet up in compose) waits for it
@@ -18,29 +18,6 @@ const urlVia = (port: number, user = ADMIN.username) => {
   return u.href;
 };
 const DB_NAME = `svc_bootwait_${process.pid}`;
-const sockets = new Set<net.Socket>();
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-/** A TCP forward to the real Postgres on `port`, started only when asked. */
-function forward(port: number): Promise<net.Server> {
-  const server = net.createServer((c) => {
-    const u = net.connect(PG.port, PG.host);
-    for (const s of [c, u]) {
-      sockets.add(s);
-      s.on("error", () => undefined);
-      s.on("close", () => (sockets.delete(s), c.destroy(), u.destroy()));
-    }
-    c.pipe(u).pipe(c);
-  });
-  return new Promise((r) => server.listen(port, "127.0.0.1", () => r(server)));
-}
 
 afterAll(async () => {
   const admin = createClient(ADMIN.href);
@@ -56,7 +33,8 @@ test("a service started before Postgres listens waits for it, logging the wait, 
   const booting = bootDatabase(urlVia(port), logger, "boot-wait-test", 30_000);
   // Postgres "comes up" once the service has found it away at least once.
   while (!warn.mock.calls.length) await new Promise((r) => setTimeout(r, 50));
-  const server = await forward(port);
+  // A TCP forward to the real Postgres, started only now.
+  const forward = await startTcpHold(PG.port, { port, targetHost: PG.host });
   const db = await booting;
   try {
     expect(warn.mock.calls[0]![1]).toBe("Postgres is not reachable yet; waiting");
@@ -64,8 +42,7 @@ test("a service started before Postgres listens waits for it, logging the wait, 
     expect(Number(r.rows[0]!.n)).toBeGreaterThan(0);
   } finally {
     await db.destroy();
-    for (const s of sockets) s.destroy();
-    await new Promise((r) => server.close(r));
+    await forward.close();
   }
 }, 60_000);
 

@@ -14,7 +14,8 @@ export interface TcpHold {
   close(): Promise<void>;
 }
 
-export async function startTcpHold(targetPort: number): Promise<TcpHold> {
+/** `port`: listen there (default: any free port); `targetHost`: default 127.0.0.1. */
+export async function startTcpHold(targetPort: number, o: { port?: number; targetHost?: string } = {}): Promise<TcpHold> {
   let held = false;
   // Each direction: its destination and the bytes held back for it.
   const links = new Set<{ to: net.Socket; waiting: Buffer[] }>();
@@ -29,7 +30,7 @@ export async function startTcpHold(targetPort: number): Promise<TcpHold> {
     from.on("close", () => links.delete(link));
   };
   const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, "127.0.0.1");
+    const upstream = net.connect(targetPort, o.targetHost ?? "127.0.0.1");
     const end = () => {
       for (const s of [client, upstream]) {
         sockets.delete(s);
@@ -43,7 +44,7 @@ export async function startTcpHold(targetPort: number): Promise<TcpHold> {
     forward(client, upstream);
     forward(upstream, client);
   });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(o.port ?? 0, "127.0.0.1", resolve));
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : 0;
   return {
