@@ -12,10 +12,27 @@ export interface CannonResult {
   non2xx: number;
 }
 
-/** autocannon (its own process) POSTing `body` as JSON to `url` with `connections` for `seconds`. */
-export function autocannon(url: string, body: unknown, connections: number, seconds: number): Promise<CannonResult> {
+/** autocannon (its own process) POSTing `body` as JSON to `url` with `connections` for `seconds`, with any extra `headers`. */
+export function autocannon(url: string, body: unknown, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<CannonResult> {
   return new Promise((resolve, reject) => {
-    const args = ["--json", "-c", String(connections), "-d", String(seconds), "-m", "POST", "-H", "content-type=application/json", "-b", JSON.stringify(body), "-t", "30", url];
+    const extra = Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}=${v}`]);
+    const args = [
+      "--json",
+      "-c",
+      String(connections),
+      "-d",
+      String(seconds),
+      "-m",
+      "POST",
+      "-H",
+      "content-type=application/json",
+      ...extra,
+      "-b",
+      JSON.stringify(body),
+      "-t",
+      "30",
+      url,
+    ];
     const child = spawn(AUTOCANNON, args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => (out += String(d)));

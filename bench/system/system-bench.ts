@@ -23,9 +23,10 @@ import { createCleanups } from "../lib/cleanups";
 import { benchArgs } from "../lib/args";
 import type { ServiceProc } from "../chaos/service-proc";
 import { measureIntentFloor } from "./intent-floor";
+import { measureAsyncIntents, type AsyncIntents } from "./intent-async";
 
 const USAGE = `Usage: pnpm bench:system [--connections 200] [--seconds 10] [--runs 1000] [--width 10] [--workers 2] [--concurrency 4]
-  [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200] [--parts intents,floor,runs,scaling,peers] [--cpu-prof DIR]
+  [--scaling-tasks 400] [--peers true] [--peer-seq 40] [--peer-fan 200] [--parts intents,floor,async,runs,scaling,peers] [--cpu-prof DIR]
 Runs every service as its own process behind nginx and prints a table, then one JSON line (the last line of stdout).`;
 const values = benchArgs("bench:system", USAGE, {
   connections: { type: "string", default: "200" },
@@ -38,7 +39,7 @@ const values = benchArgs("bench:system", USAGE, {
   peers: { type: "string", default: "true" },
   "peer-seq": { type: "string", default: "40" },
   "peer-fan": { type: "string", default: "200" },
-  parts: { type: "string", default: "intents,floor,runs,scaling,peers" },
+  parts: { type: "string", default: "intents,floor,async,runs,scaling,peers" },
   "cpu-prof": { type: "string" },
   help: { type: "boolean", short: "h" },
 });
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
     const peaks = rssPeaks(() => stack.services());
     const dbName = new URL(tdb.url).pathname.slice(1);
     // CPU ms the stack (services and the bench database's Postgres backends) spends per intent and per run.
-    const cpu = { intent: NaN, floor: NaN, run: NaN };
+    const cpu = { intent: NaN, floor: NaN, async: NaN, run: NaN };
     const none: CannonResult = { requests: 0, rps: NaN, p50: NaN, p99: NaN, errors: 0, non2xx: 0 };
     let single = none,
       intents = none,
@@ -158,6 +159,19 @@ async function main(): Promise<void> {
       say(`floor (insert + BullMQ add): ${floor.rps.toFixed(0)}/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, errors ${floor.errors}, non-2xx ${floor.non2xx}; ${formatCpu(used)}`);
     }
 
+    // 1c. The same intents sent with `Prefer: respond-async` (answered once accepted), and the
+    // orchestrator's planning of what they left behind; CPU per intent counts both.
+    let accepted: AsyncIntents | undefined;
+    if (PARTS.has("async")) {
+      const cpuAsync = cpuUse(dbName, () => stack.services());
+      accepted = await measureAsyncIntents({ db, url: `${stack.nginxUrl}/orchestrator/intent`, body, connections: CONNECTIONS, seconds: SECONDS });
+      const used = cpuAsync.stop();
+      cpu.async = (1000 * (sum(used) - (used["web-ui"] ?? 0))) / accepted.load.requests;
+      const a = accepted.load;
+      say(`intents with Prefer: respond-async: ${a.rps.toFixed(0)}/s, p50 ${a.p50} ms, p99 ${a.p99} ms, errors ${a.errors}, non-2xx ${a.non2xx}`);
+      say(`${a.requests} accepted, ${accepted.backlog} left to plan, planned ${accepted.drainS.toFixed(1)} s after the load; ${formatCpu(used)}`);
+    }
+
     // 2. RUNS concurrent no-op runs of WIDTH tasks each.
     const cpuRuns = cpuUse(dbName, () => stack.services());
     const tasksS = PARTS.has("runs") ? await timeRuns(db, api, "sys_noop", RUNS, "noop", 600000, (p) => say(`${RUNS} runs: ${p}`)) : NaN;
@@ -198,6 +212,12 @@ async function main(): Promise<void> {
           `${floor.rps.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms; CPU ${cpu.floor.toFixed(1)} ms per request (handler and Postgres)`,
         ],
         ["intents ÷ floor (req/s)", (intents.rps / floor.rps).toFixed(2)],
+        [
+          "intents, Prefer: respond-async",
+          accepted
+            ? `${accepted.load.rps.toFixed(0)} req/s, p50 ${accepted.load.p50} ms, p99 ${accepted.load.p99} ms; ÷ floor ${(accepted.load.rps / floor.rps).toFixed(2)}; all planned ${accepted.drainS.toFixed(1)} s after; CPU ${cpu.async.toFixed(1)} ms per intent, planning included`
+            : "not run",
+        ],
         ["REST API p99 during the intents", `${percentile(apiLat, 99).toFixed(0)} ms (p50 ${percentile(apiLat, 50).toFixed(0)} ms, ${apiLat.length} requests)`],
         [`${RUNS * WIDTH} no-op task instances`, `${tasksS.toFixed(2)} s (${RUNS} runs × ${WIDTH}, ${WORKERS} workers × ${CONCURRENCY})`],
         ["stack CPU per run of the 10,000 tasks", `${cpu.run.toFixed(1)} ms (services and Postgres; the triggers run in the bench)`],
@@ -221,6 +241,10 @@ async function main(): Promise<void> {
         floor_p99_ms: floor.p99,
         cpu_ms_per_floor_request: cpu.floor,
         intent_floor_ratio: intents.rps / floor.rps,
+        intent_async_rps: accepted?.load.rps ?? null,
+        intent_async_floor_ratio: accepted ? accepted.load.rps / floor.rps : null,
+        intent_async_drain_s: accepted?.drainS ?? null,
+        cpu_ms_per_async_intent: accepted ? cpu.async : null,
         cpu_ms_per_run: cpu.run,
         worker_scaling: scaling,
         rss_idle_mb: rssIdle,

@@ -12,8 +12,9 @@ export interface IntentOutcome {
 /** Request/response over the `intents` queue. */
 export interface IntentClient {
   /**
-   * Enqueue the flow's job and wait up to `waitMs` for the orchestrator's result. `round` tells
-   * apart later jobs of the same action (a flow answered after needs_input is planned again).
+   * Enqueue the flow's job and wait up to `waitMs` for the orchestrator's result (0: do not wait,
+   * as for `Prefer: respond-async`). `round` tells apart later jobs of the same action (a flow
+   * answered after needs_input is planned again).
    */
   submit(flowId: string, action: IntentJob["action"], waitMs: number, round?: string): Promise<IntentOutcome>;
   close(): Promise<void>;
@@ -70,6 +71,7 @@ export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: 
         o.logger.warn({ flowId, action, err: String(e) }, "intent job not enqueued");
         return { queued: false };
       }
+      if (waitMs <= 0) return { queued: true };
       try {
         return { queued: true, result: revived((await job.waitUntilFinished(events, waitMs)) as ProcessResult) };
       } catch (e) {

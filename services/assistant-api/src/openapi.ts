@@ -50,7 +50,7 @@ export const OPERATIONS: Op[] = [
     body: "IntentRequest",
     responses: {
       200: flowOut,
-      202: { description: "Still being processed; poll status_endpoint", schema: "Flow" },
+      202: { description: "Still being processed, or accepted at once with `Prefer: respond-async` (Preference-Applied, Location); poll status_endpoint", schema: "Flow" },
       400: problem("Invalid body or invalid explicit params (names the field)"),
       401: problem("Authentication required"),
     },

@@ -1,4 +1,4 @@
-import { Router, type Response } from "express";
+import { Router, type Request, type Response } from "express";
 import { paramsInvalidError } from "@svc/dags";
 import { ParamsInvalidError } from "@svc/errors";
 import type { FlowRow } from "@svc/db";
@@ -7,6 +7,7 @@ import { NotFoundError } from "@svc/errors";
 import { actorOf, parseInput, requireReachable, roleAtLeast, roleOf, sendProblem } from "@svc/http";
 import type { AssistantDeps } from "../deps";
 import { intentIdempotency } from "../idempotent-intent";
+import { appliedAsync, prefersAsync } from "../prefer";
 import { createQueueCheck } from "../queue-check";
 import { AnswerRequestSchema, CancelRequestSchema, IntentRequestSchema } from "../schemas";
 
@@ -24,7 +25,13 @@ export function flowIdOf(raw: unknown): string {
 export function intentRoutes(d: AssistantDeps): Router {
   const r = Router();
   const ui = d.config.workflowUiUrl;
-  const answer = (res: Response, row: FlowRow) => res.status(statusFor(row)).json(toFlowView(row, ui));
+  // `Prefer: respond-async`: answered once the work is accepted (the flow and its job written), 202 while it goes on.
+  const answer = (res: Response, row: FlowRow, async = false) => {
+    const view = toFlowView(row, ui);
+    if (async) appliedAsync(res, view.status_endpoint);
+    res.status(statusFor(row)).json(view);
+  };
+  const waitMs = (req: Request) => (prefersAsync(req) ? 0 : d.intentWaitMs);
 
   // The flow is planned through the queue: with Redis down the intent is refused (503) before a flow is made.
   const queueUp = createQueueCheck(d.redis);
@@ -47,7 +54,9 @@ export function intentRoutes(d: AssistantDeps): Router {
       .catch(async (e: unknown) => (await idem.release().catch(() => undefined), Promise.reject(e)));
     await idem.record(created.flow_id);
     d.logger.info({ flowId: created.flow_id, actor: actorOf(res) }, "intent received");
-    const { result } = await d.intents.submit(created.flow_id, "plan", d.intentWaitMs);
+    const { result } = await d.intents.submit(created.flow_id, "plan", waitMs(req));
+    // Accepted: the flow and its job are written; the client follows status_endpoint (or its events).
+    if (prefersAsync(req)) return answer(res, created, true);
     // The orchestrator's result carries the flow as it committed it: no second read.
     const row = result?.flow?.flow_id === created.flow_id ? result.flow : await d.store.require(created.flow_id);
     if (result?.paramErrors?.length && row.dag_id) {
@@ -65,8 +74,8 @@ export function intentRoutes(d: AssistantDeps): Router {
   r.post("/orchestrator/flows/:flow_id/approve", async (req, res) => {
     const flowId = flowIdOf(req.params.flow_id);
     await approveFlow(d.store, flowId, actorOf(res), roleOf(res));
-    await d.intents.submit(flowId, "approve", d.intentWaitMs);
-    answer(res, await d.store.require(flowId));
+    await d.intents.submit(flowId, "approve", waitMs(req));
+    answer(res, await d.store.require(flowId), prefersAsync(req));
   });
 
   r.post("/orchestrator/flows/:flow_id/answer", async (req, res) => {
@@ -81,8 +90,8 @@ export function intentRoutes(d: AssistantDeps): Router {
       throw e;
     }
     // A new plan job for each answer: the first plan job of the flow has already finished.
-    await d.intents.submit(flowId, "plan", d.intentWaitMs, `answer-${new Date(answered.updated_at).getTime()}`);
-    answer(res, await d.store.require(flowId));
+    await d.intents.submit(flowId, "plan", waitMs(req), `answer-${new Date(answered.updated_at).getTime()}`);
+    answer(res, await d.store.require(flowId), prefersAsync(req));
   });
 
   r.post("/orchestrator/flows/:flow_id/cancel", async (req, res) => {
