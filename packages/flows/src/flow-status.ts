@@ -1,6 +1,7 @@
 /**
  * Flow statuses. Transitions (who moves them):
- *   pending → planning (orchestrator picks the job up)
+ *   pending → planning (orchestrator picks the job up); a new flow routed offline from its job's
+ *     copy of the row goes from pending to planning's outcome in one write
  *   planning → rejected | needs_input | awaiting_approval | in_progress | failed (orchestrator phases)
  *   awaiting_approval → approved (POST approve) → in_progress | failed (orchestrator)
  *   awaiting_approval | needs_input → cancelled (POST cancel)

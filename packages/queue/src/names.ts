@@ -79,6 +79,8 @@ export const taskQueueName = (j: Pick<TaskJob, "host">): string => (j.host ? hos
 export const intentJobSchema = z.object({
   flowId: z.string(),
   action: z.enum(["plan", "approve", "cancel"]),
+  /** The new flow as the API inserted it (a first plan job only): planned from this copy, not read again. */
+  flow: z.record(z.string(), z.unknown()).optional(),
 });
 export type IntentJob = z.infer<typeof intentJobSchema>;
 

@@ -1,4 +1,5 @@
 import { QueueEvents, type Queue } from "bullmq";
+import type { FlowRow } from "@svc/db";
 import type { ProcessResult } from "@svc/flows";
 import type { Logger } from "@svc/logger";
 import { createRedis, QUEUE_NAMES, type IntentJob } from "@svc/queue";
@@ -14,9 +15,10 @@ export interface IntentClient {
   /**
    * Enqueue the flow's job and wait up to `waitMs` for the orchestrator's result (0: do not wait,
    * as for `Prefer: respond-async`). `round` tells apart later jobs of the same action (a flow
-   * answered after needs_input is planned again).
+   * answered after needs_input is planned again). `created`: the new flow as inserted, carried by
+   * its first plan job so the orchestrator need not read it.
    */
-  submit(flowId: string, action: IntentJob["action"], waitMs: number, round?: string): Promise<IntentOutcome>;
+  submit(flowId: string, action: IntentJob["action"], waitMs: number, round?: string, created?: FlowRow): Promise<IntentOutcome>;
   close(): Promise<void>;
 }
 
@@ -47,22 +49,18 @@ export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: 
   events.on("error", (e) => o.logger.warn({ err: String(e) }, "intents events error"));
 
   return {
-    async submit(flowId, action, waitMs, round) {
+    async submit(flowId, action, waitMs, round, created) {
       let job;
       try {
         // ioredis queues commands while Redis is down; bound the wait so the request still answers.
         job = await within(
-          o.queue.add(
-            action,
-            { flowId, action },
-            {
-              jobId: `${action}|${flowId}${round ? `|${round}` : ""}`,
-              attempts: 5,
-              backoff: { type: "exponential", delay: 500 },
-              removeOnComplete: { age: 3600 },
-              removeOnFail: { age: 86400 },
-            },
-          ),
+          o.queue.add(action, created ? { flowId, action, flow: created } : { flowId, action }, {
+            jobId: `${action}|${flowId}${round ? `|${round}` : ""}`,
+            attempts: 5,
+            backoff: { type: "exponential", delay: 500 },
+            removeOnComplete: { age: 3600 },
+            removeOnFail: { age: 86400 },
+          }),
           ENQUEUE_TIMEOUT_MS,
           "enqueue",
         );

@@ -1,6 +1,6 @@
 import { Worker, type Job } from "bullmq";
 import type { SvcConfig } from "@svc/config";
-import type { Db } from "@svc/db";
+import type { Db, FlowRow } from "@svc/db";
 import { newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
 import { createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type PlanHosts, type ProcessResult } from "@svc/flows";
 import { createCachedHostList, type Weigher } from "@svc/hosts";
@@ -36,6 +36,11 @@ export interface Orchestrator {
   close(): Promise<void>;
 }
 
+/** A job's copy of a flow row, its dates revived (the queue carries them as ISO strings). */
+function flowFromJob(flow: Record<string, unknown>): FlowRow {
+  return { ...flow, created_at: new Date(String(flow.created_at)), updated_at: new Date(String(flow.updated_at)) } as FlowRow;
+}
+
 /** Start consuming the `intents` queue: each job runs the flow's remaining phases (see processFlow). */
 export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
   const { config, db } = deps;
@@ -50,15 +55,16 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
   const pipeline = { store, engine, router, logger: log, workflowUiUrl: config.workflowUiUrl, hosts };
 
   const handle = async (job: Job): Promise<ProcessResult> => {
-    const { flowId, action } = intentJobSchema.parse(job.data);
+    const { flowId, action, flow } = intentJobSchema.parse(job.data);
     log.info({ flowId, action, jobId: job.id, attempt: job.attemptsMade + 1 }, "intent job");
-    // plan and approve both mean "do what the flow still needs"; Postgres says what that is.
+    // plan and approve both mean "do what the flow still needs"; Postgres says what that is (a new
+    // flow's first plan job carries the flow as inserted, which processFlow's guarded writes check).
     // Cancel is decided by the API in Postgres; a cancel job only reports the flow's state.
     if (action === "cancel") {
       const row = await store.require(flowId);
       return { flowId, status: row.status };
     }
-    return processFlow(pipeline, flowId);
+    return processFlow(pipeline, flowId, flow ? flowFromJob(flow) : undefined);
   };
 
   const connection = createRedis(config.redisUrl);

@@ -12,9 +12,16 @@ import { validate } from "./validation";
  * or after a crash, resumes at the first phase not recorded and never repeats a finished one.
  * Flows waiting for the user or finished are returned as they are.
  */
-export async function processFlow(deps: PipelineDeps & { workflowUiUrl: string }, flowId: string): Promise<ProcessResult> {
-  // A new flow (the usual job) moves to planning in the same statement that reads it.
-  let flow: FlowRow | undefined = (await deps.store.update(flowId, { status: "planning" }, ["pending"])) ?? (await deps.store.get(flowId));
+export async function processFlow(deps: PipelineDeps & { workflowUiUrl: string }, flowId: string, created?: FlowRow): Promise<ProcessResult> {
+  let flow: FlowRow | undefined;
+  if (created && plannableCopy(deps, flowId, created)) {
+    // The flow as the API inserted it: planned from this copy, moved to planning by its first write.
+    flow = { ...created, status: "planning" };
+    deps = claimingOnFirstWrite(deps);
+  } else {
+    // A new flow moves to planning in the same statement that reads it.
+    flow = (await deps.store.update(flowId, { status: "planning" }, ["pending"])) ?? (await deps.store.get(flowId));
+  }
   if (!flow) return { flowId, status: "not_found" };
 
   let catalogue: CatalogueDag[] | undefined;
@@ -41,6 +48,30 @@ function savingWithNext<D extends PipelineDeps>(deps: D, unsaved: FlowPatch): D 
     const merged = left ? { ...left, ...patch } : patch;
     left = undefined;
     return deps.store.update(flowId, merged, expect);
+  };
+  return { ...deps, store: { ...deps.store, update } };
+}
+
+/**
+ * Whether a job's copy of its flow can stand in for reading it: the new flow itself (pending, no
+ * phase yet), routed offline (milliseconds: a model's seconds of routing keep the visible claim).
+ */
+function plannableCopy(deps: PipelineDeps, flowId: string, created: FlowRow): boolean {
+  return deps.router.mode === "offline" && created.flow_id === flowId && created.status === "pending" && phasesOf(created).length === 0;
+}
+
+/**
+ * The deps with a store whose first update also claims the flow: it sets `planning` unless the
+ * patch sets a status, and accepts the flow still `pending` where `planning` is expected. When
+ * another orchestrator moved the flow first, the guard fails and the caller reads it as it is.
+ */
+function claimingOnFirstWrite<D extends PipelineDeps>(deps: D): D {
+  let first = true;
+  const update: FlowStore["update"] = (flowId, patch, expect) => {
+    if (!first) return deps.store.update(flowId, patch, expect);
+    first = false;
+    const widened = expect?.includes("planning") ? [...expect, "pending" as const] : expect;
+    return deps.store.update(flowId, { ...patch, status: patch.status ?? "planning" }, widened);
   };
   return { ...deps, store: { ...deps.store, update } };
 }

@@ -54,7 +54,7 @@ export function intentRoutes(d: AssistantDeps): Router {
       .catch(async (e: unknown) => (await idem.release().catch(() => undefined), Promise.reject(e)));
     await idem.record(created.flow_id);
     d.logger.info({ flowId: created.flow_id, actor: actorOf(res) }, "intent received");
-    const { result } = await d.intents.submit(created.flow_id, "plan", waitMs(req));
+    const { result } = await d.intents.submit(created.flow_id, "plan", waitMs(req), undefined, created);
     // Accepted: the flow and its job are written; the client follows status_endpoint (or its events).
     if (prefersAsync(req)) return answer(res, created, true);
     // The orchestrator's result carries the flow as it committed it: no second read.
