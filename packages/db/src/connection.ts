@@ -23,6 +23,7 @@ import * as m015 from "./migrations/015-hops-in-try-ops";
 import * as m016 from "./migrations/016-started-runs-read";
 import * as m017 from "./migrations/017-closed-run-reads";
 import * as m018 from "./migrations/018-kept-hops-claimed";
+import * as m019 from "./migrations/019-dag-change-notify";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -114,6 +115,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "016-started-runs-read": m016,
   "017-closed-run-reads": m017,
   "018-kept-hops-claimed": m018,
+  "019-dag-change-notify": m019,
 };
 
 /** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */

@@ -1,5 +1,8 @@
 export { createDb, createPool, createClient, migrateToLatest, ensureDatabase } from "./connection";
 export { prepared, runPrepared } from "./named-statements";
+export { createNotificationFeed } from "./notification-feed";
+export type { NotificationFeed, NotificationFeedOptions } from "./notification-feed";
+export { DAG_CHANGE_CHANNEL } from "./migrations/019-dag-change-notify";
 export { parsePgUrl, describeHosts, DatabaseUrlError } from "./multi-host";
 export type { ParsedPgUrl, PgHost, TargetSessionAttrs } from "./multi-host";
 export { NoUsableHostError } from "./host-choice";

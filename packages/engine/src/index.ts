@@ -42,6 +42,7 @@ export { syncDagFolder, watchDagFolder, getImportErrorForDag } from "./processor
 export type { SyncDagFolderDeps, SyncReport, WatchDagFolderOptions } from "./processor";
 export {
   createEngineApi,
+  listenedDefinitions,
   openEngineApi,
   RUN_ID_PATTERN,
   parseApiDate,

@@ -1,7 +1,7 @@
 import { Worker, type Job } from "bullmq";
 import type { SvcConfig } from "@svc/config";
-import type { Db, FlowRow } from "@svc/db";
-import { newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
+import { createNotificationFeed, DAG_CHANGE_CHANNEL, type Db, type FlowRow } from "@svc/db";
+import { listenedDefinitions, newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
 import { createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type PlanHosts, type ProcessResult } from "@svc/flows";
 import { createCachedHostList, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
@@ -52,7 +52,15 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
   const router = deps.router ?? createFlowRouter(config.model, log);
   const inventory = deps.hosts ?? createCachedHostList(db);
   const hosts: PlanHosts = { list: () => inventory.list(), weigher: deps.hosts?.weigher ?? deps.weigher, maxProbeAgeMs: deps.hosts?.maxProbeAgeMs };
-  const pipeline = { store, engine, router, logger: log, workflowUiUrl: config.workflowUiUrl, hosts };
+  // The catalogue every intent lists, kept while Postgres notifies no DAG change.
+  const dagChanges = createNotificationFeed(config.databaseUrl, DAG_CHANGE_CHANNEL, {
+    applicationName: "svc-orchestrator-listen",
+    onError: (e) => log.warn({ err: String(e) }, "DAG change feed lost; the catalogue is read on every intent until it is back"),
+    onBack: () => log.info("DAG change feed back; the catalogue is kept between changes again"),
+  });
+  const catalogue = listenedDefinitions(engine, dagChanges);
+  const pipelineEngine = { ...engine, listDagDefinitions: catalogue.listDagDefinitions };
+  const pipeline = { store, engine: pipelineEngine, router, logger: log, workflowUiUrl: config.workflowUiUrl, hosts };
 
   const handle = async (job: Job): Promise<ProcessResult> => {
     const { flowId, action, flow } = intentJobSchema.parse(job.data);
@@ -98,6 +106,7 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
       await sweep.stop();
       await worker.close();
       await heartbeat.stop();
+      await dagChanges.close();
       await queues.close();
       connection.disconnect();
     },

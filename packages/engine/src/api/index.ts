@@ -1,5 +1,6 @@
 export { createEngineApi } from "./engine-api";
 export { openEngineApi } from "./open-engine-api";
+export { listenedDefinitions } from "./listened-definitions";
 export type { OpenedEngineApi } from "./open-engine-api";
 export type { EngineApi } from "./engine-api";
 export type { EngineApiDeps } from "./deps";
