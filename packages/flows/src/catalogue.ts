@@ -29,9 +29,19 @@ function derive(definition: DagDefinition): Pick<CatalogueDag, "entry" | "approv
 // localeCompare's order, without building a collator on every comparison (every intent sorts the catalogue).
 const byId = new Intl.Collator().compare;
 
+// The catalogue built from one list of the engine's, while the engine hands out that same list
+// (a kept list: see listenedDefinitions); shared, so frozen.
+const built = new WeakMap<object, readonly CatalogueDag[]>();
+
 /** The discoverable DAGs: active ones, with their definitions, sorted by dag_id. */
-export async function loadCatalogue(api: Pick<EngineApi, "listDagDefinitions">): Promise<CatalogueDag[]> {
+export async function loadCatalogue(api: Pick<EngineApi, "listDagDefinitions">): Promise<readonly CatalogueDag[]> {
   const dags = await api.listDagDefinitions({ onlyActive: true });
+  let catalogue = built.get(dags);
+  if (!catalogue) built.set(dags, (catalogue = Object.freeze(fromDefinitions(dags))));
+  return catalogue;
+}
+
+function fromDefinitions(dags: Awaited<ReturnType<EngineApi["listDagDefinitions"]>>): CatalogueDag[] {
   return dags
     .map(({ definition, ...state }) => ({
       ...state,

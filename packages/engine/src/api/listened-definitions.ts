@@ -17,9 +17,10 @@ export function listenedDefinitions(api: Lister, feed: Pick<NotificationFeed, "g
       const key = String(opts.onlyActive ?? true);
       const generation = feed.generation();
       const hit = kept.get(key);
-      if (feed.listening() && hit?.generation === generation) return [...hit.entries];
-      const entries = await api.listDagDefinitions(opts);
-      if (feed.listening() && feed.generation() === generation) kept.set(key, { generation, entries: [...entries] });
+      // The same (frozen) list while it holds: callers may derive from it once per list (loadCatalogue does).
+      if (feed.listening() && hit?.generation === generation) return hit.entries;
+      const entries = Object.freeze(await api.listDagDefinitions(opts)) as DagDefinitionEntry[];
+      if (feed.listening() && feed.generation() === generation) kept.set(key, { generation, entries });
       else kept.delete(key);
       return entries;
     },

@@ -28,7 +28,7 @@ async function routeSafely(deps: PipelineDeps, intent: string, entries: RouterCa
  * `flow.router`; no match or a refusal rejects the flow with what the catalogue can do. A route
  * that goes on to validation is returned `unsaved`: the caller writes it with the next phase.
  */
-export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flow: FlowRow; catalogue: CatalogueDag[]; unsaved?: FlowPatch }> {
+export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flow: FlowRow; catalogue: readonly CatalogueDag[]; unsaved?: FlowPatch }> {
   const catalogue = await loadCatalogue(deps.engine);
   const entries = catalogue.map((c) => c.entry);
   const result = await routeSafely(deps, flow.intent, entries);

@@ -24,7 +24,7 @@ export async function processFlow(deps: PipelineDeps & { workflowUiUrl: string }
   }
   if (!flow) return { flowId, status: "not_found" };
 
-  let catalogue: CatalogueDag[] | undefined;
+  let catalogue: readonly CatalogueDag[] | undefined;
   let paramErrors: ParamError[] | undefined;
   let unsaved: FlowPatch | undefined;
   if (flow.status === "planning" && !phasesOf(flow).includes("dag_discovery")) {

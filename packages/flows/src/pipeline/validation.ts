@@ -18,7 +18,7 @@ const describeParam = (dag: CatalogueDag, name: string) => {
  * extracted). Then decide: run now, wait for approval (the DAG asks for it, it is paused, or a
  * param reserved for a role is set), or ask for input.
  */
-export async function validate(deps: PipelineDeps, flow: FlowRow, known?: CatalogueDag[]): Promise<Validated> {
+export async function validate(deps: PipelineDeps, flow: FlowRow, known?: readonly CatalogueDag[]): Promise<Validated> {
   const dagId = flow.dag_id!;
   const catalogue = known ?? (await loadCatalogue(deps.engine));
   const dag = catalogue.find((d) => d.dag_id === dagId);
