@@ -25,3 +25,25 @@ export async function killHard(child: ChildProcess): Promise<void> {
   child.kill("SIGKILL");
   await exited;
 }
+
+/**
+ * A worker in its own process on a harness's queues and DAG folder, with a job lock of `lockMs`;
+ * its database or Redis may be given another way in (a held forward). Added to `children`.
+ */
+export async function spawnHarnessWorker(
+  h: { tdb: { url: string }; config: { redisUrl: string }; queues: { prefix: string }; dagsDir: string },
+  children: ChildProcess[],
+  o: { lockMs: string; databaseUrl?: string; redisUrl?: string },
+): Promise<ChildProcess> {
+  const env = {
+    DATABASE_URL: o.databaseUrl ?? h.tdb.url,
+    REDIS_URL: o.redisUrl ?? h.config.redisUrl,
+    SVC_REDIS_PREFIX: h.queues.prefix,
+    SVC_DAGS_DIR: h.dagsDir,
+    SVC_LOG_LEVEL: "silent",
+    SVC_WORKER_LOCK_MS: o.lockMs,
+  };
+  const c = await spawnEngine("worker", env);
+  children.push(c);
+  return c;
+}

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { startTcpHold, waitFor, type TcpHold } from "@svc/testing";
-import { killHard, spawnEngine } from "./child";
+import { killHard, spawnHarnessWorker } from "./child";
 import { createHarness, type Harness } from "./harness";
 
 // A worker whose Redis goes silent for longer than its job lock while its try runs (its Postgres
@@ -30,19 +30,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const worker = async (redisUrl: string) => {
-  const env = {
-    DATABASE_URL: h.tdb.url,
-    REDIS_URL: redisUrl,
-    SVC_REDIS_PREFIX: h.queues.prefix,
-    SVC_DAGS_DIR: h.dagsDir,
-    SVC_LOG_LEVEL: "silent",
-    SVC_WORKER_LOCK_MS: LOCK_MS,
-  };
-  const c = await spawnEngine("worker", env);
-  children.push(c);
-  return c;
-};
+const worker = (redisUrl: string) => spawnHarnessWorker(h, children, { lockMs: LOCK_MS, redisUrl });
 
 const stalledDeliveries = async (): Promise<number> => {
   const jobs = await h.queues.tasks.getJobs(["active", "wait", "completed", "failed"]);

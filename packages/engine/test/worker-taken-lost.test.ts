@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { startTcpHold, waitFor, type TcpHold } from "@svc/testing";
-import { killHard, spawnEngine } from "./child";
+import { killHard, spawnHarnessWorker } from "./child";
 import { createHarness, type Harness } from "./harness";
 
 // A worker killed after it took a task's job and before it claimed the try (its database stopped
@@ -26,19 +26,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const worker = async (databaseUrl: string) => {
-  const env = {
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: h.config.redisUrl,
-    SVC_REDIS_PREFIX: h.queues.prefix,
-    SVC_DAGS_DIR: h.dagsDir,
-    SVC_LOG_LEVEL: "silent",
-    SVC_WORKER_LOCK_MS: LOCK_MS,
-  };
-  const c = await spawnEngine("worker", env);
-  children.push(c);
-  return c;
-};
+const worker = (databaseUrl: string) => spawnHarnessWorker(h, children, { lockMs: LOCK_MS, databaseUrl });
 
 test("a worker killed between taking a job and claiming its try: the job comes back after its lock lapses and another worker runs the try once, as try 1", async () => {
   const held = new URL(h.tdb.url);
