@@ -25,6 +25,8 @@ export {
   onShutdown,
 } from "./runtime";
 export type { TryBatcher } from "./runtime/task-claim";
+export { microBatch } from "./runtime/micro-batch";
+export type { MicroBatchOptions } from "./runtime/micro-batch";
 export { createDagRunsPort } from "./runtime/dag-runs-port";
 export type {
   RuntimeDeps,

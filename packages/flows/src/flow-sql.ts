@@ -48,3 +48,16 @@ export function updateFlowSql(columns: readonly string[], expected: number): str
   }
   return text;
 }
+
+/**
+ * Many new flows, each with its `flow.created` audit event, in one statement (one round trip and one
+ * commit): the rows come as parallel arrays ($1..$9: flow id, execution id, intent, params,
+ * requested params, auto_approve, auto_execute, approval, actor). Rows come back in no set order.
+ */
+export const CREATE_FLOWS_AUDITED_SQL = prepared(`with "i" as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::bool[], $7::bool[], $8::jsonb[], $9::text[])
+      as "t" ("flow_id", "execution_id", "intent", "params", "requested_params", "auto_approve", "auto_execute", "approval", "actor")),
+  "f" as (insert into "flow" ("flow_id", "execution_id", "intent", "params", "requested_params", "status", "auto_approve", "auto_execute", "approval", "router", "phases_completed", "phases_skipped", "next_steps", "missing_params")
+    select "flow_id", "execution_id", "intent", "params", "requested_params", 'pending', "auto_approve", "auto_execute", "approval", '{}', '[]', '[]', '[]', '[]' from "i" returning *),
+  "a" as (insert into "audit_event" ("actor", "action", "target", "detail") select "i"."actor", 'flow.created', "f"."flow_id", '{}'::jsonb from "f" join "i" using ("flow_id"))
+  select * from "f"`);

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { createTestDb, type TestDb } from "@svc/testing";
 import { createFlowStore } from "./flow-store";
 
@@ -40,4 +41,35 @@ test("an update sets the given fields (jsonb as values, null as SQL null) and on
   // Without a guard the update applies whatever the status.
   expect(await store.update(flow.flow_id, { approval: null, phases_completed: ["dag_discovery"] })).toMatchObject({ approval: null, phases_completed: ["dag_discovery"] });
   expect(await store.update("flow-ffffffffffff", { status: "planning" })).toBeUndefined();
+});
+
+/** The transaction that wrote each flow's row (xmin): rows of one statement share it. */
+const writtenBy = async (ids: string[]) =>
+  (await tdb.db.executeQuery<{ flow_id: string; tx: string }>(sql`select flow_id, xmin::text as tx from flow where flow_id = any(${ids})`.compile(tdb.db))).rows;
+
+test("flows created together go to Postgres in one statement (one commit), each with its own row, audit event and caller", async () => {
+  const store = createFlowStore(tdb.db);
+  const callers = ["ann", "ben", "cat", "dan", "eve"];
+  const flows = await Promise.all(callers.map((c, i) => store.create({ ...input, intent: `create a vm called g${i}`, requestedParams: { i } }, c)));
+  expect(flows.map((f) => f.intent)).toEqual(callers.map((_, i) => `create a vm called g${i}`));
+  expect(flows.map((f) => f.requested_params)).toEqual(callers.map((_, i) => ({ i })));
+  expect(new Set(flows.map((f) => f.flow_id)).size).toBe(5);
+  const txs = await writtenBy(flows.map((f) => f.flow_id));
+  expect(txs).toHaveLength(5);
+  expect(new Set(txs.map((t) => t.tx)).size).toBe(1);
+  for (const [i, f] of flows.entries()) {
+    expect(await auditOf(f.flow_id)).toEqual([{ actor: callers[i], action: "flow.created", target: f.flow_id, detail: {} }]);
+    expect(await store.require(f.flow_id)).toEqual(f);
+  }
+});
+
+test("a flow Postgres cannot store fails alone: the others created with it are stored", async () => {
+  const store = createFlowStore(tdb.db);
+  // A NUL character cannot be stored in a text column: its statement fails.
+  const texts = ["create a vm called ok1", "create a vm called \u0000bad", "create a vm called ok2"];
+  const out = await Promise.allSettled(texts.map((t) => store.create({ ...input, intent: t }, "ann")));
+  expect(out.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  for (const o of out) if (o.status === "fulfilled") expect(await store.require(o.value.flow_id)).toMatchObject({ intent: o.value.intent, status: "pending" });
+  const bad = (await tdb.db.selectFrom("flow").select("flow_id").where("intent", "like", "%bad").execute()).length;
+  expect(bad).toBe(0);
 });

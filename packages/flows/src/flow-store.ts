@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import type { Db, FlowRow } from "@svc/db";
 import { NotFoundError } from "@svc/errors";
-import { CREATE_FLOW_AUDITED_SQL, CREATE_FLOW_SQL, flowRows, selectFlow, updateFlowSql } from "./flow-sql";
+import { groupedFlowCreate } from "./flow-create";
+import { CREATE_FLOW_SQL, flowRows, selectFlow, updateFlowSql } from "./flow-sql";
 import type { FlowStatus, Phase } from "./flow-status";
 import { newExecutionId, newFlowId } from "./ids";
 
@@ -40,7 +41,10 @@ const JSON_FIELDS = ["params", "requested_params", "phases_completed", "phases_s
 
 /** Persistence of flows in Postgres: the source of truth both services read and write. */
 export interface FlowStore {
-  /** With `createdBy`, the `flow.created` audit event is written by the same statement. */
+  /**
+   * With `createdBy`, the `flow.created` audit event is written by the same statement, and flows
+   * created while an earlier insert is in Postgres share one statement (group commit).
+   */
   create(input: NewFlowInput, createdBy?: string): Promise<FlowRow>;
   get(flowId: string): Promise<FlowRow | undefined>;
   /** The flow or a 404 (flow_not_found). */
@@ -60,6 +64,7 @@ export interface FlowStore {
 /** The FlowStore over the `flow` and `audit_event` tables. */
 export function createFlowStore(db: Db): FlowStore {
   const get = (flowId: string) => selectFlow(db, flowId);
+  const createAudited = groupedFlowCreate(db);
 
   return {
     async create(input, createdBy) {
@@ -73,8 +78,10 @@ export function createFlowStore(db: Db): FlowStore {
         input.autoExecute,
         input.autoApprove && input.autoApproveRole ? JSON.stringify({ auto_approve_role: input.autoApproveRole }) : null,
       ];
-      // With an actor: one round trip for the flow and its audit event (every intent writes both).
-      const rows = createdBy === undefined ? await flowRows(db, CREATE_FLOW_SQL, values) : await flowRows(db, CREATE_FLOW_AUDITED_SQL, [...values, createdBy]);
+      // With an actor (every intent): the flow and its audit event in one statement, shared with
+      // the intents that arrive meanwhile (group commit).
+      if (createdBy !== undefined) return createAudited({ values, actor: createdBy });
+      const rows = await flowRows(db, CREATE_FLOW_SQL, values);
       if (!rows[0]) throw new Error("flow insert returned no row");
       return rows[0];
     },
