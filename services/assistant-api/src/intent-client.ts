@@ -94,7 +94,9 @@ export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: 
       const jobId = `${action}|${flowId}${round ? `|${round}` : ""}`;
       if (created && action === "plan" && !round) {
         const wait = waitMs > 0 ? waiters.expect(jobId) : undefined;
-        if (!(await enqueued(flowId, action, () => addTogether({ jobId, data: { flowId, action, flow: created } })))) {
+        // Added once the event reader has its starting point: the job's events all come after it.
+        const add = async () => (await waiters.events(), addTogether({ jobId, data: { flowId, action, flow: created } }));
+        if (!(await enqueued(flowId, action, add))) {
           wait?.cancel();
           return { queued: false };
         }

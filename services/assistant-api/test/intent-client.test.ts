@@ -2,7 +2,7 @@ import { UnrecoverableError, Worker, type Job } from "bullmq";
 import type { FlowRow } from "@svc/db";
 import { silentLogger } from "@svc/logger";
 import { createQueues, createRedis, QUEUE_NAMES, type Queues } from "@svc/queue";
-import { createTestRedis, type TestRedis } from "@svc/testing";
+import { createTestRedis, startTcpHold, type TestRedis } from "@svc/testing";
 import { createIntentClient, type IntentClient } from "../src/intent-client";
 
 // The intent client against real Redis and a BullMQ worker standing in for the orchestrator: a new
@@ -84,4 +84,23 @@ test("a job that may have finished before (an approval asked twice) still gets i
   const again = await client.submit(id, "approve", 20_000);
   expect(again.result?.flowId).toBe(id);
   expect(seen.filter((s) => s.name === "approve" && s.data.flowId === id)).toHaveLength(1);
+}, 20_000);
+
+test("a new flow's job is added only once the event reader has its starting point, so a result that comes back at once is not missed", async () => {
+  // This client's event reader reaches Redis through a forward that passes nothing yet.
+  const hold = await startTcpHold(Number(new URL(redis.url).port || 6379));
+  hold.hold();
+  const late = createIntentClient({ queue: queues.intents, redisUrl: `redis://127.0.0.1:${hold.port}`, prefix: redis.prefix, logger: silentLogger() });
+  try {
+    const id = "flow-000000000010";
+    const answer = late.submit(id, "plan", 20_000, undefined, flowRow(id));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await queues.intents.getJob(`plan|${id}`)).toBeUndefined();
+    hold.release();
+    const out = await answer;
+    expect(out.result?.flowId).toBe(id);
+  } finally {
+    await late.close();
+    await hold.close();
+  }
 }, 20_000);
