@@ -1,5 +1,5 @@
 import { createTemplateContext, evaluateCondition, renderTemplate, type DagDefinition, type TemplateContext } from "@svc/dags";
-import { DEFAULT_MAX_PROBE_AGE_MS, placementRequestOf, planPlacement, type HostList, type PlacementPreview, type PlannedVm, type Weigher } from "@svc/hosts";
+import { DEFAULT_MAX_PROBE_AGE_MS, LOCAL_HOST, placementRequestOf, planPlacement, type HostList, type PlacementPreview, type PlannedVm, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
 
 /** The inventory as the pipeline reads it (cached: see createCachedHostList) and the workers' placement settings. */
@@ -69,10 +69,13 @@ export function plannedVms(dag: DagDefinition, params: Record<string, unknown>):
  */
 export async function placementPreview(hosts: PlanHosts | undefined, dag: DagDefinition, params: Record<string, unknown>, logger: Logger): Promise<PlacementPreview | null> {
   if (!hosts) return null;
-  const vms = plannedVms(dag, params);
-  if (vms.length === 0) return null;
   try {
-    return planPlacement(vms, await hosts.list(), { weigher: hosts.weigher ?? "spread", maxProbeAgeMs: hosts.maxProbeAgeMs ?? DEFAULT_MAX_PROBE_AGE_MS });
+    const records = await hosts.list();
+    // A single-host install (or none yet) has nothing to preview: its VMs are not worked out at all.
+    if (records.every((r) => r.name === LOCAL_HOST)) return null;
+    const vms = plannedVms(dag, params);
+    if (vms.length === 0) return null;
+    return planPlacement(vms, records, { weigher: hosts.weigher ?? "spread", maxProbeAgeMs: hosts.maxProbeAgeMs ?? DEFAULT_MAX_PROBE_AGE_MS });
   } catch (e) {
     logger.warn({ dagId: dag.dag_id, err: String(e) }, "placement preview unavailable");
     return null;
