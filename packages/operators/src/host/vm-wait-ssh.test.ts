@@ -2,6 +2,7 @@ import { loadConfig } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor, RunResult } from "@svc/host";
 import { createTestOperatorContext } from "@svc/testing";
+import { ansibleStrategyFor, forgetAnsibleStrategyProbes } from "./ansible-strategy";
 import { createHostOperators } from "./index";
 
 // vm_wait_ssh's probing, through our own HostExecutor interface recording what it was asked to run
@@ -39,7 +40,7 @@ function host(answerAt: number, stateAt: (read: number) => string = () => "runni
   const loops = () => calls.filter((a) => a[0] === "sh" && a[2]?.includes("ssh-keyscan"));
   const count = (cmd: string) => calls.filter((a) => a[0] === cmd).length;
   const scanTimeouts = () => calls.filter((a) => a[0] === "ssh-keyscan").map((a) => a[a.indexOf("-T") + 1]);
-  return { run, count, loops, scanTimeouts, calls: () => calls };
+  return { run, count, loops, scanTimeouts, calls: () => calls, ex };
 }
 
 describe("vm_wait_ssh probing", () => {
@@ -53,6 +54,18 @@ describe("vm_wait_ssh probing", () => {
     expect(h.count("ssh-keyscan")).toBe(0);
     // The keys were pinned by the loop's own command: nothing ran after it.
     expect(h.calls().at(-1)).toBe(h.loops().at(-1));
+  });
+
+  it("probes the host's Ansible strategy while it waits, so the VM's first play finds the answer there", async () => {
+    forgetAnsibleStrategyProbes();
+    const h = host(2);
+    await h.run({ interval_s: 0.2 });
+    const probes = () => h.calls().filter((a) => a[0] === "sh" && a[2]?.includes("ansible_mitogen"));
+    expect(probes()).toHaveLength(1);
+    // The play asks on the same host: answered from the probe made during the wait, nothing more runs.
+    const before = h.calls().length;
+    await expect(ansibleStrategyFor(h.ex, cfg.ansibleStrategy)).resolves.toMatchObject({ strategy: "mitogen_linear" });
+    expect(h.calls()).toHaveLength(before);
   });
 
   it("fails without retry when a round's state read finds the VM shut off", async () => {

@@ -4,6 +4,7 @@ import type { HostExecutor } from "@svc/host";
 import { pinVmHostKeys, waitForHostKeys, type PinResult } from "@svc/vm";
 import type { Operator, OperatorContext } from "../types";
 import { sleep } from "./abortable-sleep";
+import { ansibleStrategyFor } from "./ansible-strategy";
 import { defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { inventoryHost, vmName } from "./schemas";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
@@ -43,6 +44,9 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
     async run(a, ctx) {
       // The scan runs on the VM's host: its forwards are on that host's 127.0.0.1.
       const ex = executorFor(ctx, exFor);
+      // The VM's plays run on this host with the strategy its probe picks (once per host and
+      // process): probed now, while the VM boots, so its first play does not wait for the probe.
+      if (!ctx.host?.jump) void ansibleStrategyFor(ex, ctx.config.ansibleStrategy);
       const s = hostOperatorSettings(deps.env);
       const deadline = Date.now() + a.timeout_s * 1000;
       let info: VmCliInfo | undefined;
