@@ -9,7 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createPool } from "@svc/db";
-import { createQueues, pingRedis } from "@svc/queue";
+import { createQueues, INTENT_JOB_OPTIONS, pingRedis } from "@svc/queue";
 import { autocannon, type CannonResult } from "./load";
 import { startNginx } from "./nginx";
 
@@ -56,11 +56,7 @@ export async function startFloorServer(
       // The row first: the job names it, and a job whose row is not yet there would find nothing.
       await pool.query({ name: "floor-insert", text: `insert into ${TABLE} (id, text) values ($1, $2)`, values: [id, text] });
       // The intent client's options: a job id per flow (one plan each), kept an hour after completion.
-      await queues.intents.add(
-        "plan",
-        { flowId: id, action: "plan" },
-        { jobId: `plan|${id}`, attempts: 5, backoff: { type: "exponential", delay: 500 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86400 } },
-      );
+      await queues.intents.add("plan", { flowId: id, action: "plan" }, { ...INTENT_JOB_OPTIONS, jobId: `plan|${id}` });
       res.status(202).json({ flow_id: id, status: "pending" });
     } catch (e) {
       // Counted (autocannon counts the 500s too) and said once at close, not a stack trace per request.

@@ -1,4 +1,16 @@
-export { QUEUE_NAMES, schedulerJobSchema, taskJobSchema, parseTaskJob, intentJobSchema, taskJobId, runEvalJobId, jobDagHash, hostQueueName, taskQueueName } from "./names";
+export {
+  QUEUE_NAMES,
+  schedulerJobSchema,
+  taskJobSchema,
+  parseTaskJob,
+  intentJobSchema,
+  INTENT_JOB_OPTIONS,
+  taskJobId,
+  runEvalJobId,
+  jobDagHash,
+  hostQueueName,
+  taskQueueName,
+} from "./names";
 export type { QueueName, SchedulerJob, TaskJob, IntentJob } from "./names";
 export { createRedis, createProducerRedis, createQueues, openRedis, pingRedis } from "./connection";
 export { isSentinelUrl, parseSentinelUrl, redactRedisUrl, reconnectOnReplicaError } from "./redis-url";

@@ -84,6 +84,17 @@ export const intentJobSchema = z.object({
 });
 export type IntentJob = z.infer<typeof intentJobSchema>;
 
+/**
+ * Options of every `intents` job (the API's and the sweep's): retried with back-off, kept an hour
+ * once completed so a late waiter still finds the result, a day once failed.
+ */
+export const INTENT_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: "exponential", delay: 500 },
+  removeOnComplete: { age: 3600 },
+  removeOnFail: { age: 86400 },
+} as const;
+
 // BullMQ job ids must not contain ':' (its key separator); '|' never occurs in our ids' parts' validation.
 const sep = "|";
 const enc = (s: string) => s.replace(/[|:]/g, (c) => (c === "|" ? "%7C" : "%3A"));

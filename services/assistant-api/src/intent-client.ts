@@ -3,7 +3,7 @@ import type { FlowRow } from "@svc/db";
 import { microBatch } from "@svc/engine";
 import type { ProcessResult } from "@svc/flows";
 import type { Logger } from "@svc/logger";
-import { createRedis, QUEUE_NAMES, type IntentJob } from "@svc/queue";
+import { createRedis, INTENT_JOB_OPTIONS, QUEUE_NAMES, type IntentJob } from "@svc/queue";
 import { createJobWaiters } from "./job-waiters";
 
 /** What came back from the orchestrator: its result, or nothing within the wait (the flow moves on regardless). */
@@ -40,13 +40,6 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(t));
 }
 
-const JOB_OPTIONS = {
-  attempts: 5,
-  backoff: { type: "exponential", delay: 500 },
-  removeOnComplete: { age: 3600 },
-  removeOnFail: { age: 86400 },
-} as const;
-
 /**
  * The client side of the `intents` queue. Job ids are `<action>|<flow_id>`: one plan and one
  * approval per flow. Completed jobs are kept an hour so a late waiter still finds the result.
@@ -67,7 +60,7 @@ export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: 
   });
   const addTogether = microBatch(
     async (jobs: { jobId: string; data: IntentJob }[]) => {
-      await o.queue.addBulk(jobs.map((j) => ({ name: j.data.action, data: j.data, opts: { ...JOB_OPTIONS, jobId: j.jobId } })));
+      await o.queue.addBulk(jobs.map((j) => ({ name: j.data.action, data: j.data, opts: { ...INTENT_JOB_OPTIONS, jobId: j.jobId } })));
       return jobs.map(() => true);
     },
     { max: 128, maxInFlight: 2, eagerAt: 8 },
@@ -105,7 +98,7 @@ export function createIntentClient(o: { queue: Queue; redisUrl: string; prefix: 
         return result ? { queued: true, result: revived(result) } : noResult(flowId, action, `no result within ${waitMs} ms`);
       }
       let job: Awaited<ReturnType<Queue["add"]>> | undefined;
-      const queued = await enqueued(flowId, action, async () => (job = await o.queue.add(action, { flowId, action }, { ...JOB_OPTIONS, jobId })));
+      const queued = await enqueued(flowId, action, async () => (job = await o.queue.add(action, { flowId, action }, { ...INTENT_JOB_OPTIONS, jobId })));
       if (!queued || !job) return { queued: false };
       if (waitMs <= 0) return { queued: true };
       try {

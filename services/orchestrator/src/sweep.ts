@@ -1,7 +1,7 @@
 import type { EngineApi } from "@svc/engine";
 import { ACTIVE_PLANNING_STATUSES, syncFlowWithRun, type FlowStore } from "@svc/flows";
 import type { Logger } from "@svc/logger";
-import type { Queues } from "@svc/queue";
+import { INTENT_JOB_OPTIONS, type Queues } from "@svc/queue";
 
 export interface SweepOptions {
   store: FlowStore;
@@ -24,11 +24,7 @@ export function startSweep(o: SweepOptions): { stop(): Promise<void> } {
   const pass = async () => {
     for (const flow of await o.store.listIdle(ACTIVE_PLANNING_STATUSES, o.resumeAfterMs, 50)) {
       const jobId = `resume|${flow.flow_id}|${new Date(flow.updated_at).getTime()}`;
-      await o.queues.intents.add(
-        "plan",
-        { flowId: flow.flow_id, action: "plan" },
-        { jobId, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86400 }, attempts: 5, backoff: { type: "exponential", delay: 500 } },
-      );
+      await o.queues.intents.add("plan", { flowId: flow.flow_id, action: "plan" }, { ...INTENT_JOB_OPTIONS, jobId });
       o.logger.info({ flowId: flow.flow_id, status: flow.status }, "flow resumed after its job was lost");
     }
     for (const flow of await o.store.listIdle(["in_progress"], 0, 200)) {
