@@ -126,9 +126,17 @@ document.addEventListener("DOMContentLoaded", () => {
   async function reloadTable() {
     const r = await api("GET", "/dags/" + seg(dagId) + "/grid/table");
     if (!r.ok) return;
+    // The grid's tab stop (and the keyboard focus, if it was on a square) stays on the same square
+    // across the new table: someone moving through the grid with the arrow keys keeps their place.
+    const stop = q('td.sq[tabindex="0"]');
+    const kept = stop ? whereIs(stop) : null;
+    const focused = !!stop && document.activeElement === stop;
     host.innerHTML = r.body.html; // rendered and escaped by the server
     order = runOrder();
-    firstCell();
+    const back = kept && sqOf(kept.runId, kept.taskId);
+    if (back && focused) focusCell(back);
+    else if (back) back.tabIndex = 0;
+    else firstCell();
     runs.clear();
     r.body.runs.forEach((x) => runs.set(x.dag_run_id, x));
     if (shown) select(shown.kind === "run" ? q('.runbar[data-run="' + CSS.escape(shown.runId) + '"]') : sqOf(shown.runId, shown.taskId));

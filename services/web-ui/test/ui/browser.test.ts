@@ -119,6 +119,30 @@ describe("the workflow UI in Chromium", () => {
     expect((await stack.api.getDagRun("broken_step", run.dag_run_id)).state).toBe("failed");
   });
 
+  test("a square keeps the keyboard focus when a new run redraws the grid, and the arrow keys go on from it", async () => {
+    await page.goto(url(`/dags/broken_step/grid`));
+    const failed = page.locator('td.sq[title^="explode failed ·"]').first();
+    await failed.waitFor();
+    await failed.click();
+    const title = await failed.getAttribute("title");
+    // The focused element's title, or its tag when it has none (BODY once the focus is lost).
+    type Focus = { document: { activeElement: { tagName: string; getAttribute(name: string): string | null } | null } };
+    const focusedTitle = () =>
+      page.evaluate(() => {
+        const el = (globalThis as unknown as Focus).document.activeElement;
+        return el?.getAttribute("title") ?? el?.tagName;
+      });
+    await expect(focusedTitle()).resolves.toBe(title);
+    const columns = await page.locator("thead .runbar").count();
+    // A new run: the page redraws the whole table (its columns changed).
+    await stack.api.triggerDagRun("broken_step", {});
+    await waitFor(async () => (await page.locator("thead .runbar").count()) === columns + 1, { what: "the grid redrawn with the new run" });
+    await expect(focusedTitle()).resolves.toBe(title);
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Enter");
+    await page.locator("#panel h2").filter({ hasText: "prepare" }).waitFor();
+  });
+
   test("run details mark a run, and clearing a task previews it and what follows before clearing", async () => {
     const run = await stack.api.getDagRun("demo_pipeline", formRunId);
     await page.goto(url(`/dags/demo_pipeline/grid?run_id=${encodeURIComponent(run.dag_run_id)}`));
@@ -126,7 +150,8 @@ describe("the workflow UI in Chromium", () => {
     await page.getByRole("button", { name: "Mark failed" }).click();
     await waitFor(async () => (await stack.api.getDagRun("demo_pipeline", run.dag_run_id)).state === "failed", { what: "run marked failed" });
 
-    await page.locator('td.sq[title^="configure success ·"]').click();
+    // This run's square: the nightly runs of an earlier test may have finished theirs by now.
+    await (await square(run.dag_run_id, "configure")).click();
     await page.getByRole("button", { name: "Clear task and downstream…" }).click();
     const preview = page.locator("#clear-preview li");
     await preview.first().waitFor();
