@@ -43,6 +43,8 @@ export interface Harness {
   logs(dagId: string, runId: string, taskId: string, tryNumber?: number): Promise<string[]>;
   /** The ids of the jobs added to the tasks queue so far, from its event stream (BullMQ's "added" events). */
   addedTaskJobs(): Promise<string[]>;
+  /** The ids of the tasks queue's jobs that had BullMQ's `event` ("added", "stalled", …), from its event stream. */
+  taskJobEvents(event: string): Promise<string[]>;
   /** A scheduler's or worker's deps (the harness's database, queues, config and operators) under `instanceId`, with `extra` over them. */
   runtimeDeps(instanceId: string, extra?: Partial<RuntimeDeps>): RuntimeDeps;
   close(): Promise<void>;
@@ -125,11 +127,12 @@ export async function createHarness(label: string, opts: { redisUrl?: string; op
       instanceId,
       ...extra,
     }),
-    async addedTaskJobs() {
+    addedTaskJobs: () => h.taskJobEvents("added"),
+    async taskJobEvents(event) {
       const r = createRedis(redisUrl);
       try {
         const events = await r.xrange(`${redis.prefix}:tasks:events`, "-", "+");
-        return events.filter(([, f]) => f[f.indexOf("event") + 1] === "added").map(([, f]) => f[f.indexOf("jobId") + 1]!);
+        return events.filter(([, f]) => f[f.indexOf("event") + 1] === event).map(([, f]) => f[f.indexOf("jobId") + 1]!);
       } finally {
         r.disconnect();
       }
