@@ -82,8 +82,8 @@ async function main(): Promise<void> {
   await syncDagFolder({ db: tdb.db, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
   for (const d of ["one", "chain", "wide"]) await api.setPaused(d, false);
   const startAll = async () => {
-    const rts = [startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), worker: false })];
-    for (let i = 0; i < WORKERS; i++) rts.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), scheduler: false }));
+    const rts = [startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), worker: false })];
+    for (let i = 0; i < WORKERS; i++) rts.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), scheduler: false }));
     await waitFor(() => rts[0]!.scheduler!.isLeader(), { what: "scheduler leadership" });
     // The new leader parses the DAG folder and reconciles first: not part of a round.
     await rts[0]!.scheduler!.ready();

@@ -84,8 +84,8 @@ async function main(): Promise<void> {
   const api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog, settings: dagSettingsFromConfig(config) });
   await syncDagFolder({ db: tdb.db, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
   for (const d of ["chain40", "chain2", "wide10", "fan202"]) await api.setPaused(d, false);
-  const sched = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), worker: false });
-  const worker = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), scheduler: false });
+  const sched = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), worker: false });
+  const worker = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), scheduler: false });
   await waitFor(() => sched.scheduler!.isLeader(), { what: "scheduler leadership" });
   await sched.scheduler!.ready();
   const benchPool = createPool(tdb.url, { max: 1 });

@@ -109,12 +109,12 @@ beforeAll(async () => {
   await syncDagFolder({ db: tdb.db, dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), notifier: createQueueNotifier(queues) });
   api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog: operators, settings: dagSettingsFromConfig(config) });
   await api.setPaused("two_hosts", false);
-  runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), worker: false }));
+  runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), worker: false }));
   for (const served of ["a", "b"]) {
     const r = createHostRouting({ db: tdb.db, logger: silentLogger(), hosts: [served], env: {} });
     routers.push(r);
     await r.ready();
-    runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), scheduler: false, hosts: r }));
+    runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), scheduler: false, hosts: r }));
   }
 }, 600_000);
 

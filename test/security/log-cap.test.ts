@@ -31,7 +31,7 @@ beforeAll(async () => {
   queues = createQueues({ url: redis.url, prefix: redis.prefix });
   await syncDagFolder({ db: tdb.db, dagsDir, catalog: defaultOperators() });
   await tdb.db.updateTable("dag").set({ is_paused: false }).execute();
-  rt = startEngineRuntime({ db: tdb.db, config: { ...config, reconcileIntervalMs: 500 }, logger: silentLogger() });
+  rt = startEngineRuntime({ db: tdb.db, config: { ...config, reconcileIntervalMs: 500 }, logger: silentLogger(), operators: defaultOperators() });
 });
 afterAll(async () => {
   await rt?.stop();

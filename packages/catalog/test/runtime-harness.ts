@@ -52,7 +52,7 @@ export async function startCatalogueRuntime(label: string, env: Record<string, s
   const api = createEngineApi({ db: tdb.db, notifier, dagsDir: config.dagsDir, catalog, settings: dagSettingsFromConfig(config) });
   const report = await syncDagFolder({ db: tdb.db, dagsDir: config.dagsDir, catalog, settings: dagSettingsFromConfig(config), notifier });
   if (report.errors.length) throw new Error(`catalogue import errors: ${JSON.stringify(report.errors)}`);
-  const runtime: EngineRuntime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger() });
+  const runtime: EngineRuntime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators() });
 
   const tis = async (dagId: string, runId: string) => {
     const rows = await tdb.db.selectFrom("task_instance").selectAll().where("dag_id", "=", dagId).where("run_id", "=", runId).execute();

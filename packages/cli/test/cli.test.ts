@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import { loadConfig } from "@svc/config";
 import { startEngineRuntime } from "@svc/engine";
 import { silentLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
 import { createTestDb, createTestRedis, waitFor, type TestDb, type TestRedis } from "@svc/testing";
 
 const BIN = path.resolve(__dirname, "../bin/svc-engine");
@@ -183,7 +184,7 @@ describe("svc-engine CLI (real binary)", () => {
     await cli(["dags", "reserialize"]);
     await cli(["dags", "unpause", "sleeper"]);
     const config = loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent" });
-    const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger() });
+    const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators() });
     try {
       expect((await cli(["dags", "trigger", "sleeper", "-r", "f1"])).code).toBe(0);
       await waitFor(async () => (await tdb.db.selectFrom("task_instance").select("state").where("run_id", "=", "f1").executeTakeFirst())?.state === "running", {

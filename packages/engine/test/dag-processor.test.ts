@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync }
 import os from "node:os";
 import path from "node:path";
 import type { DagDefinition } from "@svc/dags";
-import { defaultOperators } from "@svc/operators";
+import { defaultOperators } from "@svc/testing/operators";
 import { createTestDb, waitFor, type TestDb } from "@svc/testing";
 import { getImportErrorForDag, syncDagFolder, watchDagFolder, type Notifier } from "../src";
 

@@ -4,7 +4,8 @@ import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import type { DagRunRow, Db, TaskInstanceRow } from "@svc/db";
 import { silentLogger } from "@svc/logger";
-import { defaultOperators, type OperatorRegistry } from "@svc/operators";
+import { defaultOperators } from "@svc/testing/operators";
+import type { OperatorRegistry } from "../src/ports";
 import { createQueues, createRedis, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor, type TestDb } from "@svc/testing";
 import {
@@ -73,7 +74,7 @@ export async function createHarness(label: string, opts: { redisUrl?: string; op
     writeDag: (file, yaml) => writeFileSync(path.join(dagsDir, file), yaml),
     sync: () => syncDagFolder({ db: tdb.db, dagsDir, catalog, settings: dagSettingsFromConfig(config), notifier }),
     startRuntime(extra = {}) {
-      const rt = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), ...extra });
+      const rt = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), ...extra, operators: extra.operators ?? defaultOperators() });
       runtimes.push(rt);
       return rt;
     },

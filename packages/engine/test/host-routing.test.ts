@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { createOperatorRegistry, defaultOperators, type Operator, type OperatorHost } from "@svc/operators";
+import { createOperatorRegistry, defaultOperators } from "@svc/testing/operators";
+import type { Operator, OperatorHost } from "../src/ports";
 import { hostQueueName, taskJobId } from "@svc/queue";
 import { waitFor } from "@svc/testing";
 import { reconcile, type HostRouting, type RuntimeDeps } from "../src";
@@ -31,7 +32,7 @@ function routing(served: string[], up = new Set(served)) {
       const host = typeof req.args.host === "string" ? req.args.host : "a";
       return { host, lines: [`placed on ${host} by the test router`] };
     },
-    operatorHost: (h): OperatorHost => (ranOn.push(h), { name: h, executor: {} as OperatorHost["executor"], libvirtUri: "qemu:///system", disksDir: "/x", imagesDir: "/y" }),
+    operatorHost: (h): OperatorHost => (ranOn.push(h), { name: h, executor: {}, libvirtUri: "qemu:///system", disksDir: "/x", imagesDir: "/y" }),
     onChange: (l) => void listeners.push(l),
     status: () => Object.fromEntries(served.map((h) => [h, { up: up.has(h) }])),
     close: async () => undefined,

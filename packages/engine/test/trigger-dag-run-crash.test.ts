@@ -1,4 +1,5 @@
-import { createOperatorRegistry, triggerDagRunOperator, type Operator } from "@svc/operators";
+import { createOperatorRegistry, triggerDagRunOperator } from "@svc/testing/operators";
+import type { Operator } from "../src/ports";
 import { waitFor } from "@svc/testing";
 import { executeTry } from "../src";
 import { createHarness, type Harness } from "./harness";

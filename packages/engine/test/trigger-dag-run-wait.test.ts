@@ -1,4 +1,5 @@
-import { isRescheduleTry, triggerDagRunOperator, type OperatorContext } from "@svc/operators";
+import { triggerDagRunOperator } from "@svc/testing/operators";
+import { isRescheduleTry, type OperatorContext } from "../src/ports";
 import { createDagRunsPort } from "../src";
 import { createHarness, type Harness } from "./harness";
 

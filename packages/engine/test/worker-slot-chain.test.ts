@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { silentLogger } from "@svc/logger";
-import { createOperatorRegistry, noopOperator, type Operator } from "@svc/operators";
+import { createOperatorRegistry, noopOperator } from "@svc/testing/operators";
+import type { Operator } from "../src/ports";
 import { taskJobId } from "@svc/queue";
 import { nullNotifier, startQueuedRuns } from "../src";
 import { createHarness, type Harness } from "./harness";
@@ -21,7 +22,7 @@ const probe: Operator<{ ms: number }> = {
     return { most };
   },
 };
-const operators = createOperatorRegistry([noopOperator, probe as Operator]);
+const operators = createOperatorRegistry([noopOperator, probe]);
 const CONCURRENCY = 3;
 
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { BASIC_OPERATORS } from "./basic";
 import { createHostOperators } from "./host";
 import type { HostOperatorDeps } from "./host";
-import { createOperatorRegistry, type OperatorRegistry } from "./registry";
+import type { OperatorRegistry } from "@svc/engine/ports";
+import { createOperatorRegistry } from "./registry";
 import { triggerDagRunOperator } from "./trigger-dag-run";
 
 /** The registry the scheduler (validation) and worker (execution) use: basic, trigger_dag_run and host operators. */

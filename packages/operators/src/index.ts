@@ -1,9 +1,9 @@
 export type { Operator, OperatorContext, OperatorHost, LogStream, DagRunsPort, RunView } from "./types";
-export { RescheduleTry, isRescheduleTry } from "./reschedule";
+export { RescheduleTry, isRescheduleTry } from "@svc/engine/ports";
 export { triggerDagRunOperator, derivedTriggerRunId, DEFAULT_TRIGGER_TIMEOUT_S } from "./trigger-dag-run";
 export type { TriggerDagRunArgs } from "./trigger-dag-run";
 export { createOperatorRegistry, checkLiteralArgs } from "./registry";
-export type { OperatorRegistry } from "./registry";
+export type { OperatorRegistry } from "@svc/engine/ports";
 export { noopOperator, sleepOperator, failOperator, shellOperator, BASIC_OPERATORS } from "./basic";
 export { defaultOperators } from "./all";
 export { createHostOperators, hostOperatorSettings, defaultHostExecutor, sshReuseEnv } from "./host";

@@ -1,16 +1,11 @@
 import { z } from "zod";
-import type { OperatorCatalog } from "@svc/dags";
+import type { OperatorRegistry } from "@svc/engine/ports";
 import type { Operator } from "./types";
 
 const isTemplated = (v: unknown): boolean =>
   typeof v === "string" ? v.includes("{{") : Array.isArray(v) ? v.some(isTemplated) : v !== null && typeof v === "object" ? Object.values(v).some(isTemplated) : false;
 
-/** Operators by name, usable as the DAG validator's catalog. */
-export interface OperatorRegistry extends OperatorCatalog {
-  get(name: string): Operator | undefined;
-  names(): string[];
-}
-
+/** The engine's OperatorRegistry over `ops`, usable as the DAG validator's catalog. */
 export function createOperatorRegistry(ops: Operator[]): OperatorRegistry {
   const byName = new Map(ops.map((o) => [o.name, o]));
   return {

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { isSvcError, NonRetryableError, type ErrorCode } from "@svc/errors";
-import { RescheduleTry } from "./reschedule";
-import type { DagRunsPort, Operator, OperatorContext, RunView } from "./types";
+// Host-agnostic: the engine's own operator ports (no executor), so any worker context runs it.
+import { RescheduleTry, type DagRunsPort, type Operator, type OperatorContext, type RunView } from "@svc/engine/ports";
 
 const RUN_STATES = ["queued", "running", "success", "failed"] as const;
 type RunState = (typeof RUN_STATES)[number];

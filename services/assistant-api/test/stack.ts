@@ -7,6 +7,7 @@ import type { FlowRow } from "@svc/db";
 import { startEngineRuntime, type EngineRuntime } from "@svc/engine";
 import { silentLogger } from "@svc/logger";
 import { createTestDb, createTestRedis, waitFor, type TestDb, type TestRedis } from "@svc/testing";
+import { defaultOperators } from "@svc/testing/operators";
 import { createOrchestrator, type Orchestrator } from "../../orchestrator/src";
 import { createAssistantApp, createAssistantDeps, type AssistantResources } from "../src";
 
@@ -60,7 +61,7 @@ export async function createStack(label: string, opts: StackOptions = {}): Promi
   });
   const config: SvcConfig = { ...base, reconcileIntervalMs: 500, worker: { ...base.worker, concurrency: 4, heartbeatMs: 200, zombieAfterMs: 2000 } };
   const logger = silentLogger();
-  const engine = startEngineRuntime({ db: tdb.db, config, logger });
+  const engine = startEngineRuntime({ db: tdb.db, config, logger, operators: defaultOperators() });
 
   const stack: Stack = {
     tdb,

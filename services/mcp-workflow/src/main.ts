@@ -1,6 +1,7 @@
 import { dagSettingsFromConfig, openEngineApi } from "@svc/engine";
 import { createHostInventory, placementWeigher } from "@svc/hosts";
 import { mainOf } from "@svc/mcp";
+import { defaultOperators } from "@svc/operators";
 import { createWorkflowServer, WORKFLOW_SERVER_NAME } from "./server";
 import { createVmAccess } from "./vm-access";
 
@@ -9,7 +10,7 @@ mainOf({
   name: WORKFLOW_SERVER_NAME,
   defaultPort: (s) => s.workflowPort,
   async open({ config, settings, logger }) {
-    const { db, queues, api } = openEngineApi(config, logger, "mcp-workflow");
+    const { db, queues, api } = openEngineApi(config, logger, "mcp-workflow", defaultOperators());
     const vms = createVmAccess(config, process.env);
     const deps = { api, logger, vms, dagSettings: dagSettingsFromConfig(config), hosts: createHostInventory(db), weigher: placementWeigher(process.env) };
     return {

@@ -76,7 +76,7 @@ export async function startStack(label: string, extraDags: Record<string, string
   const config: SvcConfig = { ...loaded, reconcileIntervalMs: 500, worker: { ...loaded.worker, concurrency: 4, heartbeatMs: 200, zombieAfterMs: 1500 } };
   await syncDagFolder({ db: tdb.db, dagsDir, catalog: defaultOperators(), settings: dagSettingsFromConfig(config) });
   await tdb.db.updateTable("dag").set({ is_paused: false }).execute();
-  const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger() });
+  const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators() });
   return {
     tdb,
     redis,

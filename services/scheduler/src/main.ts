@@ -1,6 +1,7 @@
 import { loadConfig } from "@svc/config";
-import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine";
+import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine/runtime";
 import { createLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
 import { refuseEvictingRedis } from "@svc/queue";
 
 /** Scheduler service: DAG processor, run scheduling, retries, cron, reconciliation, heartbeats. */
@@ -9,7 +10,7 @@ async function main(): Promise<void> {
   const logger = createLogger("scheduler", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-scheduler");
   await refuseEvictingRedis(config.redisUrl, logger);
-  const rt = startEngineRuntime({ db, config, logger, worker: false });
+  const rt = startEngineRuntime({ db, config, logger, operators: defaultOperators(), worker: false });
   onShutdown(
     logger,
     async () => {

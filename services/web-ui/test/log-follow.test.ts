@@ -36,7 +36,7 @@ beforeAll(async () => {
   const api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog });
   app = createWebUiApp({ api, auth: AUTH });
   const config = loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent" });
-  runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), reconcileIntervalMs: 500 });
+  runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), reconcileIntervalMs: 500 });
 });
 afterAll(async () => {
   await runtime?.stop();

@@ -1,7 +1,8 @@
 import { loadConfig } from "@svc/config";
-import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine";
+import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine/runtime";
 import { createHostRouting } from "@svc/hosts";
 import { createLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
 import { refuseEvictingRedis } from "@svc/queue";
 import { parseHostsOption, WORKER_USAGE } from "./hosts-option";
 
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   await refuseEvictingRedis(config.redisUrl, logger);
   // Probes the served hosts (pinned keys), routes host-scoped tries; `local` is made from the settings.
   const hosts = createHostRouting({ db, logger: logger.child({ component: "hosts" }), hosts: choice.hosts, localSettings: config });
-  const rt = startEngineRuntime({ db, config, logger, scheduler: false, hosts });
+  const rt = startEngineRuntime({ db, config, logger, operators: defaultOperators(), scheduler: false, hosts });
   logger.info({ hosts: choice.hosts }, "serving hypervisor hosts");
   // Running tries get SVC_STOP_GRACE_MS to finish; the ones still running are handed back.
   onShutdown(

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { BadRequestError, DagHasImportErrorsError, DagNotFoundError, NotFoundError } from "@svc/errors";
-import { defaultOperators } from "@svc/operators";
+import { defaultOperators } from "@svc/testing/operators";
 import { createEngineApi } from "./engine-api";
 import { createApiFixture, type ApiFixture } from "./test-helpers";
 

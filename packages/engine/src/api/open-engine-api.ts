@@ -1,7 +1,7 @@
 import type { SvcConfig } from "@svc/config";
+import type { OperatorCatalog } from "@svc/dags";
 import { createDb, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import { defaultOperators } from "@svc/operators";
 import { createQueues, type Queues } from "@svc/queue";
 import { dagSettingsFromConfig } from "@svc/config";
 import { createQueueNotifier } from "../notifier";
@@ -17,9 +17,10 @@ export interface OpenedEngineApi {
 /**
  * The engine API as a service process opens it from configuration: its own database pool (named
  * `applicationName` in pg_stat_activity), producer queues, and a scheduler notifier whose failures
- * are logged (reconciliation catches up). The caller closes `queues` and `db` when it stops.
+ * are logged (reconciliation catches up). `catalog` validates DAG files on a rescan (the services
+ * pass the product's operators, defaultOperators()). The caller closes `queues` and `db` when it stops.
  */
-export function openEngineApi(config: SvcConfig, logger: Logger, applicationName: string): OpenedEngineApi {
+export function openEngineApi(config: SvcConfig, logger: Logger, applicationName: string, catalog: OperatorCatalog): OpenedEngineApi {
   const db = createDb(config.databaseUrl, { applicationName });
   const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
   const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "scheduler notification failed; reconciliation will catch up"));
@@ -27,7 +28,7 @@ export function openEngineApi(config: SvcConfig, logger: Logger, applicationName
     db,
     notifier,
     dagsDir: config.dagsDir,
-    catalog: defaultOperators(),
+    catalog,
     settings: dagSettingsFromConfig(config),
     maxPageLimit: config.http.maxPageLimit,
     logger,

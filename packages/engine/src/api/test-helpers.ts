@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Db } from "@svc/db";
-import { defaultOperators } from "@svc/operators";
+import { defaultOperators } from "@svc/testing/operators";
 import { createTestDb, type TestDb } from "@svc/testing";
 import { recordingNotifier, type RecordingNotifier } from "../notifier";
 import { syncDagFolder } from "../processor";

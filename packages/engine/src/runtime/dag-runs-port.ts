@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DagRunRow } from "@svc/db";
 import { AlreadyExistsError } from "@svc/errors";
-import type { DagRunsPort, RunView } from "@svc/operators";
+import type { DagRunsPort, RunView } from "../ports";
 import type { TaskJob } from "@svc/queue";
 import { DEFAULT_MAX_PAGE_LIMIT } from "../api/paging";
 import { triggerOps } from "../api/trigger";

@@ -1,9 +1,9 @@
 import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import type { OperatorHost, OperatorRegistry } from "@svc/operators";
 import type { Queues, TaskJob } from "@svc/queue";
 import type { Notifier } from "../notifier";
+import type { HostRouting, OperatorRegistry } from "../ports";
 import type { ClaimedTry, TryBatcher } from "./task-claim";
 import type { LeafChecks } from "./leaf-checks";
 
@@ -50,41 +50,6 @@ export interface KeepHop {
   pick(job: TaskJob, hops: readonly string[]): string | undefined;
   /** The round claimed it: the slot runs it next, or the worker beside its slots if the slot no longer waits. */
   take(job: TaskJob, claimed: ClaimedTry): void;
-}
-
-/** What a host-scoped try asks the router: its task and rendered, parsed args. */
-export interface RouteRequest {
-  dagId: string;
-  runId: string;
-  taskId: string;
-  operator: string;
-  args: Record<string, unknown>;
-}
-
-/** Where a host-scoped try runs, and the lines that explain why (written to its log). */
-export interface RouteDecision {
-  host: string;
-  lines: string[];
-}
-
-/** The hosts a worker serves and how tries find theirs (implemented by @svc/hosts' createHostRouting). */
-export interface HostRouting {
-  /** The hosts this worker serves (their queues are consumed while they are up). */
-  served(): string[];
-  /** Whether this worker serves `host` and its last probe found it up. */
-  serves(host: string): boolean;
-  /**
-   * The host for a try: its `host` arg (pinned), the host holding the VM it names, or placement
-   * for vm_create. Throws NonRetryableError when nothing fits (each host's reason in the message).
-   */
-  route(req: RouteRequest): Promise<RouteDecision>;
-  /** The operator's view of a served host; undefined for `local` (the configured host, as before). */
-  operatorHost(host: string): OperatorHost | undefined;
-  /** Called after served hosts or their up/down state changed. */
-  onChange(listener: () => void): void;
-  /** Each served host's state for health reports: up, or down with the reason. */
-  status(): Record<string, { up: boolean; reason?: string; probedAt?: string }>;
-  close(): Promise<void>;
 }
 
 export const nowOf = (deps: Pick<RuntimeDeps, "clock">): Date => (deps.clock ? deps.clock() : new Date());

@@ -1,9 +1,9 @@
 import { renderArgs } from "@svc/dags";
 import { NonRetryableError } from "@svc/errors";
-import { isRescheduleTry, type RescheduleTry } from "@svc/operators";
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import { decideFailure } from "../core/retry";
+import { isRescheduleTry, type RescheduleTry } from "../ports";
 import { commitTry, tryBatcher, type TryBatcher, type TryOutcome } from "./task-claim";
 import type { ClaimedTry } from "./try-ops";
 import { finishTry, type TryResult } from "./finish-try";

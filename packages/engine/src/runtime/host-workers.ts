@@ -1,6 +1,7 @@
 import { Worker, type WorkerOptions } from "bullmq";
 import { hostQueueName } from "@svc/queue";
-import type { HostRouting, RuntimeDeps } from "./deps";
+import type { HostRouting } from "../ports";
+import type { RuntimeDeps } from "./deps";
 
 type Processor = (job: { data: unknown }) => Promise<void>;
 

@@ -1,4 +1,5 @@
-export type { RuntimeDeps, HostRouting, RouteRequest, RouteDecision } from "./deps";
+export type { RuntimeDeps } from "./deps";
+export type { HostRouting, RouteRequest, RouteDecision } from "../ports";
 export { evaluateRun } from "./evaluate-run";
 export { startQueuedRuns } from "./start-runs";
 export { executeTry } from "./execute-try";

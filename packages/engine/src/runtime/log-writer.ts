@@ -1,5 +1,5 @@
 import type { Db } from "@svc/db";
-import type { LogStream } from "@svc/operators";
+import type { LogStream } from "../ports";
 
 export interface LogLine {
   stream: LogStream;

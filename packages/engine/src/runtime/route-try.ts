@@ -1,8 +1,8 @@
 import { NonRetryableError } from "@svc/errors";
-import type { OperatorHost } from "@svc/operators";
 import type { TaskJob } from "@svc/queue";
 import { enqueueTasks } from "./enqueue";
-import { nowOf, type RouteDecision, type RuntimeDeps } from "./deps";
+import type { OperatorHost, RouteDecision } from "../ports";
+import { nowOf, type RuntimeDeps } from "./deps";
 import type { LogLine, LogWriter } from "./log-writer";
 
 /** Thrown inside a try that belongs to a host this worker does not serve (or serves but finds down). */

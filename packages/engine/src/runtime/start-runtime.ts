@@ -4,11 +4,11 @@ import { loadConfig, type SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import { AlreadyExistsError } from "@svc/errors";
 import { createLogger, type Logger } from "@svc/logger";
-import { defaultOperators, type OperatorRegistry } from "@svc/operators";
 import { createQueues } from "@svc/queue";
 import { createEngineApi } from "../api";
 import { createQueueNotifier } from "../notifier";
-import type { HostRouting, RuntimeDeps } from "./deps";
+import type { HostRouting, OperatorRegistry } from "../ports";
+import type { RuntimeDeps } from "./deps";
 import { startScheduler, type EngineScheduler } from "./scheduler";
 import { dagSettingsFromConfig } from "./settings";
 import { startWorker, type EngineWorker } from "./worker";
@@ -25,7 +25,8 @@ export interface EngineRuntimeOptions {
   reconcileIntervalMs?: number;
   zombieAfterMs?: number;
   heartbeatMs?: number;
-  operators?: OperatorRegistry;
+  /** The operators the worker runs and the DAG processor validates against (the services pass the product's, defaultOperators()). */
+  operators: OperatorRegistry;
   logger?: Logger;
   /** Start a scheduler and/or a worker (default both). */
   scheduler?: boolean;
@@ -64,7 +65,7 @@ export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
   const logger = o.logger ?? createLogger("engine", config.logLevel);
   const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
   const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "notify failed"));
-  const operators = o.operators ?? defaultOperators();
+  const operators = o.operators;
   const deps = (component: string): RuntimeDeps => ({ db: o.db, queues, notifier, logger: logger.child({ component }), config, operators, instanceId: newInstanceId(component) });
   const api = createEngineApi({ db: o.db, notifier, dagsDir: config.dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), logger });
 

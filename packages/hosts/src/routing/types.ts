@@ -1,8 +1,10 @@
-// The routing types, structurally the same as @svc/engine's HostRouting and @svc/operators'
-// OperatorHost: @svc/hosts does not depend on the engine, the engine takes this as its HostRouting.
+// The engine's routing ports (@svc/engine/ports), bound to @svc/host's executor, and the options of createHostRouting.
 import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
+import type * as Ports from "@svc/engine/ports";
 import type { HostExecutor } from "@svc/host";
+
+export type { HostStatus, RouteDecision, RouteRequest } from "@svc/engine/ports";
 
 /** The part of a pino logger the routing uses (a constant message plus fields). */
 export interface RoutingLogger {
@@ -10,49 +12,12 @@ export interface RoutingLogger {
   warn(fields: Record<string, unknown>, msg: string): void;
 }
 
-/** A host of the inventory as a host-scoped operator uses it (= @svc/operators' OperatorHost). */
-export interface RoutingOperatorHost {
-  name: string;
-  executor: HostExecutor;
-  libvirtUri: string;
-  disksDir: string;
-  imagesDir: string;
-  /** How the worker reaches 127.0.0.1 ports of this host: SSH to it with its key, checked against its pinned keys. */
-  jump?: { user: string; address: string; port: number; keyPath: string; knownHostsPath: string };
-}
-
-/** What a host-scoped try asks the router: its task and rendered, parsed args (= the engine's RouteRequest). */
-export interface RouteRequest {
-  dagId: string;
-  runId: string;
-  taskId: string;
-  operator: string;
-  args: Record<string, unknown>;
-}
-
-/** Where a host-scoped try runs, and the lines that explain why (= the engine's RouteDecision). */
-export interface RouteDecision {
-  host: string;
-  lines: string[];
-}
-
-/** A served host's state as this worker's last probe found it. */
-export interface HostStatus {
-  up: boolean;
-  reason?: string;
-  probedAt?: string;
-}
+/** A host of the inventory as a host-scoped operator uses it (the engine's OperatorHost over an SSH executor). */
+export type RoutingOperatorHost = Ports.OperatorHost<HostExecutor>;
 
 /** The engine's HostRouting, plus ready(): the first probe round is done. */
-export interface HostRouting {
-  served(): string[];
-  serves(host: string): boolean;
-  route(req: RouteRequest): Promise<RouteDecision>;
-  operatorHost(host: string): RoutingOperatorHost | undefined;
-  onChange(listener: () => void): void;
-  status(): Record<string, HostStatus>;
+export interface HostRouting extends Ports.HostRouting<HostExecutor> {
   ready(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** Options of createHostRouting. */

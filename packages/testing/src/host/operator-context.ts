@@ -1,4 +1,5 @@
 import type { SvcConfig } from "@svc/config";
+import type { OperatorContext } from "@svc/operators";
 
 /** A captured log line of a test operator context. */
 export interface LoggedLine {
@@ -7,22 +8,14 @@ export interface LoggedLine {
 }
 
 /** An OperatorContext for calling operators directly in tests, with the log captured. */
-export interface TestOperatorContext {
-  dagId: string;
-  runId: string;
-  taskId: string;
-  tryNumber: number;
-  params: Record<string, unknown>;
-  config: SvcConfig;
-  log(line: string, stream?: "stdout" | "stderr" | "system"): void;
-  signal: AbortSignal;
+export interface TestOperatorContext extends OperatorContext {
   lines: LoggedLine[];
   /** The log as text, one line per entry. */
   text(): string;
   abort(reason?: Error): void;
 }
 
-/** Build a context (structurally an OperatorContext) around `config`. */
+/** Build a context around `config`. */
 export function createTestOperatorContext(config: SvcConfig, taskId = "task"): TestOperatorContext {
   const ac = new AbortController();
   const lines: LoggedLine[] = [];

@@ -64,7 +64,7 @@ export async function startUiStack(label: string, opts: UiStackOptions): Promise
   for (const [file, yaml] of Object.entries(opts.dags)) writeDag(file, yaml);
   const base = loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent", ...opts.env });
   const config: SvcConfig = { ...base, reconcileIntervalMs: 500, worker: { ...base.worker, concurrency: 4, heartbeatMs: 200 } };
-  const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger() });
+  const runtime = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators() });
   const queues: Queues = createQueues({ url: redis.url, prefix: redis.prefix });
   const api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog: defaultOperators() });
   const app = createWebUiApp({ api, auth: AUTH, ui: { db: tdb.db, assistantUrl: opts.assistantUrl, gridEvents: { pollMs: 250 } } });
