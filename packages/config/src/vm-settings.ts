@@ -93,7 +93,7 @@ export function vmSettingsOf(e: VmEnvValues): VmSettingsConfig {
  * Only the VM variables, parsed with the schema loadConfig uses (for the VM CLI and the host
  * operators). Empty means unset, as in loadConfig. Throws with every bad variable named.
  */
-export function vmSettingsFromEnv(env: Record<string, string | undefined> = process.env): VmSettingsConfig {
+export function vmSettingsFromEnv(env: Record<string, string | undefined>): VmSettingsConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in VM_ENV && v !== undefined && v !== ""));
   const r = vmEnvSchema.safeParse(cleaned);
   if (!r.success) throw new Error(`invalid VM settings: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);

@@ -3,6 +3,7 @@
 import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { HostExecutor } from "@svc/host";
+import type { Weigher } from "../place";
 
 /** The part of a pino logger the routing uses (a constant message plus fields). */
 export interface RoutingLogger {
@@ -67,6 +68,6 @@ export interface HostRoutingOptions {
   probeTimeoutMs?: number;
   /** The configured host's settings (SVC_SSH_*, SVC_VM_*): `local` is made from them at start when missing. */
   localSettings?: Pick<SvcConfig, "ssh" | "vm">;
-  /** SVC_PLACEMENT_WEIGHER is read from here (default process.env). */
-  env?: Record<string, string | undefined>;
+  /** How a VM is placed when several hosts fit (SvcConfig.placement.weigher; default spread). */
+  weigher?: Weigher;
 }
