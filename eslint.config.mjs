@@ -6,6 +6,22 @@ const TESTS = ["**/*.test.ts", "**/test/**/*.ts", "test/**/*.ts", "bench/**/*.ts
 
 // STYLE.md 2: a package's API is its explicit named exports.
 const NO_EXPORT_ALL = { selector: "ExportAllDeclaration", message: "No `export *` (STYLE.md 2): export each public name explicitly." };
+// The only source files that read process.env: the config package and the processes' entry points.
+const ENV_READERS = [
+  "packages/config/src/**/*.ts",
+  "services/*/src/main.ts",
+  "packages/*/src/main.ts",
+  "packages/*/src/cli/main.ts",
+  // The entry point svc-vm hands over to for -C/--host and --all-hosts.
+  "packages/hosts/src/cli/vm-hosts-main.ts",
+  // Passes its own environment on to the local commands it runs.
+  "packages/host/src/local-executor.ts",
+];
+const NO_PROCESS_ENV = {
+  object: "process",
+  property: "env",
+  message: "Read settings from the parsed config (loadConfig of @svc/config, at the entry point) and pass them down; only @svc/config and main.ts entry points read process.env.",
+};
 // Problem JSON is written in one place (sendProblem in @svc/http), with one type-URI scheme.
 const NO_INLINE_PROBLEM = {
   selector: "Literal[value=/application\\/problem\\+json/]",
@@ -53,6 +69,14 @@ export default tseslint.config(
     files: ["packages/**/*.ts"],
     ignores: TESTS,
     rules: { "no-console": "error" },
+  },
+  {
+    // Configuration is parsed once, at the entry point, and passed down (CONTRIBUTING.md): only
+    // @svc/config and the entry points below read the environment. Tests and the test harness may
+    // (they build environments for the processes they start); scripts/ and bench/ are entry points.
+    files: ["packages/**/*.ts", "services/**/*.ts"],
+    ignores: [...TESTS, "packages/testing/**", ...ENV_READERS],
+    rules: { "no-restricted-properties": ["error", NO_PROCESS_ENV] },
   },
   {
     // CLI entry points talk to a terminal: their output is the product, not a log.

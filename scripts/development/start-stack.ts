@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const config = loadConfig(process.env);
   // Children write JSON (their stdout is a pipe); a person at a terminal reads them pretty.
-  const pretty = wantsPrettyLogs() ? createLinePrettifier() : (l: string) => l;
+  const pretty = wantsPrettyLogs(config.logFormat) ? createLinePrettifier() : (l: string) => l;
   // Created once here so that services starting in parallel do not race to create it.
   await ensureDatabase(config.databaseUrl);
   const services = readdirSync(path.join(root, "services"))

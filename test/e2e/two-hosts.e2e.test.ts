@@ -94,10 +94,16 @@ beforeAll(async () => {
   dagsDir = mkdtempSync(path.join(os.tmpdir(), "svc-twohosts-"));
   writeFileSync(path.join(dagsDir, "two_hosts.yaml"), DAG);
   // The VM CLI of this checkout on both hosts (they are this machine), the key injected into VMs.
-  process.env.SVC_VM_CLI = JSON.stringify(a.vmCli);
-  process.env.SVC_VM_SSH_PUBKEY = `${a.keyPath}.pub`;
   config = {
-    ...loadConfig({ DATABASE_URL: tdb.url, REDIS_URL: redis.url, SVC_REDIS_PREFIX: redis.prefix, SVC_DAGS_DIR: dagsDir, SVC_LOG_LEVEL: "silent" }),
+    ...loadConfig({
+      DATABASE_URL: tdb.url,
+      REDIS_URL: redis.url,
+      SVC_REDIS_PREFIX: redis.prefix,
+      SVC_DAGS_DIR: dagsDir,
+      SVC_LOG_LEVEL: "silent",
+      SVC_VM_CLI: JSON.stringify(a.vmCli),
+      SVC_VM_SSH_PUBKEY: `${a.keyPath}.pub`,
+    }),
     reconcileIntervalMs: 2000,
   };
   for (const h of [a, b]) {
@@ -111,7 +117,7 @@ beforeAll(async () => {
   await api.setPaused("two_hosts", false);
   runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), worker: false }));
   for (const served of ["a", "b"]) {
-    const r = createHostRouting({ db: tdb.db, logger: silentLogger(), hosts: [served], env: {} });
+    const r = createHostRouting({ db: tdb.db, logger: silentLogger(), hosts: [served] });
     routers.push(r);
     await r.ready();
     runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), scheduler: false, hosts: r }));
@@ -126,8 +132,6 @@ afterAll(async () => {
   await redis?.cleanup();
   await tdb?.drop();
   if (dagsDir) rmSync(dagsDir, { recursive: true, force: true });
-  delete process.env.SVC_VM_CLI;
-  delete process.env.SVC_VM_SSH_PUBKEY;
   release?.();
 }, 600_000);
 

@@ -11,43 +11,40 @@ export const VM_PREFIX = "svccat-";
 export interface VmTestEnv {
   image: string;
   scratch: VmScratch;
-  /** Environment for the engine config (images, inventory). */
+  /** Environment for the engine config (images, inventory, and the host operators' VM CLI, disks directory and key pair). */
   configEnv: Record<string, string>;
   release(): Promise<void>;
 }
 
 /**
- * Take the VM test lock, make sure libvirtd and the test image are there, and point the host
- * operators (which read process.env when they run in this process's worker) at a scratch disks
- * directory and key pair and at this checkout's VM CLI.
+ * Take the VM test lock, make sure libvirtd and the test image are there, and give the engine
+ * config that points the host operators at a scratch disks directory and key pair and at this
+ * checkout's VM CLI.
  */
 export async function prepareVmTestEnv(label: string): Promise<VmTestEnv> {
   const unlock = await acquireVmTestLock();
-  const saved = { ...process.env };
   const inventoryDir = mkdtempSync(path.join(tmpdir(), `svc-inv-${label}-`));
   let scratch: VmScratch | undefined;
   try {
     await ensureLibvirtd();
     const img = ensureTestImage();
     scratch = createVmScratch(label);
-    Object.assign(process.env, {
-      SVC_VM_CLI: JSON.stringify([path.join(REPO_ROOT, "packages/vm/bin/svc-vm")]),
-      SVC_VM_DISKS_DIR: scratch.disksDir,
-      SVC_VM_SSH_PUBKEY: scratch.pubKeyPath,
-      SVC_VM_SSH_PRIVKEY: scratch.keyPath,
-    });
     const s = scratch;
     return {
       image: img.image,
       scratch: s,
-      configEnv: { SVC_VM_IMAGES_DIR: TEST_IMAGES_DIR, SVC_INVENTORY_DIR: inventoryDir, SVC_VM_DRIVER: "libvirt" },
+      configEnv: {
+        SVC_VM_IMAGES_DIR: TEST_IMAGES_DIR,
+        SVC_INVENTORY_DIR: inventoryDir,
+        SVC_VM_DRIVER: "libvirt",
+        SVC_VM_CLI: JSON.stringify([path.join(REPO_ROOT, "packages/vm/bin/svc-vm")]),
+        SVC_VM_DISKS_DIR: s.disksDir,
+        SVC_VM_SSH_PUBKEY: s.pubKeyPath,
+        SVC_VM_SSH_PRIVKEY: s.keyPath,
+      },
       async release() {
         s.cleanup(VM_PREFIX);
         rmSync(inventoryDir, { recursive: true, force: true });
-        for (const k of ["SVC_VM_CLI", "SVC_VM_DISKS_DIR", "SVC_VM_SSH_PUBKEY", "SVC_VM_SSH_PRIVKEY"]) {
-          if (saved[k] === undefined) delete process.env[k];
-          else process.env[k] = saved[k];
-        }
         unlock();
       },
     };

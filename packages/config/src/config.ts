@@ -3,9 +3,15 @@ import { z } from "zod";
 import { VM_ENV, vmSettingsOf, type VmSettingsConfig } from "./vm-settings";
 import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
 import { REDIS_ENV, redisUrlOf } from "./redis-settings";
+import { MCP_ENV, mcpSettingsOf, type McpSettings } from "./mcp-settings";
+import { LIBVIRT_ENV, libvirtSettingsOf, type LibvirtSettings } from "./libvirt-settings";
+import { childEnvOf } from "./child-env";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** How a VM is placed when several hosts fit (SVC_PLACEMENT_WEIGHER): spread evens the load, pack fills one host first. */
+export const PLACEMENT_WEIGHERS = ["spread", "pack"] as const;
 
 /** Every SVC_* (and related) variable the platform reads, with defaults. */
 const envSchema = z.object({
@@ -28,6 +34,9 @@ const envSchema = z.object({
   SVC_ZOMBIE_AFTER_MS: int(500, 600000).default(10000),
   SVC_WORKER_LOCK_MS: int(1000, 600000).default(10000),
   SVC_RECONCILE_INTERVAL_MS: int(200, 600000).default(5000),
+  /** The hosts a worker serves when --hosts is not given: NAME[,NAME...] or all (checked by the worker). */
+  SVC_WORKER_HOSTS: z.string().optional(),
+  SVC_PLACEMENT_WEIGHER: z.enum(PLACEMENT_WEIGHERS, { error: `must be one of ${PLACEMENT_WEIGHERS.join(", ")}` }).default("spread"),
   SVC_DOMAIN: z.string().default("lab.example.com"),
   SVC_ADMIN_USER: z.string().optional(),
   SVC_ADMIN_PASSWORD: z.string().optional(),
@@ -84,7 +93,11 @@ const envSchema = z.object({
   ...VM_ENV,
   SVC_ANSIBLE_STRATEGY: z.enum(["auto", "linear", "mitogen_linear"]).default("auto"),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** json or pretty; unset: pretty on a terminal, else json. */
+  SVC_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   ...LIMITS_ENV,
+  ...MCP_ENV,
+  ...LIBVIRT_ENV,
 });
 
 export type SvcEnv = z.infer<typeof envSchema>;
@@ -104,7 +117,10 @@ export interface SvcConfig {
     readonly zombieAfterMs: number;
     /** How long a task or intent job taken by a process that stopped renewing it stays taken (BullMQ's lock); checked every half of it. */
     readonly lockMs: number;
+    /** SVC_WORKER_HOSTS as given (the worker checks the names, as it does --hosts); unset: all. */
+    readonly hosts?: string;
   };
+  readonly placement: { readonly weigher: (typeof PLACEMENT_WEIGHERS)[number] };
   readonly reconcileIntervalMs: number;
   readonly domain: string;
   readonly clusterName: string;
@@ -155,7 +171,13 @@ export interface SvcConfig {
    */
   readonly ansibleStrategy: SvcEnv["SVC_ANSIBLE_STRATEGY"];
   readonly logLevel: SvcEnv["SVC_LOG_LEVEL"];
+  /** SVC_LOG_FORMAT; auto: pretty when stdout is a terminal. */
+  readonly logFormat: "auto" | "json" | "pretty";
   readonly limits: SvcLimits;
+  readonly mcp: McpSettings;
+  readonly libvirt: LibvirtSettings;
+  /** The variables of this process's environment its commands inherit (CHILD_ENV_ALLOWLIST); never secrets. */
+  readonly childEnv: Readonly<Record<string, string>>;
 }
 
 /** Thrown by loadConfig; lists every bad variable at once. Never includes values. */
@@ -168,7 +190,7 @@ export class ConfigError extends Error {
 }
 
 /** Parse the environment once at boot; returns a frozen, typed config. */
-export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env): SvcConfig {
+export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): SvcConfig {
   // Empty strings mean "unset": compose files often pass VAR= for optional values.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = envSchema.safeParse(cleaned);
@@ -186,7 +208,14 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     dagsDir: path.resolve(e.SVC_DAGS_DIR),
     docsDir: path.resolve(e.SVC_DOCS_DIR),
     playbooksDir: path.resolve(e.SVC_PLAYBOOKS_DIR),
-    worker: { concurrency: e.SVC_WORKER_CONCURRENCY, heartbeatMs: e.SVC_WORKER_HEARTBEAT_MS, zombieAfterMs: e.SVC_ZOMBIE_AFTER_MS, lockMs: e.SVC_WORKER_LOCK_MS },
+    worker: {
+      concurrency: e.SVC_WORKER_CONCURRENCY,
+      heartbeatMs: e.SVC_WORKER_HEARTBEAT_MS,
+      zombieAfterMs: e.SVC_ZOMBIE_AFTER_MS,
+      lockMs: e.SVC_WORKER_LOCK_MS,
+      hosts: e.SVC_WORKER_HOSTS,
+    },
+    placement: { weigher: e.SVC_PLACEMENT_WEIGHER },
     reconcileIntervalMs: e.SVC_RECONCILE_INTERVAL_MS,
     domain: e.SVC_DOMAIN,
     clusterName: e.SVC_CLUSTER_NAME,
@@ -219,7 +248,11 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     vm: vmSettingsOf(e),
     ansibleStrategy: e.SVC_ANSIBLE_STRATEGY,
     logLevel: e.SVC_LOG_LEVEL,
+    logFormat: e.SVC_LOG_FORMAT ?? "auto",
     limits: limitsOf(e),
+    mcp: mcpSettingsOf(e),
+    libvirt: libvirtSettingsOf(e),
+    childEnv: childEnvOf(env),
   };
   return deepFreeze(cfg);
 }

@@ -1,6 +1,9 @@
-export { loadConfig, ConfigError, dagSettingsFromConfig } from "./config";
+export { loadConfig, ConfigError, dagSettingsFromConfig, PLACEMENT_WEIGHERS } from "./config";
 export type { SvcConfig, SvcEnv } from "./config";
 export type { SvcLimits } from "./limits";
+export type { McpSettings } from "./mcp-settings";
+export type { LibvirtSettings } from "./libvirt-settings";
+export { CHILD_ENV_ALLOWLIST } from "./child-env";
 export { VM_DEFAULTS } from "./vm-defaults";
 export { vmSettingsFromEnv } from "./vm-settings";
 export type { VmSettingsConfig } from "./vm-settings";

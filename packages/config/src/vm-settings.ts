@@ -2,9 +2,9 @@ import { z } from "zod";
 import { VM_DEFAULTS } from "./vm-defaults";
 
 /**
- * The VM and host-operator variables, one schema for every reader: loadConfig (the services), the
- * VM CLI (which parses only these, so an unrelated bad variable on a host cannot break it) and the
- * host operators. The directories and the URI stay optional here so that a reader can tell a value
+ * The VM and host-operator variables, one schema for every reader: loadConfig (the services and,
+ * through their config, the host operators) and the VM CLI (which parses only these, so an
+ * unrelated bad variable on a host cannot break it). The directories and the URI stay optional here so that a reader can tell a value
  * the operator set from a default (the host operators pass only set values on to the VM CLI, which
  * otherwise applies the host's own settings).
  */
@@ -90,10 +90,10 @@ export function vmSettingsOf(e: VmEnvValues): VmSettingsConfig {
 }
 
 /**
- * Only the VM variables, parsed with the schema loadConfig uses (for the VM CLI and the host
- * operators). Empty means unset, as in loadConfig. Throws with every bad variable named.
+ * Only the VM variables, parsed with the schema loadConfig uses (for the VM CLI, whose main.ts
+ * passes its environment). Empty means unset, as in loadConfig. Throws with every bad variable named.
  */
-export function vmSettingsFromEnv(env: Record<string, string | undefined> = process.env): VmSettingsConfig {
+export function vmSettingsFromEnv(env: Record<string, string | undefined>): VmSettingsConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in VM_ENV && v !== undefined && v !== ""));
   const r = vmEnvSchema.safeParse(cleaned);
   if (!r.success) throw new Error(`invalid VM settings: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);

@@ -15,7 +15,7 @@ export { createHostService, probeRecord } from "./service";
 export type { HostService, HostServiceDeps, AddOptions, ProbedHost, ProbeInput } from "./service";
 export { runCli, EXIT as HOSTS_CLI_EXIT } from "./cli/run";
 export type { CliIo as HostsCliIo } from "./cli/context";
-export { createHostRouting, placementWeigher } from "./routing/create-host-routing";
+export { createHostRouting } from "./routing/create-host-routing";
 export type { HostRouting, HostRoutingOptions, HostStatus, RouteDecision, RouteRequest, RoutingLogger, RoutingOperatorHost } from "./routing/types";
 export { vmsNamedBy } from "./routing/vm-of";
 export { freshness, placementPolicy } from "./routing/where";

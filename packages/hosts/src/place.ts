@@ -1,9 +1,10 @@
 // Placement of a new VM, as Nova's filter scheduler does it: filter the hosts that can take it, then
 // weigh the rest. Pure: the caller brings each host's record and its last probe.
+import { PLACEMENT_WEIGHERS } from "@svc/config";
 import type { HostState } from "@svc/db";
 import type { HostCapacity } from "./types";
 
-export const WEIGHERS = ["spread", "pack"] as const;
+export const WEIGHERS = PLACEMENT_WEIGHERS;
 /** spread (default): the emptiest host first; pack: the fullest host that still fits. */
 export type Weigher = (typeof WEIGHERS)[number];
 

@@ -27,7 +27,7 @@ const accepts = (port: number) =>
 beforeAll(async () => {
   h = await twoHosts("hostmon");
   await h.addHosts();
-  routing = createHostRouting({ db: h.tdb.db, logger, hosts: "all", env: {} });
+  routing = createHostRouting({ db: h.tdb.db, logger, hosts: "all" });
   routing.onChange(() => changes++);
   await routing.ready();
 }, 60_000);

@@ -1,5 +1,6 @@
 import { NonRetryableError } from "@svc/errors";
-import { createHostRouting, placementWeigher, type HostCapacity, type HostRouting } from "../src";
+import { loadConfig } from "@svc/config";
+import { createHostRouting, type HostCapacity, type HostRouting } from "../src";
 import { recordingLogger, twoHosts, type TwoHosts } from "./routing-fixture";
 
 // route() against a real Postgres and two real hosts (this machine's libvirt through two private
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 test("a single-host install routes every host-scoped try to local, with no lines, whatever it asks", async () => {
-  routing = createHostRouting({ db: h.tdb.db, logger: recordingLogger(), hosts: "all", env: {} });
+  routing = createHostRouting({ db: h.tdb.db, logger: recordingLogger(), hosts: "all" });
   await routing.ready();
   await expect(routing.route(vm("huge", { memory_mb: 1_000_000 }))).resolves.toEqual({ host: "local", lines: [] });
   await expect(routing.route(op("ssh", { argv: ["true"], host: "local" }))).resolves.toEqual({ host: "local", lines: [] });
@@ -41,7 +42,7 @@ test("a single-host install routes every host-scoped try to local, with no lines
 describe("with hosts a and b probed for real", () => {
   beforeAll(async () => {
     await h.addHosts();
-    routing = createHostRouting({ db: h.tdb.db, logger: recordingLogger(), hosts: ["a", "b"], env: {} });
+    routing = createHostRouting({ db: h.tdb.db, logger: recordingLogger(), hosts: ["a", "b"] });
     await routing.ready();
   }, 60_000);
 
@@ -94,12 +95,10 @@ describe("with hosts a and b probed for real", () => {
     await setHost("b", { reserve_memory_mb: 512 });
   });
 
-  test("SVC_PLACEMENT_WEIGHER: spread by default, pack when asked, anything else refused at creation", () => {
-    expect(placementWeigher({})).toBe("spread");
-    expect(placementWeigher({ SVC_PLACEMENT_WEIGHER: "pack" })).toBe("pack");
-    expect(() => createHostRouting({ db: h.tdb.db, logger: recordingLogger(), hosts: [], env: { SVC_PLACEMENT_WEIGHER: "random" } })).toThrow(
-      "SVC_PLACEMENT_WEIGHER must be one of spread, pack, not 'random'",
-    );
+  test("SVC_PLACEMENT_WEIGHER: spread by default, pack when asked, anything else refused when the configuration is loaded", () => {
+    expect(loadConfig({}).placement.weigher).toBe("spread");
+    expect(loadConfig({ SVC_PLACEMENT_WEIGHER: "pack" }).placement.weigher).toBe("pack");
+    expect(() => loadConfig({ SVC_PLACEMENT_WEIGHER: "random" })).toThrow("SVC_PLACEMENT_WEIGHER: must be one of spread, pack");
   });
 
   afterAll(async () => {
@@ -125,7 +124,7 @@ describe("the host holding a VM, from the hosts' last probes (written by hand: b
   });
   beforeAll(async () => {
     // Serving no host: nothing probes, so the hand-written probes stay.
-    routing = createHostRouting({ db: h.tdb.db, logger: recordingLogger(), hosts: [], env: {} });
+    routing = createHostRouting({ db: h.tdb.db, logger: recordingLogger(), hosts: [] });
     await routing.ready();
     await h.inv.saveProbe("a", { capacity: probe(["held"], 12000) });
     await h.inv.saveProbe("b", { capacity: probe([], 16000) });

@@ -1,8 +1,9 @@
 import pino from "pino";
 import PinoPretty from "pino-pretty";
-import { PRETTY_OPTIONS, wantsPrettyLogs } from "./pretty";
+import { PRETTY_OPTIONS, wantsPrettyLogs, type LogFormat } from "./pretty";
 
 export { createLinePrettifier, wantsPrettyLogs } from "./pretty";
+export type { LogFormat } from "./pretty";
 
 export type Logger = pino.Logger;
 
@@ -25,11 +26,12 @@ const REDACT = [
 
 /**
  * Structured logger for a service or package; secrets are redacted by key. JSON lines, or the
- * human-readable form when stdout is a terminal (SVC_LOG_FORMAT=json|pretty overrides).
+ * human-readable form when stdout is a terminal (`format` json|pretty overrides). A service passes
+ * its config's logLevel and logFormat (SVC_LOG_LEVEL, SVC_LOG_FORMAT).
  */
-export function createLogger(name: string, level: string = process.env.SVC_LOG_LEVEL ?? "info"): Logger {
+export function createLogger(name: string, level = "info", format: LogFormat = "auto"): Logger {
   const options = { name, level, redact: { paths: REDACT, censor: "[redacted]" } };
-  return wantsPrettyLogs() ? pino(options, PinoPretty({ ...PRETTY_OPTIONS, sync: true })) : pino(options);
+  return wantsPrettyLogs(format) ? pino(options, PinoPretty({ ...PRETTY_OPTIONS, sync: true })) : pino(options);
 }
 
 /** A logger that discards everything (tests, CLI quiet mode). */

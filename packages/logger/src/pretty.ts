@@ -21,9 +21,12 @@ export function createLinePrettifier(colorize = true): (line: string) => string 
   };
 }
 
-/** Human-readable logs when a person watches the terminal, JSON otherwise (SVC_LOG_FORMAT overrides). */
-export function wantsPrettyLogs(env: Record<string, string | undefined> = process.env, isTty = Boolean(process.stdout.isTTY)): boolean {
-  if (env.SVC_LOG_FORMAT === "json") return false;
-  if (env.SVC_LOG_FORMAT === "pretty") return true;
+/** The log format asked for (SVC_LOG_FORMAT, config.logFormat): auto = pretty on a terminal. */
+export type LogFormat = "auto" | "json" | "pretty";
+
+/** Human-readable logs when a person watches the terminal, JSON otherwise (`format` overrides). */
+export function wantsPrettyLogs(format: LogFormat = "auto", isTty = Boolean(process.stdout.isTTY)): boolean {
+  if (format === "json") return false;
+  if (format === "pretty") return true;
   return isTty;
 }

@@ -1,6 +1,4 @@
 // Shared plumbing of the MCP tool servers.
-export { loadMcpSettings, McpSettingsError } from "./settings";
-export type { McpSettings } from "./settings";
 export { parseTransportArgs } from "./cli-args";
 export type { TransportChoice } from "./cli-args";
 export { defineTool, registerTools, annotationsOf, toolErrorResult } from "./tool-kit";

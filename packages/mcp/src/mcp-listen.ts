@@ -1,5 +1,4 @@
-import type { SvcConfig } from "@svc/config";
-import type { McpSettings } from "./settings";
+import type { McpSettings, SvcConfig } from "@svc/config";
 
 export type McpListenDecision = { ok: true; host: string; open: boolean; warning?: string } | { ok: false; reason: string };
 

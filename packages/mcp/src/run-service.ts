@@ -1,11 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { loadConfig, type SvcConfig } from "@svc/config";
+import { loadConfig, type McpSettings, type SvcConfig } from "@svc/config";
 import type { Logger } from "@svc/logger";
 import { parseTransportArgs } from "./cli-args";
 import { startMcpHttpServer } from "./http-server";
 import { decideMcpListen } from "./mcp-listen";
-import { loadMcpSettings, type McpSettings } from "./settings";
 import { createStderrLogger } from "./stderr-logger";
 
 /** What a tool server process opens: a per-connection server factory and the resources behind it. */
@@ -18,6 +17,7 @@ export interface McpServiceSpec {
   name: string;
   /** HTTP port when --port is not given. */
   defaultPort(settings: McpSettings): number;
+  /** `settings` is config.mcp. */
   open(o: { config: SvcConfig; settings: McpSettings; logger: Logger }): Promise<OpenedMcpService>;
 }
 
@@ -29,7 +29,7 @@ export interface McpServiceSpec {
 export async function runMcpService(spec: McpServiceSpec, argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   const transport = parseTransportArgs(argv);
   const config = loadConfig(env);
-  const settings = loadMcpSettings(env);
+  const settings = config.mcp;
   const logger = createStderrLogger(spec.name, config.logLevel);
   // Decided before anything opens: production HTTP without a token must not start at all.
   const listen = transport.kind === "http" ? decideMcpListen(config, settings) : undefined;
@@ -75,9 +75,9 @@ export async function runMcpService(spec: McpServiceSpec, argv: readonly string[
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-/** Run a tool server as the process entry: any start-up failure is printed and exits 1. */
-export function mainOf(spec: McpServiceSpec): void {
-  runMcpService(spec, process.argv.slice(2), process.env).catch((e: unknown) => {
+/** Run a tool server as the process entry (its main.ts passes the environment): any start-up failure is printed and exits 1. */
+export function mainOf(spec: McpServiceSpec, env: NodeJS.ProcessEnv): void {
+  runMcpService(spec, process.argv.slice(2), env).catch((e: unknown) => {
     process.stderr.write(`${spec.name}: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });

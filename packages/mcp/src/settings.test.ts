@@ -1,22 +1,22 @@
+import { ConfigError, loadConfig } from "@svc/config";
 import { decideMcpListen } from "./mcp-listen";
-import { loadMcpSettings, McpSettingsError } from "./settings";
 import { parseTransportArgs } from "./cli-args";
 
 const dev = { deploymentMode: "development" as const, http: { assistantPort: 8080, webUiPort: 8888, bindHost: undefined, maxPageLimit: 100, trustProxy: "loopback" } };
 
 test("settings default to read-write, ports 8889/8890, no token; a short token is refused without echoing it", () => {
-  expect(loadMcpSettings({})).toMatchObject({ token: undefined, readOnly: false, workflowPort: 8889, assistantPort: 8890, allowedOrigins: [] });
-  expect(loadMcpSettings({ SVC_MCP_READ_ONLY: "true", SVC_MCP_ALLOWED_ORIGINS: "a.example, b.example" })).toMatchObject({
+  expect(loadConfig({}).mcp).toMatchObject({ token: undefined, readOnly: false, workflowPort: 8889, assistantPort: 8890, allowedOrigins: [] });
+  expect(loadConfig({ SVC_MCP_READ_ONLY: "true", SVC_MCP_ALLOWED_ORIGINS: "a.example, b.example" }).mcp).toMatchObject({
     readOnly: true,
     allowedOrigins: ["a.example", "b.example"],
   });
   let err: unknown;
   try {
-    loadMcpSettings({ SVC_MCP_TOKEN: "short-secret" });
+    loadConfig({ SVC_MCP_TOKEN: "short-secret" });
   } catch (e) {
     err = e;
   }
-  expect(err).toBeInstanceOf(McpSettingsError);
+  expect(err).toBeInstanceOf(ConfigError);
   expect((err as Error).message).toMatch(/SVC_MCP_TOKEN/);
   expect((err as Error).message).not.toContain("short-secret");
 });

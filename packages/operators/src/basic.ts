@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { z } from "zod";
+import { CHILD_ENV_ALLOWLIST } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import type { Operator } from "./types";
 
@@ -53,13 +54,13 @@ export const failOperator: Operator<{ message?: string; succeed_on_try?: number;
   },
 };
 
-/** The worker's variables a command inherits; secrets (DATABASE_URL, SVC_*, API keys) never do. */
-export const SHELL_ENV_ALLOWLIST = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TERM"] as const;
-
-/** The environment a shell task's command gets: the allowlisted variables, then the task's own `env`. */
-export function shellEnv(workerEnv: NodeJS.ProcessEnv, taskEnv: Record<string, string> = {}): Record<string, string> {
+/**
+ * The environment a shell task's command gets: the worker's allowlisted variables (SvcConfig.childEnv,
+ * CHILD_ENV_ALLOWLIST of @svc/config: never DATABASE_URL, SVC_* or API keys), then the task's own `env`.
+ */
+export function shellEnv(workerEnv: Readonly<Record<string, string | undefined>>, taskEnv: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const k of SHELL_ENV_ALLOWLIST) if (typeof workerEnv[k] === "string") env[k] = workerEnv[k]!;
+  for (const k of CHILD_ENV_ALLOWLIST) if (typeof workerEnv[k] === "string") env[k] = workerEnv[k];
   return { ...env, ...taskEnv };
 }
 
@@ -71,7 +72,7 @@ export const shellOperator: Operator<{ argv: string[]; cwd?: string; env?: Recor
   async run(args, ctx) {
     const [cmd, ...rest] = args.argv as [string, ...string[]];
     return new Promise((resolve, reject) => {
-      const child = spawn(cmd, rest, { cwd: args.cwd, env: shellEnv(process.env, args.env), stdio: ["ignore", "pipe", "pipe"], signal: ctx.signal });
+      const child = spawn(cmd, rest, { cwd: args.cwd, env: shellEnv(ctx.config.childEnv, args.env), stdio: ["ignore", "pipe", "pipe"], signal: ctx.signal });
       const last: string[] = [];
       const pipe = (stream: NodeJS.ReadableStream, name: "stdout" | "stderr") => {
         let buf = "";

@@ -18,7 +18,7 @@ afterAll(() => {
 });
 
 async function envSeenBy(taskEnv?: Record<string, string>): Promise<Map<string, string>> {
-  const ctx = createTestOperatorContext(loadConfig({}), "shell");
+  const ctx = createTestOperatorContext(loadConfig(process.env), "shell");
   await shellOperator.run(shellOperator.args.parse({ argv: ["env"], env: taskEnv }), ctx);
   return new Map(ctx.lines.filter((l) => l.stream === "stdout").map((l) => [l.line.slice(0, l.line.indexOf("=")), l.line.slice(l.line.indexOf("=") + 1)]));
 }

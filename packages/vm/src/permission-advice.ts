@@ -8,11 +8,11 @@ export interface Runner {
 
 export function currentRunner(): Runner {
   const uid = process.getuid?.() ?? 0;
-  let user = process.env.USER ?? "";
+  let user = "";
   try {
     user = userInfo().username;
   } catch {
-    // No passwd entry (a container with an arbitrary uid): keep $USER.
+    // No passwd entry (a container with an arbitrary uid): named by its uid.
   }
   return { uid, user: user || `uid ${uid}` };
 }

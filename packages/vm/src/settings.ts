@@ -19,10 +19,11 @@ export interface VmSettings {
 }
 
 /**
- * VM settings from the environment, parsed by @svc/config's VM schema (the one the services use).
- * The VM CLI reads only these variables, so an unrelated bad variable on the host cannot break it.
+ * VM settings from the VM CLI's environment (its main.ts passes it), parsed by @svc/config's VM
+ * schema (the one the services use). The VM CLI reads only these variables, so an unrelated bad
+ * variable on the host cannot break it.
  */
-export function vmSettingsFromEnv(env: Record<string, string | undefined> = process.env): VmSettings {
+export function vmSettingsFromEnv(env: Record<string, string | undefined>): VmSettings {
   const c = vmConfigFromEnv(env);
   return {
     imagesDir: c.imagesDir,
@@ -38,7 +39,7 @@ export function vmSettingsFromEnv(env: Record<string, string | undefined> = proc
  * The default public keys, in the order ssh tries them: ed25519, ecdsa, rsa, first in $HOME, then
  * in the home of the account running the CLI, then (under sudo) in the invoking user's home.
  */
-export function defaultPubkeyPaths(env: Record<string, string | undefined> = process.env): string[] {
+export function defaultPubkeyPaths(env: Record<string, string | undefined>): string[] {
   const homes = [env.HOME || homedir(), accountHome(), env.SUDO_USER ? sudoUserHome(env.SUDO_USER) : undefined];
   const unique = [...new Set(homes.filter((h): h is string => Boolean(h)))];
   return unique.flatMap((h) => ["id_ed25519.pub", "id_ecdsa.pub", "id_rsa.pub"].map((f) => `${h.replace(/\/+$/, "")}/.ssh/${f}`));

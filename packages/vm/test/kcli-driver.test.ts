@@ -115,10 +115,11 @@ describe("kcli argv contract", () => {
   });
 
   it("is chosen automatically when kcli is on PATH", () => {
-    expect(onPath("kcli")).toBe(true);
+    expect(onPath("kcli", process.env.PATH ?? "")).toBe(true);
     const d = createVmDriver(
       { imagesDir: "/nonexistent", disksDir: "/nonexistent", libvirtUri: "qemu:///system", virtType: "auto", driver: "auto", sshPubkeyPaths: [] },
       new LocalExecutor(),
+      process.env.PATH ?? "",
     );
     expect(d.name).toBe("kcli");
   });

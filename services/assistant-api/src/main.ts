@@ -9,7 +9,7 @@ import { createAssistantDeps } from "./deps";
 /** Assistant API service: the REST front of the orchestrator, observe, DAG discovery and chat. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const logger = createLogger("assistant-api", config.logLevel);
+  const logger = createLogger("assistant-api", config.logLevel, config.logFormat);
   // Decided before anything opens: production without credentials must not start at all.
   const listen = resolveListenHost(config, logger);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-assistant-api");

@@ -1,6 +1,5 @@
 import { loadConfig } from "@svc/config";
 import { bootDatabase, onShutdown } from "@svc/engine";
-import { placementWeigher } from "@svc/hosts";
 import { createLogger } from "@svc/logger";
 import { refuseEvictingRedis } from "@svc/queue";
 import { createOrchestrator } from "./orchestrator";
@@ -8,10 +7,10 @@ import { createOrchestrator } from "./orchestrator";
 /** Orchestrator service: consumes `intents` jobs and runs the intent pipeline. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const logger = createLogger("orchestrator", config.logLevel);
+  const logger = createLogger("orchestrator", config.logLevel, config.logFormat);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-orchestrator");
   await refuseEvictingRedis(config.redisUrl, logger);
-  const orchestrator = createOrchestrator({ db, config, logger, weigher: placementWeigher(process.env) });
+  const orchestrator = createOrchestrator({ db, config, logger, weigher: config.placement.weigher });
   onShutdown(
     logger,
     async () => {

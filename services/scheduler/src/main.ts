@@ -7,7 +7,7 @@ import { refuseEvictingRedis } from "@svc/queue";
 /** Scheduler service: DAG processor, run scheduling, retries, cron, reconciliation, heartbeats. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const logger = createLogger("scheduler", config.logLevel);
+  const logger = createLogger("scheduler", config.logLevel, config.logFormat);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-scheduler");
   await refuseEvictingRedis(config.redisUrl, logger);
   const rt = startEngineRuntime({ db, config, logger, operators: defaultOperators(), worker: false });

@@ -10,7 +10,7 @@ import { createWebUiApp } from "./app";
 /** Web UI process: config, database, queues, HTTP server, graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const logger = createLogger("web-ui", config.logLevel);
+  const logger = createLogger("web-ui", config.logLevel, config.logFormat);
   // Decided before anything opens: production without credentials must not start at all.
   const listen = resolveListenHost(config, logger);
   // Checked beside the start-up, not before it: an API answers (503 while Redis is away) at once.

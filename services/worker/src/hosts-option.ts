@@ -13,9 +13,12 @@ serves (\`tasks@<host>\`), SVC_WORKER_CONCURRENCY at a time per queue.
 
 export type HostsChoice = { kind: "help" } | { kind: "hosts"; hosts: string[] | "all" };
 
-/** The hosts a worker serves, from `--hosts` or SVC_WORKER_HOSTS; an invalid name is an error, never dropped. */
-export function parseHostsOption(argv: string[], env: Record<string, string | undefined>): HostsChoice {
-  let value = env.SVC_WORKER_HOSTS;
+/**
+ * The hosts a worker serves, from `--hosts` or else `configured` (SVC_WORKER_HOSTS, config.worker.hosts);
+ * an invalid name is an error, never dropped.
+ */
+export function parseHostsOption(argv: string[], configured: string | undefined): HostsChoice {
+  let value = configured;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "-h" || a === "--help") return { kind: "help" };

@@ -11,17 +11,20 @@ import { parseHostsOption, WORKER_USAGE } from "./hosts-option";
  * hosts it serves (`--hosts`, SVC_WORKER_HOSTS; default all), SVC_WORKER_CONCURRENCY at a time.
  */
 async function main(): Promise<void> {
-  const choice = parseHostsOption(process.argv.slice(2), process.env);
-  if (choice.kind === "help") {
+  const argv = process.argv.slice(2);
+  // --help and a bad argument are answered before the configuration is read.
+  if (parseHostsOption(argv, undefined).kind === "help") {
     process.stdout.write(WORKER_USAGE);
     return;
   }
   const config = loadConfig(process.env);
-  const logger = createLogger("worker", config.logLevel);
+  const choice = parseHostsOption(argv, config.worker.hosts);
+  if (choice.kind === "help") return;
+  const logger = createLogger("worker", config.logLevel, config.logFormat);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-worker");
   await refuseEvictingRedis(config.redisUrl, logger);
   // Probes the served hosts (pinned keys), routes host-scoped tries; `local` is made from the settings.
-  const hosts = createHostRouting({ db, logger: logger.child({ component: "hosts" }), hosts: choice.hosts, localSettings: config });
+  const hosts = createHostRouting({ db, logger: logger.child({ component: "hosts" }), hosts: choice.hosts, localSettings: config, weigher: config.placement.weigher });
   const rt = startEngineRuntime({ db, config, logger, operators: defaultOperators(), scheduler: false, hosts });
   logger.info({ hosts: choice.hosts }, "serving hypervisor hosts");
   // Running tries get SVC_STOP_GRACE_MS to finish; the ones still running are handed back.

@@ -24,13 +24,15 @@ const ANY_OPERATOR: OperatorCatalog = { has: () => true, checkArgs: () => [] };
 /**
  * Every DAG of the folder (parsed with parseDagFolder), or an error saying why not: a folder that is
  * missing or holds no DAG, and any file that fails to parse, stop the eval. Scores must come from
- * the catalogue users get, so a broken `dags/` can never pass the eval on a stand-in.
+ * the catalogue users get, so a broken `dags/` can never pass the eval on a stand-in. Param
+ * defaults that name `{{ settings.* }}` get the platform's defaults unless `settings` are given,
+ * so the scores do not depend on this machine's environment.
  */
-export async function loadEvalCatalog(dagsDir: string = DEFAULT_DAGS_DIR): Promise<LoadedCatalog> {
+export async function loadEvalCatalog(dagsDir: string = DEFAULT_DAGS_DIR, settings: Record<string, string> = dagSettingsFromConfig(loadConfig({}))): Promise<LoadedCatalog> {
   const dir = path.resolve(dagsDir);
   let results: Awaited<ReturnType<typeof parseDagFolder>>;
   try {
-    results = await parseDagFolder(dir, { catalog: ANY_OPERATOR, settings: dagSettingsFromConfig(loadConfig(process.env)) });
+    results = await parseDagFolder(dir, { catalog: ANY_OPERATOR, settings });
   } catch (err) {
     throw new Error(`cannot read the DAG folder ${dir}: ${(err as Error).message}`, { cause: err });
   }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { loadConfig, type SvcConfig } from "@svc/config";
+import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import { AlreadyExistsError } from "@svc/errors";
 import { createLogger, type Logger } from "@svc/logger";
@@ -15,8 +15,8 @@ import { startWorker, type EngineWorker } from "./worker";
 
 export interface EngineRuntimeOptions {
   db: Db;
-  /** Config; by default from the environment. Fields below override it. */
-  config?: SvcConfig;
+  /** The parsed config (loadConfig at the entry point). Fields below override it. */
+  config: SvcConfig;
   redisUrl?: string;
   prefix?: string;
   dagsDir?: string;
@@ -47,7 +47,7 @@ export const newInstanceId = (component: string): string => `${component}-${os.h
 
 /** Run a scheduler and a worker in this process (development, tests, benchmarks). */
 export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
-  const base = o.config ?? loadConfig(process.env);
+  const base = o.config;
   const config: SvcConfig = {
     ...base,
     databaseUrl: o.databaseUrl ?? base.databaseUrl,
@@ -62,7 +62,7 @@ export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
       zombieAfterMs: o.zombieAfterMs ?? base.worker.zombieAfterMs,
     },
   };
-  const logger = o.logger ?? createLogger("engine", config.logLevel);
+  const logger = o.logger ?? createLogger("engine", config.logLevel, config.logFormat);
   const queues = createQueues({ url: config.redisUrl, prefix: config.redisPrefix });
   const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "notify failed"));
   const operators = o.operators;

@@ -1,7 +1,5 @@
-import { BadRequestError } from "@svc/errors";
 import { ensureLocalHost } from "../local-host";
 import { LOCAL_HOST } from "../names";
-import { WEIGHERS, type Weigher } from "../place";
 import { createHostMonitor } from "./monitor";
 import { createOperatorHosts } from "./operator-hosts";
 import { createRouter } from "./route";
@@ -9,14 +7,6 @@ import type { HostRouting, HostRoutingOptions } from "./types";
 
 const DEFAULT_INTERVAL_MS = 10_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
-
-/** SVC_PLACEMENT_WEIGHER: spread (default) or pack; anything else is refused. */
-export function placementWeigher(env: Record<string, string | undefined>): Weigher {
-  const v = env.SVC_PLACEMENT_WEIGHER?.trim();
-  if (v === undefined || v === "") return "spread";
-  if ((WEIGHERS as readonly string[]).includes(v)) return v as Weigher;
-  throw new BadRequestError(`SVC_PLACEMENT_WEIGHER must be one of ${WEIGHERS.join(", ")}, not '${v}'`);
-}
 
 /**
  * The worker's hosts (implements the engine's HostRouting): a monitor probing the served hosts
@@ -26,8 +16,7 @@ export function placementWeigher(env: Record<string, string | undefined>): Weigh
  */
 export function createHostRouting(o: HostRoutingOptions): HostRouting {
   const intervalMs = o.probeIntervalMs ?? DEFAULT_INTERVAL_MS;
-  const weigher = placementWeigher(o.env ?? process.env);
-  const route = createRouter({ db: o.db, maxProbeAgeMs: 3 * intervalMs, weigher });
+  const route = createRouter({ db: o.db, maxProbeAgeMs: 3 * intervalMs, weigher: o.weigher ?? "spread" });
   const ops = createOperatorHosts();
   const listeners: (() => void)[] = [];
   let monitor: ReturnType<typeof createHostMonitor> | undefined;

@@ -3,6 +3,7 @@ import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type * as Ports from "@svc/engine/ports";
 import type { HostExecutor } from "@svc/host";
+import type { Weigher } from "../place";
 
 export type { HostStatus, RouteDecision, RouteRequest } from "@svc/engine/ports";
 
@@ -32,6 +33,6 @@ export interface HostRoutingOptions {
   probeTimeoutMs?: number;
   /** The configured host's settings (SVC_SSH_*, SVC_VM_*): `local` is made from them at start when missing. */
   localSettings?: Pick<SvcConfig, "ssh" | "vm">;
-  /** SVC_PLACEMENT_WEIGHER is read from here (default process.env). */
-  env?: Record<string, string | undefined>;
+  /** How a VM is placed when several hosts fit (SvcConfig.placement.weigher; default spread). */
+  weigher?: Weigher;
 }

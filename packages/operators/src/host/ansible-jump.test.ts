@@ -50,7 +50,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-ansible-jump-"));
   writeFileSync(join(dir, "mark.yml"), PLAYBOOK);
   cfg = sshdTestConfig(conf, dir, { SVC_ANSIBLE_STRATEGY: "linear" });
-  op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
+  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {
   await sharedSshPool().closeAll();

@@ -78,7 +78,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       const jump = ctx.host?.jump;
       const vmEx = executorFor(ctx, exFor);
       const ex = jump ? exFor(ctx) : vmEx;
-      const s = hostOperatorSettings(deps.env);
+      const s = hostOperatorSettings(ctx.config.vm);
       const key = a.private_key ?? s.sshPrivkey;
       if (!posix.isAbsolute(a.playbook) && posix.normalize(a.playbook).split("/")[0] === "..") {
         throw new NonRetryableError(`playbook path ${JSON.stringify(a.playbook)} leaves SVC_PLAYBOOKS_DIR; give an absolute path to use another place`);

@@ -49,7 +49,7 @@ beforeAll(async () => {
     run: async (argv, o) => (commands.push([...argv]), adopted && argv.includes("ansible-playbook") ? adopted : ex.run(argv, o)),
     close: () => ex.close(),
   });
-  op = createHostOperators({ env: {}, executor: (ctx) => counted(new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool())) }).find((o) => o.name === "ansible_playbook")!;
+  op = createHostOperators({ executor: (ctx) => counted(new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool())) }).find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {
   await sharedSshPool().closeAll();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-ssh-reuse-"));
   // Ansible's own SSH plumbing is what this file checks (Mitogen brings its own: ansible-strategy.test.ts).
   cfg = sshdTestConfig(sshd, dir, { SVC_ANSIBLE_STRATEGY: "linear" });
-  op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
+  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {
   await sharedSshPool().closeAll();

@@ -42,7 +42,7 @@ beforeAll(async () => {
   for (const strategy of ["auto", "linear", "mitogen_linear"]) {
     configs[strategy] = sshdTestConfig(sshd, join(dir, strategy), { SVC_PLAYBOOKS_DIR: dir, SVC_ANSIBLE_STRATEGY: strategy });
   }
-  op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
+  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {
   await sharedSshPool().closeAll();

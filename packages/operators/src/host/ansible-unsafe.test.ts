@@ -30,7 +30,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-unsafe-"));
   writeFileSync(join(dir, "write.yml"), PLAYBOOK);
   cfg = sshdTestConfig(sshd, dir, { SVC_SECRETS_FILE: "/etc/svc/{{ not-templated }}/secrets.yml" });
-  op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
+  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {
   await sharedSshPool().closeAll();

@@ -1,5 +1,5 @@
 import { LocalExecutor, SshExecutor, fenceKey, sharedSshPool, sshOptionsFromConfig, type FenceOptions, type HostExecutor } from "@svc/host";
-import { vmSettingsFromEnv } from "@svc/config";
+import type { VmSettingsConfig } from "@svc/config";
 import type { OperatorContext } from "../types";
 
 /** The VM settings the host operators use (parsed by @svc/config, as the services and the VM CLI parse them). */
@@ -20,13 +20,10 @@ export interface HostOperatorSettings {
 export interface HostOperatorDeps {
   /** The executor that reaches the host (default: SSH per ctx.config.ssh, shared pool). */
   executor?: (ctx: OperatorContext) => HostExecutor;
-  /** Environment for HostOperatorSettings (default process.env). */
-  env?: Record<string, string | undefined>;
 }
 
-/** Read the extra settings with @svc/config's VM schema; a bad SVC_VM_CLI is reported, not guessed at. */
-export function hostOperatorSettings(env: Record<string, string | undefined> = process.env): HostOperatorSettings {
-  const c = vmSettingsFromEnv(env);
+/** The host operators' settings from the parsed VM section (SvcConfig.vm; ctx.config.vm in a try). */
+export function hostOperatorSettings(c: VmSettingsConfig): HostOperatorSettings {
   return { vmCli: [...c.cli], disksDir: c.explicit.disksDir, libvirtUri: c.explicit.libvirtUri, sshPubkey: c.sshPubkey, sshPrivkey: c.sshPrivkey };
 }
 

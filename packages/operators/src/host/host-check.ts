@@ -49,7 +49,7 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
     hostScoped: true,
     async run(a, ctx) {
       const ex = executorFor(ctx, exFor);
-      const s = hostOperatorSettings(deps.env);
+      const s = hostOperatorSettings(ctx.config.vm);
       const findings: Finding[] = [];
       const add = (check: string, severity: Finding["severity"], message: string) => (
         findings.push({ check, severity, message }),

@@ -36,7 +36,7 @@ async function run(name: string, args: Record<string, unknown>, cfg = config()) 
 
 beforeAll(async () => {
   sshd = await startSshd();
-  for (const op of createHostOperators({ env: {} })) ops.set(op.name, op);
+  for (const op of createHostOperators()) ops.set(op.name, op);
   let hits = 0;
   server = http.createServer((req, res) => {
     if (req.url === "/ok") return res.end("service is healthy");
@@ -141,7 +141,6 @@ describe("host_check", () => {
   it("probes the host in one command, with a tool that is missing and a path whose nearest existing parent is measured", async () => {
     const argvs: string[][] = [];
     const counted = createHostOperators({
-      env: { SVC_VM_CLI: JSON.stringify(["svc-vm-not-installed-here"]) },
       executor: (ctx) => {
         const ex = new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool());
         return { target: ex.target, run: (argv, o) => (argvs.push([...argv]), ex.run(argv, o)), close: () => ex.close() };
@@ -149,7 +148,7 @@ describe("host_check", () => {
     }).find((o) => o.name === "host_check")!;
     const out = (await counted.run(
       counted.args.parse({ path: `${sshd.dir}/no/such/dir`, min_disk_gb: 0, min_memory_mb: 0 }),
-      createTestOperatorContext(config(), "host_check"),
+      createTestOperatorContext(config({ SVC_VM_CLI: JSON.stringify(["svc-vm-not-installed-here"]) }), "host_check"),
     )) as Record<string, unknown>;
     expect(argvs.length).toBe(1);
     const findings = out.findings as { check: string; severity: string; message: string }[];

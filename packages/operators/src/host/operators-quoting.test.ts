@@ -40,8 +40,10 @@ beforeAll(async () => {
     SVC_PLAYBOOKS_DIR: dir,
     SVC_VM_IMAGES_DIR: join(dir, "images"),
     SVC_HOST_STATE_DIR: join(dir, "tries"),
+    SVC_VM_CLI: VM_CLI,
+    SVC_VM_DISKS_DIR: join(dir, "disks"),
   });
-  for (const op of createHostOperators({ env: { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: join(dir, "disks") } })) ops.set(op.name, op);
+  for (const op of createHostOperators()) ops.set(op.name, op);
 });
 afterAll(async () => {
   await sharedSshPool().closeAll();

@@ -40,7 +40,6 @@ const cfg = loadConfig({
   SVC_LIBVIRT_URI: "qemu:///conf",
   SVC_HOST_STATE_DIR: "/conf/tries",
 });
-const env = { SVC_VM_CLI: "svc-vm", SVC_VM_DISKS_DIR: "/conf/vms", SVC_LIBVIRT_URI: "qemu:///conf" };
 const jump = { user: "root", address: "10.0.0.12", port: 2200, keyPath: "/keys/lab 2'%x", knownHostsPath: "/run/svc/kh-lab2" };
 
 /** The routed host lab2, answering as a VM CLI and a host would. */
@@ -55,7 +54,7 @@ function setup() {
   }));
   const configured = recorder("root@127.0.0.1:22", () => ({ stdout: VM_JSON }));
   const host: OperatorHost = { name: "lab2", executor: routed.ex, libvirtUri: "qemu+ssh://x/system", disksDir: "/lab2/vms", imagesDir: "/lab2/images", jump };
-  const ops = new Map(createHostOperators({ executor: () => configured.ex, env }).map((o) => [o.name, o]));
+  const ops = new Map(createHostOperators({ executor: () => configured.ex }).map((o) => [o.name, o]));
   const run = async (name: string, args: Record<string, unknown>, withHost: boolean) => {
     const op = ops.get(name)!;
     const ctx = { ...createTestOperatorContext(cfg, name), ...(withHost ? { host } : {}) };

@@ -20,12 +20,12 @@ let sshd: TestSshd;
 let scratch: VmScratch;
 let cfg: SvcConfig;
 let ops: Map<string, Operator>;
-let env: Record<string, string>;
+let downCfg: SvcConfig;
 const vmPool = new SshPool();
 
-async function run(name: string, args: Record<string, unknown>, operators = ops) {
-  const op = operators.get(name)!;
-  const ctx = createTestOperatorContext(cfg, name);
+async function run(name: string, args: Record<string, unknown>, config = cfg) {
+  const op = ops.get(name)!;
+  const ctx = createTestOperatorContext(config, name);
   try {
     return { out: (await op.run(op.args.parse(args), ctx)) as Record<string, any>, ctx };
   } catch (e) {
@@ -68,7 +68,7 @@ beforeAll(async () => {
       "",
     ].join("\n"),
   );
-  cfg = loadConfig({
+  const vars = {
     SVC_SSH_HOST: "127.0.0.1",
     SVC_SSH_PORT: String(sshd.port),
     SVC_SSH_USER: "root",
@@ -78,9 +78,14 @@ beforeAll(async () => {
     SVC_INVENTORY_DIR: join(base, "inventory"),
     SVC_PLAYBOOKS_DIR: join(base, "playbooks"),
     SVC_HOST_STATE_DIR: join(base, "tries"),
-  });
-  env = { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: scratch.disksDir, SVC_VM_SSH_PUBKEY: scratch.pubKeyPath, SVC_VM_SSH_PRIVKEY: scratch.keyPath };
-  ops = new Map(createHostOperators({ env }).map((o) => [o.name, o]));
+    SVC_VM_CLI: VM_CLI,
+    SVC_VM_DISKS_DIR: scratch.disksDir,
+    SVC_VM_SSH_PUBKEY: scratch.pubKeyPath,
+    SVC_VM_SSH_PRIVKEY: scratch.keyPath,
+  };
+  cfg = loadConfig(vars);
+  downCfg = loadConfig({ ...vars, SVC_LIBVIRT_URI: "qemu:///system?socket=/tmp/svc-no-libvirt.sock" });
+  ops = new Map(createHostOperators().map((o) => [o.name, o]));
 }, 1_200_000);
 
 afterAll(async () => {
@@ -182,8 +187,7 @@ describe("host operators against a real VM on libvirt, through SSH to the host",
     const img = await run("vm_create", { name: `${vm}-x`, image: "no-such-image" }).catch((e) => e);
     expect(img).toBeInstanceOf(NonRetryableError);
     expect(img.message).toMatch(/image 'no-such-image' not found in .*; available: .*debian-test/);
-    const downOps = new Map(createHostOperators({ env: { ...env, SVC_LIBVIRT_URI: "qemu:///system?socket=/tmp/svc-no-libvirt.sock" } }).map((o) => [o.name, o]));
-    const down = await run("vm_info", { name: vm }, downOps).catch((e) => e);
+    const down = await run("vm_info", { name: vm }, downCfg).catch((e) => e);
     expect(down).toBeInstanceOf(UnavailableError);
     expect(down.message).toMatch(/libvirt is not reachable .*libvirtd -d/);
   });

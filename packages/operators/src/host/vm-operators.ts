@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Operator } from "../types";
+import type { Operator, OperatorContext } from "../types";
 import { NonRetryableError } from "@svc/errors";
 import { actedOnHost, hostOperatorSettings, defaultHostExecutor, effectFence, executorFor, type HostOperatorDeps } from "./deps";
 import { absoluteHostPath, forwardPort, imageName, inventoryHost, macAddress, netName, vmName, hostPath } from "./schemas";
@@ -56,7 +56,7 @@ type DeleteArgs = z.infer<typeof deleteArgs>;
 /** vm_create, vm_delete and vm_info: the VM CLI on the host, reached over SSH. */
 export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
   const exFor = deps.executor ?? defaultHostExecutor;
-  const settings = () => hostOperatorSettings(deps.env);
+  const settings = (ctx: OperatorContext) => hostOperatorSettings(ctx.config.vm);
 
   const vmCreate: Operator<CreateArgs> = {
     name: "vm_create",
@@ -65,7 +65,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: createArgs,
     hostScoped: true,
     async run(a, ctx) {
-      const s = settings();
+      const s = settings(ctx);
       const key = a.ssh_pubkey_path ?? s.sshPubkey;
       const args = [
         "create",
@@ -111,7 +111,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     hostScoped: true,
     async run(a, ctx) {
       const argv = ["delete", "vm", a.name, "-y", ...(a.force_foreign ? ["--force-foreign"] : [])];
-      const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(executorFor(ctx, exFor), settings(), ctx, argv, undefined, effectFence(ctx)).catch(
+      const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(executorFor(ctx, exFor), settings(ctx), ctx, argv, undefined, effectFence(ctx)).catch(
         (e: unknown) => {
           if (e instanceof ForeignVmError) throw new NonRetryableError(e.message.replace("pass --force-foreign to", "set force_foreign: true in the task's args to"));
           throw e;
@@ -128,7 +128,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: nameArgs,
     hostScoped: true,
     async run(a, ctx) {
-      return { ...vmOutput(await runVmCli<VmCliInfo>(executorFor(ctx, exFor), settings(), ctx, ["info", "vm", a.name])), host: actedOnHost(ctx) };
+      return { ...vmOutput(await runVmCli<VmCliInfo>(executorFor(ctx, exFor), settings(ctx), ctx, ["info", "vm", a.name])), host: actedOnHost(ctx) };
     },
   };
 

@@ -46,13 +46,16 @@ beforeAll(async () => {
   const g = spawnSync("genisoimage", ["-quiet", "-output", iso, "-volid", "SVCTEST", "-joliet", "-rock", join(dir, "README")], { encoding: "utf8" });
   if (g.status !== 0) throw new Error(`genisoimage failed: ${g.stderr}`);
   mkdirSync(join(dir, "images"));
-  cfg = loadConfig({ SVC_SSH_HOST: "local", SVC_VM_IMAGES_DIR: join(dir, "images"), SVC_VM_DRIVER: "libvirt", SVC_HOST_STATE_DIR: join(dir, "tries") });
-  ops = new Map(
-    createHostOperators({ executor: () => new LocalExecutor(), env: { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: scratch.disksDir, SVC_LIBVIRT_URI: "qemu:///system" } }).map((o) => [
-      o.name,
-      o,
-    ]),
-  );
+  cfg = loadConfig({
+    SVC_SSH_HOST: "local",
+    SVC_VM_IMAGES_DIR: join(dir, "images"),
+    SVC_VM_DRIVER: "libvirt",
+    SVC_HOST_STATE_DIR: join(dir, "tries"),
+    SVC_VM_CLI: VM_CLI,
+    SVC_VM_DISKS_DIR: scratch.disksDir,
+    SVC_LIBVIRT_URI: "qemu:///system",
+  });
+  ops = new Map(createHostOperators({ executor: () => new LocalExecutor() }).map((o) => [o.name, o]));
   writeFileSync(
     join(dir, "foreign.xml"),
     `<domain type='qemu'><name>${foreign}</name><memory unit='MiB'>32</memory><vcpu>1</vcpu><os><type arch='x86_64'>hvm</type></os></domain>\n`,

@@ -23,7 +23,7 @@ beforeAll(async () => {
   sshd = await startSshd();
   dir = mkdtempSync(join(tmpdir(), "svc-vm-verify-"));
   for (const strategy of ["auto", "linear"]) configs[strategy] = sshdTestConfig(sshd, join(dir, strategy), { SVC_PLAYBOOKS_DIR: PLAYBOOKS, SVC_ANSIBLE_STRATEGY: strategy });
-  op = createHostOperators({ env: {} }).find((o) => o.name === "ansible_playbook")!;
+  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
 }, 60_000);
 afterAll(async () => {
   await sharedSshPool().closeAll();

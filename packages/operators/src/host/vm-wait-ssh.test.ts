@@ -35,7 +35,7 @@ function host(answerAt: number, stateAt: (read: number) => string = () => "runni
     run: async (argv) => (calls.push([...argv]), { code: 0, stdout: "", stderr: "", ...reply(argv) }),
     close: async () => undefined,
   };
-  const op = createHostOperators({ executor: () => ex, env: { SVC_VM_CLI: "svc-vm", SVC_VM_DISKS_DIR: "/conf/vms" } }).find((o) => o.name === "vm_wait_ssh")!;
+  const op = createHostOperators({ executor: () => ex }).find((o) => o.name === "vm_wait_ssh")!;
   const run = (args: Record<string, unknown>) => op.run(op.args.parse({ name: "web1", ...args }), createTestOperatorContext(cfg, "vm_wait_ssh"));
   const loops = () => calls.filter((a) => a[0] === "sh" && a[2]?.includes("ssh-keyscan"));
   const count = (cmd: string) => calls.filter((a) => a[0] === cmd).length;

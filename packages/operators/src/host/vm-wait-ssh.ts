@@ -47,7 +47,7 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
       // The VM's plays run on this host with the strategy its probe picks (once per host and
       // process): probed now, while the VM boots, so its first play does not wait for the probe.
       if (!ctx.host?.jump) void ansibleStrategyFor(ex, ctx.config.ansibleStrategy);
-      const s = hostOperatorSettings(deps.env);
+      const s = hostOperatorSettings(ctx.config.vm);
       const deadline = Date.now() + a.timeout_s * 1000;
       let info: VmCliInfo | undefined;
       let rounds = 0;

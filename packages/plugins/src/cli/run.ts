@@ -37,7 +37,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let settings: PluginSettings;
   try {
     config = loadConfig(io.env);
-    settings = pluginSettings(config, io.env);
+    settings = pluginSettings(config);
     // Over SSH, sshd is the one svc reached: the port of --host when given.
     if (args.command === "deploy" && args.host?.port) settings = { ...settings, sshPort: args.host.port };
   } catch (e) {
