@@ -21,7 +21,6 @@ import * as m017 from "./migrations/017-closed-run-reads";
 import * as m018 from "./migrations/018-kept-hops-claimed";
 import * as m019 from "./migrations/019-dag-change-notify";
 
-
 const MIGRATIONS: Record<string, Migration> = {
   "001-engine": m001,
   "002-platform": m002,
