@@ -18,11 +18,11 @@ export interface FunctionSourceResult {
 }
 
 /** The table that records, for each function source applied, the hash of the text it was applied from. */
-export const FUNCTION_SOURCE_TABLE = "function_source";
+const FUNCTION_SOURCE_TABLE = "function_source";
 
 const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-export const sourceHash = (text: string): string => createHash("sha256").update(text).digest("hex");
+const sourceHash = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 /**
  * Apply the sources whose text is new or changed since they were last applied, in one transaction

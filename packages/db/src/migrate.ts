@@ -74,22 +74,25 @@ const asError = (e: unknown) => (e instanceof Error ? e : new Error(inspect(e)))
  */
 export async function migrateToLatest<DB>(db: Kysely<DB>, opts: MigrateOptions = {}): Promise<MigrateResult> {
   if (opts.through !== undefined && !(opts.through in MIGRATIONS)) throw new Error(`no migration named ${opts.through}`);
-  return db.connection().execute(async (conn) => {
-    await LOCK.acquireMigrationLock(conn, LOCK_OPTIONS);
-    try {
-      const migrator = new Migrator({ db: conn, provider: { getMigrations: async () => MIGRATIONS } });
-      const { error, results } = opts.through === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(opts.through);
-      if (error !== undefined) return { error: asError(error), results: results ?? [], functions: [] };
-      if (opts.through !== undefined) return { results: results ?? [], functions: [] };
-      const sources = opts.functions ?? [];
+  let numbered: MigrationResult[] = [];
+  try {
+    return await db.connection().execute(async (conn): Promise<MigrateResult> => {
+      await LOCK.acquireMigrationLock(conn, LOCK_OPTIONS);
       try {
+        const migrator = new Migrator({ db: conn, provider: { getMigrations: async () => MIGRATIONS } });
+        const { error, results } = opts.through === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(opts.through);
+        numbered = results ?? [];
+        if (error !== undefined) return { error: asError(error), results: numbered, functions: [] };
+        if (opts.through !== undefined) return { results: numbered, functions: [] };
+        const sources = opts.functions ?? [];
         const functions = await conn.transaction().execute((trx) => applyFunctionSources(trx, sources));
-        return { results: results ?? [], functions };
-      } catch (e) {
-        return { error: asError(e), results: results ?? [], functions: [] };
+        return { results: numbered, functions };
+      } finally {
+        await LOCK.releaseMigrationLock(conn, LOCK_OPTIONS);
       }
-    } finally {
-      await LOCK.releaseMigrationLock(conn, LOCK_OPTIONS);
-    }
-  });
+    });
+  } catch (e) {
+    // No connection, the lock, or a function source failed (its transaction rolled back).
+    return { error: asError(e), results: numbered, functions: [] };
+  }
 }

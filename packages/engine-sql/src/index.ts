@@ -10,10 +10,11 @@ import { migrateToLatest, type FunctionSource, type MigrateResult } from "@svc/d
  * again because its hash changed (no numbered migration). The numbered migrations that created
  * earlier versions stay as they were applied.
  */
-export const ENGINE_SQL_DIR = join(__dirname, "..", "sql");
+const ENGINE_SQL_DIR = join(__dirname, "..", "sql");
 
 /** The engine's function sources, by file name (`<function>.sql`), in name order. */
-export function engineFunctions(dir = ENGINE_SQL_DIR): FunctionSource[] {
+export function engineFunctions(): FunctionSource[] {
+  const dir = ENGINE_SQL_DIR;
   return readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
     .sort()
