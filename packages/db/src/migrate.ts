@@ -1,47 +1,7 @@
 import { inspect } from "node:util";
-import { DEFAULT_MIGRATION_LOCK_TABLE, MIGRATION_LOCK_ID, Migrator, PostgresAdapter, type Kysely, type Migration, type MigrationResult } from "kysely";
+import { DEFAULT_MIGRATION_LOCK_TABLE, MIGRATION_LOCK_ID, Migrator, PostgresAdapter, type Kysely, type MigrationResult } from "kysely";
+import { MIGRATIONS } from "./connection";
 import { applyFunctionSources, type FunctionSource, type FunctionSourceResult } from "./function-sources";
-import * as m001 from "./migrations/001-engine";
-import * as m002 from "./migrations/002-platform";
-import * as m003 from "./migrations/003-flow-details";
-import * as m004 from "./migrations/004-hot-path";
-import * as m005 from "./migrations/005-set-based-try-ops";
-import * as m006 from "./migrations/006-hot-task-updates";
-import * as m007 from "./migrations/007-one-trip-decisions";
-import * as m008 from "./migrations/008-lean-try-ops";
-import * as m009 from "./migrations/009-idempotency-keys";
-import * as m010 from "./migrations/010-paused-runs";
-import * as m011 from "./migrations/011-triggered-runs";
-import * as m012 from "./migrations/012-hosts";
-import * as m013 from "./migrations/013-task-hosts";
-import * as m014 from "./migrations/014-flow-placement";
-import * as m015 from "./migrations/015-hops-in-try-ops";
-import * as m016 from "./migrations/016-started-runs-read";
-import * as m017 from "./migrations/017-closed-run-reads";
-import * as m018 from "./migrations/018-kept-hops-claimed";
-import * as m019 from "./migrations/019-dag-change-notify";
-
-const MIGRATIONS: Record<string, Migration> = {
-  "001-engine": m001,
-  "002-platform": m002,
-  "003-flow-details": m003,
-  "004-hot-path": m004,
-  "005-set-based-try-ops": m005,
-  "006-hot-task-updates": m006,
-  "007-one-trip-decisions": m007,
-  "008-lean-try-ops": m008,
-  "009-idempotency-keys": m009,
-  "010-paused-runs": m010,
-  "011-triggered-runs": m011,
-  "012-hosts": m012,
-  "013-task-hosts": m013,
-  "014-flow-placement": m014,
-  "015-hops-in-try-ops": m015,
-  "016-started-runs-read": m016,
-  "017-closed-run-reads": m017,
-  "018-kept-hops-claimed": m018,
-  "019-dag-change-notify": m019,
-};
 
 export interface MigrateOptions {
   /**
