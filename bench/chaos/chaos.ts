@@ -8,7 +8,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "@svc/config";
-import { createDb, createPool, ensureDatabase, migrateToLatest } from "@svc/db";
+import { createDb, createPool, ensureDatabase } from "@svc/db";
+import { migrateDatabase } from "@svc/engine-sql";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
     await ensureDatabase(dbUrl);
     const db = createDb(dbUrl, { max: 4, applicationName: "chaos" });
     cleanups.unshift(() => db.destroy());
-    const { error } = await migrateToLatest(db);
+    const { error } = await migrateDatabase(db);
     if (error) throw error;
     const pool = createPool(dbUrl, { max: 2, applicationName: "chaos-checks" });
     cleanups.unshift(() => pool.end());

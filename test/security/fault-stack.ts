@@ -3,7 +3,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createDb, ensureDatabase, migrateToLatest, type Db } from "@svc/db";
+import { createDb, ensureDatabase, type Db } from "@svc/db";
+import { migrateDatabase } from "@svc/engine-sql";
 import { createEngineApi, createQueueNotifier, syncDagFolder, type EngineApi } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
@@ -41,7 +42,7 @@ export async function startFaultStack(o: { label: string; databaseUrl: string; r
   for (const [name, text] of Object.entries(o.dags)) writeFileSync(path.join(dagsDir, `${name}.yaml`), text);
   await ensureDatabase(o.databaseUrl);
   const db = createDb(o.databaseUrl, { max: 3, connectTimeoutMs: 2000 });
-  const { error } = await migrateToLatest(db);
+  const { error } = await migrateDatabase(db);
   if (error) throw error;
   const report = await syncDagFolder({ db, dagsDir, catalog: defaultOperators() });
   if (report.errors.length) throw new Error(`DAG errors: ${JSON.stringify(report.errors)}`);

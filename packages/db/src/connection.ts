@@ -1,5 +1,4 @@
-import { inspect } from "node:util";
-import { Kysely, Migrator, PostgresDialect, type MigrationResultSet, type Migration } from "kysely";
+import { Kysely, PostgresDialect, type Migration } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 import { hostChoosingClient } from "./host-choice";
@@ -96,7 +95,8 @@ export function createDb(url: string, opts: DbOptions = {}): Db {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, opts) }) });
 }
 
-const MIGRATIONS: Record<string, Migration> = {
+/** The numbered migrations by name (applied in name order by migrate.ts). */
+export const MIGRATIONS: Record<string, Migration> = {
   "001-engine": m001,
   "002-platform": m002,
   "003-flow-details": m003,
@@ -117,13 +117,6 @@ const MIGRATIONS: Record<string, Migration> = {
   "018-kept-hops-claimed": m018,
   "019-dag-change-notify": m019,
 };
-
-/** Apply pending migrations; returns Kysely's result set instead of throwing mid-way. */
-export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<{ error?: Error; results: MigrationResultSet["results"] }> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
-  const { error, results } = await migrator.migrateToLatest();
-  return { error: error === undefined ? undefined : error instanceof Error ? error : new Error(inspect(error)), results };
-}
 
 /** Create the database named in `url` when it does not exist (connects to the `postgres` database; on a multi-host URL, of the host chosen). */
 export async function ensureDatabase(url: string): Promise<boolean> {

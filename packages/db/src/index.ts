@@ -1,4 +1,7 @@
-export { createDb, createPool, createClient, migrateToLatest, ensureDatabase } from "./connection";
+export { createDb, createPool, createClient, ensureDatabase } from "./connection";
+export { migrateToLatest } from "./migrate";
+export type { MigrateResult } from "./migrate";
+export type { FunctionSource } from "./function-sources";
 export { prepared, runPrepared } from "./named-statements";
 export { createNotificationFeed } from "./notification-feed";
 export type { NotificationFeed, NotificationFeedOptions } from "./notification-feed";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { createDb, migrateToLatest, type Db } from "@svc/db";
+import { createDb, type Db } from "@svc/db";
+import { migrateDatabase } from "@svc/engine-sql";
 
 const ADMIN_URL = process.env.SVC_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -27,7 +28,7 @@ export async function createTestDb(label = "t"): Promise<TestDb> {
   u.pathname = `/${name}`;
   const url = u.toString();
   const db = createDb(url, { max: 5, applicationName: `test-${label}` });
-  const { error } = await migrateToLatest(db);
+  const { error } = await migrateDatabase(db);
   if (error) throw error;
   return {
     db,

@@ -1,5 +1,6 @@
 import { inspect } from "node:util";
-import { ensureDatabase, migrateToLatest } from "@svc/db";
+import { ensureDatabase } from "@svc/db";
+import { migrateDatabase } from "@svc/engine-sql";
 import { CliError } from "../errors";
 import { dbCleanCommand } from "./db-clean";
 import type { Command } from "./types";
@@ -15,10 +16,12 @@ export const dbCommands: Command[] = [
     async run(ctx) {
       const created = await ensureDatabase(ctx.config.databaseUrl);
       if (created) ctx.io.stdout("Created the metadata database\n");
-      const { error, results } = await migrateToLatest(ctx.db);
-      for (const r of results ?? []) ctx.io.stdout(`${r.status === "Success" ? "Applied" : r.status === "Error" ? "Failed" : "Skipped"} migration ${r.migrationName}\n`);
+      const { error, results, functions } = await migrateDatabase(ctx.db);
+      for (const r of results) ctx.io.stdout(`${r.status === "Success" ? "Applied" : r.status === "Error" ? "Failed" : "Skipped"} migration ${r.migrationName}\n`);
+      const applied = functions.filter((f) => f.status === "Applied");
+      for (const f of applied) ctx.io.stdout(`Applied function ${f.name}\n`);
       if (error) throw new CliError(`migration failed: ${error instanceof Error ? error.message : inspect(error)}`);
-      if (!results?.length) ctx.io.stdout("Database is up to date\n");
+      if (!results.length && !applied.length) ctx.io.stdout("Database is up to date\n");
       return 0;
     },
   },

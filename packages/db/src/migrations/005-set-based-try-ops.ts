@@ -31,16 +31,14 @@ export async function down(db: Kysely<unknown>): Promise<void> {
  * flatten into a join it might turn around. Rows out: 'c' claimed (with the run's context),
  * 'k' committed, 'f' finished without a claim, 'o' run has unfinished tasks.
  */
-/** svc_try_ops in sections, so that later versions (migration 008) reuse the unchanged ones. */
-export const TRY_OPS_HEADER = `
+export const SET_BASED_FUNCTION = `
 create function svc_try_ops(p_now timestamptz, p_host text, p_pid int, p_claims jsonb, p_logs jsonb, p_commits jsonb, p_checks jsonb, p_finishes jsonb)
 returns table (k text, dag_id text, run_id text, task_id text, try_number int, max_tries int, hostname text, dag_hash text, conf jsonb, logical_date timestamptz)
 language plpgsql volatile
 set enable_hashjoin = off set enable_mergejoin = off set enable_seqscan = off set enable_bitmapscan = off
 as $fn$
 begin
-`;
-export const TRY_OPS_CLAIMS = `  -- Claims take a try only while it is queued at that try number.
+  -- Claims take a try only while it is queued at that try number.
   return query
     with x as materialized (
       select j.*, -1 as map_index, 'queued'::text as want
@@ -54,14 +52,12 @@ export const TRY_OPS_CLAIMS = `  -- Claims take a try only while it is queued at
       returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number, ti.max_tries, ti.hostname)
     select 'c'::text, c.dag_id, c.run_id, c.task_id, c.try_number, c.max_tries, c.hostname, r.dag_hash, r.conf, r.logical_date
     from c cross join lateral (select d.dag_hash, d.conf, d.logical_date from dag_run d where d.dag_id = c.dag_id and d.run_id = c.run_id limit 1) r;
-`;
-export const TRY_OPS_LOGS = `  insert into task_log (dag_id, run_id, task_id, try_number, stream, line)
+  insert into task_log (dag_id, run_id, task_id, try_number, stream, line)
     select l.dag_id, l.run_id, l.task_id, l.try_number, l.stream, l.line
     from rows from (jsonb_to_recordset(p_logs) as (dag_id text, run_id text, task_id text, try_number int, stream text, line text))
       with ordinality as l(dag_id, run_id, task_id, try_number, stream, line, n)
     order by l.n;
-`;
-export const TRY_OPS_COMMITS = `  -- Commits land only while that worker still runs that try.
+  -- Commits land only while that worker still runs that try.
   return query
     with x as materialized (
       select j.*, -1 as map_index, 'running'::text as want
@@ -73,9 +69,7 @@ export const TRY_OPS_COMMITS = `  -- Commits land only while that worker still r
     where ti.dag_id = x.dag_id and ti.run_id = x.run_id and ti.task_id = x.task_id and ti.map_index = x.map_index
       and ti.state = x.want and ti.try_number = x.try_number and ti.worker_id = x.worker_id
     returning 'k'::text, ti.dag_id, ti.run_id, ti.task_id, ti.try_number, null::int, null::text, null::text, null::jsonb, null::timestamptz;
-`;
-/** The finishes' requests and their update, up to its returning clause (migration 008 reuses them). */
-export const TRY_OPS_FINISH_UPDATE = `  -- Finishes: tries of instant operators (no side effects) that ran without a claim. One step from
+  -- Finishes: tries of instant operators (no side effects) that ran without a claim. One step from
   -- queued to success, only while queued at that try number and for that operator (a stale job of
   -- a deleted run must not finish another task of a new run with the same ids); their log lines
   -- land only with them.
@@ -91,10 +85,7 @@ export const TRY_OPS_FINISH_UPDATE = `  -- Finishes: tries of instant operators 
       from x
       where ti.dag_id = x.dag_id and ti.run_id = x.run_id and ti.task_id = x.task_id and ti.map_index = x.map_index
         and ti.state = x.want and ti.try_number = x.try_number and ti.operator = x.operator
-`;
-const FINISHES =
-  TRY_OPS_FINISH_UPDATE +
-  `      returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number, x.n),
+      returning ti.dag_id, ti.run_id, ti.task_id, ti.try_number, x.n),
     l as (
       -- The lines of the request that landed (of a job sent twice in a round, one lands).
       insert into task_log (dag_id, run_id, task_id, try_number, stream, line)
@@ -103,15 +94,11 @@ const FINISHES =
       cross join lateral jsonb_array_elements(x.lines) with ordinality as e(value, n)
       order by x.n, e.n)
     select 'f'::text, f.dag_id, f.run_id, f.task_id, f.try_number, null::int, null::text, null::text, null::jsonb, null::timestamptz from f;
-`;
-export const TRY_OPS_CHECKS = `  -- Open checks run last, so they see this round's commits.
+  -- Open checks run last, so they see this round's commits.
   return query
     select 'o'::text, x.dag_id, x.run_id, null::text, null::int, null::int, null::text, null::text, null::jsonb, null::timestamptz
     from (select distinct j.dag_id, j.run_id from jsonb_to_recordset(p_checks) as j(dag_id text, run_id text)) x
     cross join lateral (select 1 from task_instance t where t.dag_id = x.dag_id and t.run_id = x.run_id
       and (t.state is null or t.state in ('scheduled', 'queued', 'running', 'up_for_retry')) limit 1) o;
-`;
-export const TRY_OPS_END = `end
+end
 $fn$`;
-
-export const SET_BASED_FUNCTION = TRY_OPS_HEADER + TRY_OPS_CLAIMS + TRY_OPS_LOGS + TRY_OPS_COMMITS + FINISHES + TRY_OPS_CHECKS + TRY_OPS_END;

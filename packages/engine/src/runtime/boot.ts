@@ -1,5 +1,6 @@
 import { inspect } from "node:util";
-import { createDb, ensureDatabase, migrateToLatest, type Db } from "@svc/db";
+import { createDb, ensureDatabase, type Db } from "@svc/db";
+import { migrateDatabase } from "@svc/engine-sql";
 import type { Logger } from "@svc/logger";
 
 /** How long a starting service waits for Postgres to accept connections before it gives up. */
@@ -35,8 +36,9 @@ export async function bootDatabase(databaseUrl: string, logger: Logger, applicat
     }
   }
   const db = createDb(databaseUrl, { applicationName });
-  const { error, results } = await migrateToLatest(db);
-  for (const r of results ?? []) logger.info({ migration: r.migrationName, status: r.status }, "migration");
+  const { error, results, functions } = await migrateDatabase(db);
+  for (const r of results) logger.info({ migration: r.migrationName, status: r.status }, "migration");
+  for (const f of functions) if (f.status === "Applied") logger.info({ function: f.name }, "function applied");
   if (error) {
     await db.destroy();
     throw error instanceof Error ? error : new Error(inspect(error));

@@ -70,7 +70,7 @@ export interface AppliedDecision {
 }
 
 /**
- * Apply a decision in one statement (svc_apply_decision, migrations 007 and 011): lands only while the
+ * Apply a decision in one statement (svc_apply_decision, packages/engine-sql/sql): lands only while the
  * run is running at the version read; returns the queued tries that landed, or undefined when the
  * read was stale (re-read and decide again). A decision that ends the run also asks, in the same
  * statement, whether the DAG has a queued run (the freed slot matters only then), instead of a

@@ -10,7 +10,7 @@ type StartDeps = Pick<RuntimeDeps, "db" | "queues" | "notifier" | "logger" | "cl
 
 /**
  * Move queued runs of an unpaused DAG to running, oldest logical date first, while
- * max_active_runs allows (svc_start_runs, migration 007: one statement, serialised per DAG by an
+ * max_active_runs allows (svc_start_runs, packages/engine-sql/sql: one statement, serialised per DAG by an
  * advisory lock; a call that finds nothing queued takes no lock), then evaluate each started run
  * from the row and task instances the start returned (migration 016).
  */

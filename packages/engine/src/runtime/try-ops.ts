@@ -101,7 +101,7 @@ export type TryOpsRow = { k: "c" | "k" | "F" | "o" | "q" | "Q" | "r"; dag_id: st
 
 /**
  * One round trip for a tick's claims, outcome commits (with their last log lines), finishes of
- * instant tries and open-run checks: the database function svc_try_ops (migrations 004, 005, 008, 015, 017, 018)
+ * instant tries and open-run checks: the database function svc_try_ops (packages/engine-sql/sql/svc_try_ops.sql)
  * reaches each row by its full key. Rows out: 'c' claimed, 'k' committed, 'F' a finish that did
  * not land, 'o' a run with unfinished tasks, 'q' a downstream try queued by a landed success (a
  * plain hop, migration 015: its host in `hostname`), 'Q' a kept hop claimed for the request's worker

@@ -1,0 +1,73 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import { sql } from "kysely";
+import pg from "pg";
+import { createDb, migrateToLatest, type Db } from "@svc/db";
+import { engineFunctions, migrateDatabase } from "@svc/engine-sql";
+import { createTestDb, type TestDb } from "@svc/testing";
+
+const ADMIN_URL = process.env.SVC_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/** The last numbered migration before the engine's functions became repeatable sources. */
+const LAST_PATCHED = "019-dag-change-notify";
+
+let fresh: TestDb;
+let upgraded: { name: string; url: string; db: Db };
+beforeAll(async () => {
+  fresh = await createTestDb("schemafresh");
+  const name = `svc_test_schemaupgr_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${name}`;
+  upgraded = { name, url: u.toString(), db: createDb(u.toString(), { max: 2, applicationName: "test-schemaupgr" }) };
+});
+afterAll(async () => {
+  await fresh.drop();
+  await upgraded.db.destroy().catch(() => undefined);
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists "${upgraded.name}" with (force)`);
+  await admin.end();
+});
+
+/** The schema as pg_dump prints it, without the per-run \restrict key of recent pg_dump versions. */
+async function schemaOf(url: string): Promise<string> {
+  const { stdout } = await promisify(execFile)("pg_dump", ["--schema-only", url], { maxBuffer: 16 * 1024 * 1024 });
+  return stdout
+    .split("\n")
+    .filter((l) => !/^\\(un)?restrict /.test(l))
+    .join("\n");
+}
+const functionDefs = async (db: Db) =>
+  (
+    await sql<{ name: string; def: string }>`select p.proname as name, pg_get_functiondef(p.oid) as def from pg_proc p
+      where p.pronamespace = 'public'::regnamespace order by 1`.execute(db)
+  ).rows;
+const recorded = async (db: Db) => (await sql<{ name: string; hash: string }>`select name, hash from function_source order by name`.execute(db)).rows;
+
+test("a database migrated from scratch and one at the last patched migration, then upgraded, end with the same schema and function bodies", async () => {
+  // A database as the migrations left it before the functions had source files.
+  const old = await migrateToLatest(upgraded.db, { through: LAST_PATCHED });
+  expect(old.error).toBeUndefined();
+  expect((await sql<{ t: string | null }>`select to_regclass('function_source')::text as t`.execute(upgraded.db)).rows[0]!.t).toBeNull();
+
+  const up = await migrateDatabase(upgraded.db);
+  expect(up.error).toBeUndefined();
+  expect(up.functions.map((f) => f.status)).toEqual(engineFunctions().map(() => "Applied"));
+
+  expect(await schemaOf(upgraded.url)).toEqual(await schemaOf(fresh.url));
+  expect(await functionDefs(upgraded.db)).toEqual(await functionDefs(fresh.db));
+  expect(await recorded(upgraded.db)).toEqual(await recorded(fresh.db));
+});
+
+test("each engine function in the database is exactly its source file, and migrating again changes nothing", async () => {
+  const sources = engineFunctions();
+  expect(sources.map((s) => s.name)).toEqual(["svc_apply_decision", "svc_start_runs", "svc_try_ops"]);
+  const defs = new Map((await functionDefs(fresh.db)).map((d) => [d.name, d.def]));
+  for (const s of sources) expect(defs.get(s.name)).toBe(s.sql);
+  const again = await migrateDatabase(fresh.db);
+  expect(again).toEqual({ results: [], functions: sources.map((s) => ({ name: s.name, status: "Unchanged" })) });
+});
