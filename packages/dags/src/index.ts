@@ -1,7 +1,7 @@
 export { TRIGGER_RULES } from "./types";
 export type { TriggerRule, TaskDefinition, DagDefinition, ParamSchema, ParamRole, DagFileProblem, DagFileResult, OperatorCatalog } from "./types";
-export { restrictedParamsSet } from "./restricted-params";
-export type { RestrictedParam } from "./restricted-params";
+export { restrictedParamsSet, roleReaches } from "./restricted-params";
+export type { RestrictedParam, RunRole } from "./restricted-params";
 export { parseDagFile } from "./parse-dag-file";
 export type { ParseDagOptions } from "./parse-dag-file";
 export { parseDagFolder, listDagFiles } from "./parse-dag-folder";

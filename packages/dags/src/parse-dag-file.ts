@@ -53,6 +53,7 @@ export function parseDagFile(fileloc: string, text: string, opts: ParseDagOption
     owners: raw.owners,
     schedule: raw.schedule === null ? null : raw.schedule.trim(),
     max_active_runs: raw.max_active_runs,
+    ...(raw.triggered_runs_while_paused ? { triggered_runs_while_paused: true as const } : {}),
     params,
     required_params: required,
     examples: raw.examples,

@@ -26,6 +26,7 @@ export interface RawDag {
   owners: string[];
   schedule: string | null;
   max_active_runs: number;
+  triggered_runs_while_paused: boolean;
   params: Record<string, ParamSchema>;
   examples: string[];
   doc_md: string | null;

@@ -1,6 +1,16 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DagDefinition, ParamRole } from "./types";
 
+/** The roles a run can carry, lowest first (the API's roles). */
+const RUN_ROLES = ["viewer", "user", "op", "admin"] as const;
+export type RunRole = (typeof RUN_ROLES)[number];
+
+/** Whether `have` (a role name; anything else reaches nothing) is `need` or above. */
+export function roleReaches(have: string | null | undefined, need: RunRole): boolean {
+  const i = RUN_ROLES.indexOf(have as RunRole);
+  return i >= 0 && i >= RUN_ROLES.indexOf(need);
+}
+
 /** A param the caller set that only `minRole` and above may set. */
 export interface RestrictedParam {
   name: string;

@@ -45,6 +45,12 @@ export interface DagDefinition {
   /** null, a 5-field cron expression, or a preset such as @daily / @hourly. */
   schedule: string | null;
   max_active_runs: number;
+  /**
+   * A run another DAG's task triggers may start while this DAG is paused, when the parent run was
+   * triggered or approved by an op or above (the DAG stays paused). Present only when true, so the
+   * definitions (and hashes) of DAGs without it do not change.
+   */
+  triggered_runs_while_paused?: true;
   /** JSON Schema properties; each may carry a default. */
   params: Record<string, ParamSchema>;
   /** Names of params a run must supply (no default). */

@@ -64,6 +64,11 @@ export interface DagRunTable {
   parent_run_id: ColumnType<string | null, string | null | undefined, string | null>;
   parent_task_id: ColumnType<string | null, string | null | undefined, string | null>;
   parent_try_number: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * The role the run was triggered or approved with, carried to the runs its tasks trigger
+   * (migration 020); null for an internal trigger (the scheduler, the operator's CLI).
+   */
+  trigger_role: ColumnType<"viewer" | "user" | "op" | "admin" | null, "viewer" | "user" | "op" | "admin" | null | undefined, "viewer" | "user" | "op" | "admin" | null>;
   /** Bumped with every task state change; the scheduler evaluates each version once. */
   version: Generated<number>;
   evaluated_version: Generated<number>;
@@ -134,6 +139,8 @@ export interface FlowTable {
   warnings: ColumnType<string[], string[] | string | undefined, string[] | string>;
   /** The plan's placement preview (migration 014); null when there is none. */
   placement: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** The actor who submitted the intent (migration 020); only they, or an op and above, answer or cancel it. */
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

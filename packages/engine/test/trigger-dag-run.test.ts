@@ -91,13 +91,13 @@ test("conf the child's params reject fails the parent's task with the child's va
   expect(await childRunsOf("badconf-1")).toEqual([]);
 });
 
-test("a paused child DAG still runs the triggered run, once, and stays paused", async () => {
+test("a paused child DAG whose file does not let triggered runs start while paused fails the parent's task saying so, and no child run is made (more in trigger-dag-run-rights.test.ts)", async () => {
   await h.api.setPaused("child", true);
   try {
     await h.api.triggerDagRun("parent", { runId: "paused-1" });
-    expect((await h.waitRun("parent", "paused-1")).state).toBe("success");
-    const runs = await childRunsOf("paused-1");
-    expect(runs.map((r) => [r.state, r.run_while_paused])).toEqual([["success", true]]);
+    expect((await h.waitRun("parent", "paused-1")).state).toBe("failed");
+    expect((await h.tis("parent", "paused-1")).run_child!.error).toContain("cannot trigger DAG 'child': DAG 'child' is paused");
+    expect(await childRunsOf("paused-1")).toEqual([]);
     expect((await h.api.getDag("child")).is_paused).toBe(true);
   } finally {
     await h.api.setPaused("child", false);

@@ -4,6 +4,7 @@ import type { FlowRow } from "@svc/db";
 import type { EngineApi } from "@svc/engine";
 import { BadRequestError, ConflictError } from "@svc/errors";
 import { loadCatalogue } from "./catalogue";
+import { assertFlowOwner, type FlowCaller } from "./decisions";
 import type { FlowStore } from "./flow-store";
 import { resolveParams } from "./params";
 
@@ -36,14 +37,32 @@ function nameErrors(values: Record<string, unknown>): ParamError[] {
 }
 
 /**
- * Answer a flow waiting in needs_input: the values are checked by the same rules as the intent's
- * and by the DAG's schema (a 400 naming the field leaves the flow waiting), then the flow returns
- * to planning with them as explicit params; the orchestrator resumes at validation.
+ * Answer a flow waiting in needs_input, as its creator or an op (403 for anyone else): only the
+ * params it asks for (missing_params) are taken, and the values are checked by the same rules as
+ * the intent's and by the DAG's schema (a 400 naming the field leaves the flow as it was), then the
+ * flow returns to planning with them as explicit params; the orchestrator resumes at validation.
  */
-export async function answerFlow(deps: { store: FlowStore; engine: Pick<EngineApi, "listDagDefinitions"> }, flowId: string, actor: string, input: FlowAnswer): Promise<FlowRow> {
+export async function answerFlow(
+  deps: { store: FlowStore; engine: Pick<EngineApi, "listDagDefinitions"> },
+  flowId: string,
+  caller: FlowCaller,
+  input: FlowAnswer,
+): Promise<FlowRow> {
+  const { actor } = caller;
   const current = await deps.store.require(flowId);
+  assertFlowOwner(current, caller, "answer");
   if (current.status !== "needs_input") throw new ConflictError(`Flow ${flowId} is ${current.status}; only a flow in needs_input can be answered`);
-  const open = (current.missing_params ?? []).filter((f) => input.params?.[f] === undefined);
+  const asked = current.missing_params ?? [];
+  // An answer gives what the flow asked for, nothing else: any other param (a reserved one such as
+  // force_foreign) would be re-planned under the creator's auto_approve.
+  const notAsked = Object.keys(input.params ?? {}).filter((k) => !asked.includes(k));
+  if (notAsked.length) {
+    throw paramsInvalidError(
+      current.dag_id ?? "(none)",
+      notAsked.map((field) => ({ field, message: `${field} was not asked for: this flow asks only for ${asked.join(", ") || "(nothing)"}` })),
+    );
+  }
+  const open = asked.filter((f) => input.params?.[f] === undefined);
   const dag = (await loadCatalogue(deps.engine)).find((d) => d.dag_id === current.dag_id);
   if (!dag) throw new ConflictError(`DAG ${current.dag_id} is no longer in the catalogue; send the intent again`);
   // Answers typed as text ("8", "no") take the param's schema type; other values are kept as given.

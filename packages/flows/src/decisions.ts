@@ -28,9 +28,26 @@ export async function approveFlow(store: FlowStore, flowId: string, actor: strin
   return row;
 }
 
-/** Cancel a flow that waits for the user (awaiting_approval or needs_input); 409 otherwise. */
-export async function cancelFlow(store: FlowStore, flowId: string, actor: string, reason?: string): Promise<FlowRow> {
+/** Who acts on a flow: the actor's name and role. */
+export interface FlowCaller {
+  actor: string;
+  role: string;
+}
+
+/**
+ * Only the flow's creator (who submitted the intent), or an op and above, answers or cancels it:
+ * 403 for anyone else, before anything changes. A flow without a recorded creator is an op's.
+ */
+export function assertFlowOwner(flow: Pick<FlowRow, "flow_id" | "created_by">, caller: FlowCaller, what: "answer" | "cancel"): void {
+  if (roleMeets(caller.role, "op") || (flow.created_by !== null && flow.created_by === caller.actor)) return;
+  throw new ForbiddenError(`Only the caller who submitted flow ${flow.flow_id}, or an op and above, may ${what} it`, { required_role: "op" });
+}
+
+/** Cancel a flow that waits for the user (awaiting_approval or needs_input): its creator or an op; 403 for others, 409 in any other status. */
+export async function cancelFlow(store: FlowStore, flowId: string, caller: FlowCaller, reason?: string): Promise<FlowRow> {
+  const { actor } = caller;
   const current = await store.require(flowId);
+  assertFlowOwner(current, caller, "cancel");
   const approval = { ...(current.approval ?? {}), cancelled_by: actor, cancelled_at: new Date().toISOString() };
   const row = await store.update(
     flowId,

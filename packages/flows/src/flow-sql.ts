@@ -6,12 +6,15 @@ import { prepared, type Db, type FlowRow } from "@svc/db";
 // Kysely still runs them (same pool, same error path); only the compile step is skipped. Each is
 // a named statement (prepared): parsed and planned once per connection.
 
-const INSERT_FLOW = `insert into "flow" ("flow_id", "execution_id", "intent", "params", "requested_params", "status", "auto_approve", "auto_execute", "approval", "router", "phases_completed", "phases_skipped", "next_steps", "missing_params")
-  values ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, '{}', '[]', '[]', '[]', '[]') returning *`;
+/** The insert, its creator (`created_by`) given as `creator`. */
+const insertFlow = (
+  creator: string,
+) => `insert into "flow" ("flow_id", "execution_id", "intent", "params", "requested_params", "status", "auto_approve", "auto_execute", "approval", "router", "phases_completed", "phases_skipped", "next_steps", "missing_params", "created_by")
+  values ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, '{}', '[]', '[]', '[]', '[]', ${creator}) returning *`;
 
-/** The insert alone, and with its `flow.created` audit event in the same statement ($9: the actor). */
-export const CREATE_FLOW_SQL = prepared(INSERT_FLOW);
-export const CREATE_FLOW_AUDITED_SQL = prepared(`with "f" as (${INSERT_FLOW}),
+/** The insert alone (no creator), and with its `flow.created` audit event in the same statement ($9: the actor, its creator). */
+export const CREATE_FLOW_SQL = prepared(insertFlow("null"));
+export const CREATE_FLOW_AUDITED_SQL = prepared(`with "f" as (${insertFlow("$9::text")}),
   "a" as (insert into "audit_event" ("actor", "action", "target", "detail") select $9::text, 'flow.created', "f"."flow_id", '{}'::jsonb from "f")
   select * from "f"`);
 
@@ -52,12 +55,12 @@ export function updateFlowSql(columns: readonly string[], expected: number): str
 /**
  * Many new flows, each with its `flow.created` audit event, in one statement (one round trip and one
  * commit): the rows come as parallel arrays ($1..$9: flow id, execution id, intent, params,
- * requested params, auto_approve, auto_execute, approval, actor). Rows come back in no set order.
+ * requested params, auto_approve, auto_execute, approval, actor: also the flow's creator). Rows come back in no set order.
  */
 export const CREATE_FLOWS_AUDITED_SQL = prepared(`with "i" as (
     select * from unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::bool[], $7::bool[], $8::jsonb[], $9::text[])
       as "t" ("flow_id", "execution_id", "intent", "params", "requested_params", "auto_approve", "auto_execute", "approval", "actor")),
-  "f" as (insert into "flow" ("flow_id", "execution_id", "intent", "params", "requested_params", "status", "auto_approve", "auto_execute", "approval", "router", "phases_completed", "phases_skipped", "next_steps", "missing_params")
-    select "flow_id", "execution_id", "intent", "params", "requested_params", 'pending', "auto_approve", "auto_execute", "approval", '{}', '[]', '[]', '[]', '[]' from "i" returning *),
+  "f" as (insert into "flow" ("flow_id", "execution_id", "intent", "params", "requested_params", "status", "auto_approve", "auto_execute", "approval", "router", "phases_completed", "phases_skipped", "next_steps", "missing_params", "created_by")
+    select "flow_id", "execution_id", "intent", "params", "requested_params", 'pending', "auto_approve", "auto_execute", "approval", '{}', '[]', '[]', '[]', '[]', "actor" from "i" returning *),
   "a" as (insert into "audit_event" ("actor", "action", "target", "detail") select "i"."actor", 'flow.created', "f"."flow_id", '{}'::jsonb from "f" join "i" using ("flow_id"))
   select * from "f"`);

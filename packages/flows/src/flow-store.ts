@@ -42,7 +42,8 @@ const JSON_FIELDS = ["params", "requested_params", "phases_completed", "phases_s
 /** Persistence of flows in Postgres: the source of truth both services read and write. */
 export interface FlowStore {
   /**
-   * With `createdBy`, the `flow.created` audit event is written by the same statement, and flows
+   * With `createdBy`, the flow records it as its creator (who alone, with ops and above, answers or
+   * cancels it), the `flow.created` audit event is written by the same statement, and flows
    * created while an earlier insert is in Postgres share one statement (group commit).
    */
   create(input: NewFlowInput, createdBy?: string): Promise<FlowRow>;

@@ -1,10 +1,11 @@
-import express, { type Express, type Request } from "express";
-import { csrfGuard, errorHandler, notFoundHandler, parseInput, requireAuth, securityHeaders, type Role } from "@svc/http";
+import express, { type Express } from "express";
+import { csrfGuard, errorHandler, notFoundHandler, parseInput, requireAuth, securityHeaders } from "@svc/http";
 import type { AssistantDeps } from "./deps";
 import { renderDocsPage } from "./docs-page";
 import { checkHealth } from "./health";
 import { createMetrics } from "./metrics";
 import { buildOpenApi } from "./openapi";
+import { assistantRole } from "./route-roles";
 import { flowEventRoutes } from "./routes/flow-events";
 import { intentRoutes } from "./routes/intent";
 import { orchestratorRoutes } from "./routes/orchestrator";
@@ -48,9 +49,4 @@ export function createAssistantApp(d: AssistantDeps): Express {
   return app;
 }
 
-/** Reads and chat: viewer; approving a flow: op; other writes (intents, answers, cancels): user. */
-export function assistantRole(req: Request): Role {
-  if (req.method === "GET" || req.method === "HEAD" || (req.method === "POST" && req.path === "/chat")) return "viewer";
-  if (/^\/orchestrator\/flows\/[^/]+\/approve$/.test(req.path)) return "op";
-  return "user";
-}
+export { assistantRole } from "./route-roles";

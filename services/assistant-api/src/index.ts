@@ -2,3 +2,4 @@
 export { createAssistantApp } from "./app";
 export { createAssistantDeps } from "./deps";
 export type { AssistantDeps, AssistantResources, AssistantDepsOptions } from "./deps";
+export { ASSISTANT_ROUTE_ROLES, assistantRole } from "./route-roles";

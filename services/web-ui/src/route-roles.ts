@@ -54,10 +54,11 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | "public">> = {
   "GET /dags/:dag_id/runs/:run_id/tasks/:task_id/logs/:try": "viewer",
   "GET /hosts": "viewer",
   "GET /vms": "viewer",
-  // The ask box: asking is user; answering a flow's questions and approving it, op.
+  // The ask box: asking is user; answering a flow's questions is user, and the assistant API lets
+  // only the flow's creator (or an op and above) answer it, as its own table says; approving, op.
   "POST /ui/ask": "user",
   "GET /ui/ask/flows/:flow_id": "viewer",
-  "POST /ui/ask/flows/:flow_id/answer": "op",
+  "POST /ui/ask/flows/:flow_id/answer": "user",
   "POST /ui/ask/flows/:flow_id/approve": "op",
 };
 

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { restrictedParamsSet, validateParams, type ParamRole } from "@svc/dags";
+import { restrictedParamsSet, validateParams, type ParamRole, type RunRole } from "@svc/dags";
 import { runPrepared, type DagRunRow } from "@svc/db";
 import { AlreadyExistsError, BadRequestError, DagHasImportErrorsError, DagNotFoundError, ForbiddenError, ParamsInvalidError } from "@svc/errors";
 import { dagDefinition } from "../runtime/definition-cache";
@@ -25,8 +25,10 @@ export interface TriggerOptions {
   runWhilePaused?: boolean;
   /**
    * Whether the caller's role reaches `role`, for params declaring `min_role` that conf sets to
-   * something other than their default (403 when not). Absent: an internal caller (a flow an op
-   * approved, the scheduler, the operator's CLI), which may set them.
+   * something other than their default (403 when not). The run records the highest role it grants
+   * (`trigger_role`; viewer when it grants none), and the runs its tasks trigger carry that role.
+   * Absent: an internal caller (the scheduler, the operator's CLI), which may set them; the run
+   * records no role.
    */
   callerHasRole?: (role: ParamRole) => boolean;
   /** The task instance and try creating this run (operator trigger_dag_run); not part of the REST API. */
@@ -48,6 +50,12 @@ export function parseApiDate(value: string | Date, field: string): Date {
     throw new BadRequestError(`${field}: expected an ISO 8601 date-time with timezone, e.g. 2024-05-01T10:00:00+00:00`, { field });
   }
   return d;
+}
+
+/** The role a run records: the highest its trigger's check grants (viewer: none), null for an internal caller. */
+function recordedRole(callerHasRole: TriggerOptions["callerHasRole"]): RunRole | null {
+  if (!callerHasRole) return null;
+  return (["admin", "op", "user"] as const).find((r) => callerHasRole(r)) ?? "viewer";
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -140,9 +148,9 @@ export function triggerOps(ctx: ApiContext) {
       sql<ApiDagRunRow>`
       with r as (
         insert into dag_run (dag_id, run_id, state, run_type, conf, definition, dag_hash, logical_date, data_interval_start, data_interval_end, note, external_trigger, run_while_paused,
-          parent_dag_id, parent_run_id, parent_task_id, parent_try_number)
+          parent_dag_id, parent_run_id, parent_task_id, parent_try_number, trigger_role)
         select d.dag_id, ${runId}, 'queued', ${runType}, ${JSON.stringify(checked.params)}::jsonb, d.definition, d.hash, ${logical}, ${logical}, ${logical}, ${opts.note ?? null}, ${runType !== "scheduled"}, ${opts.runWhilePaused === true},
-          ${p?.dagId ?? null}, ${p?.runId ?? null}, ${p?.taskId ?? null}, ${p?.tryNumber ?? null}::int
+          ${p?.dagId ?? null}, ${p?.runId ?? null}, ${p?.taskId ?? null}, ${p?.tryNumber ?? null}::int, ${recordedRole(opts.callerHasRole)}::text
         from dag d
         where d.dag_id = ${dagId} and d.hash = ${hash} and d.is_active
           and (${runType === "scheduled"}::boolean or not exists (select 1 from import_error e where e.filename = d.fileloc))

@@ -57,9 +57,10 @@ export interface DagRunsPort {
   find(dagId: string, runId: string): Promise<RunView | undefined>;
   /**
    * Create run `runId` of `dagId`, linked to the calling try, with `conf` checked against the DAG's
-   * params as a REST trigger checks it (ParamsInvalidError, DagNotFoundError...); it starts even
-   * if the DAG is paused (one run, as an approved flow's). A run with that id that already exists
-   * is returned as it is: the caller checks whose it is.
+   * params as a REST trigger checks it (ParamsInvalidError, DagNotFoundError...), with the rights
+   * of the calling try's run (its `min_role` params against the role that run was triggered or
+   * approved with; ForbiddenError for a paused DAG unless its file and that role allow one run). A
+   * run with that id that already exists is returned as it is: the caller checks whose it is.
    */
   trigger(dagId: string, runId: string, conf: Record<string, unknown>): Promise<RunView & { created: boolean }>;
   /** Why a run failed: its failed tasks, each with its error and last log line. */

@@ -1,4 +1,4 @@
-import { restrictedParamsSet, type ParamRole } from "@svc/dags";
+import { restrictedParamsSet, roleReaches, type ParamRole, type RunRole } from "@svc/dags";
 import type { FlowRow } from "@svc/db";
 import type { CatalogueDag } from "../catalogue";
 
@@ -17,11 +17,9 @@ export interface ApprovalNeed {
 /** The role an approval needs: an op, or admin when a param set needs admin. */
 export type ApproverRole = "op" | "admin";
 
-const RANK: Readonly<Record<string, number>> = { viewer: 0, user: 1, op: 2, admin: 3 };
-
 /** Whether `have` (a role name, possibly missing or unknown) is `need` or above. */
-export function roleMeets(have: unknown, need: ParamRole | "viewer"): boolean {
-  return typeof have === "string" && Object.hasOwn(RANK, have) && RANK[have]! >= RANK[need]!;
+export function roleMeets(have: unknown, need: RunRole): boolean {
+  return typeof have === "string" && roleReaches(have, need);
 }
 
 /** Everything running this DAG with these params needs approved, each with its kind. */

@@ -83,7 +83,7 @@ export function intentRoutes(d: AssistantDeps): Router {
     const body = parseInput(AnswerRequestSchema, req.body ?? {}, "body");
     let answered;
     try {
-      answered = await answerFlow({ store: d.store, engine: d.engine }, flowId, actorOf(res), body);
+      answered = await answerFlow({ store: d.store, engine: d.engine }, flowId, { actor: actorOf(res), role: roleOf(res) }, body);
     } catch (e) {
       // An answer that breaks a rule: 400 naming the field; the flow keeps waiting for a valid one.
       if (e instanceof ParamsInvalidError) return sendProblem(res, e, { flow_id: flowId, field: e.fields[0]?.field });
@@ -97,7 +97,7 @@ export function intentRoutes(d: AssistantDeps): Router {
   r.post("/orchestrator/flows/:flow_id/cancel", async (req, res) => {
     const flowId = flowIdOf(req.params.flow_id);
     const body = parseInput(CancelRequestSchema, req.body ?? {}, "body");
-    answer(res, await cancelFlow(d.store, flowId, actorOf(res), body.reason));
+    answer(res, await cancelFlow(d.store, flowId, { actor: actorOf(res), role: roleOf(res) }, body.reason));
   });
 
   return r;
