@@ -3,6 +3,7 @@ import { z } from "zod";
 import { VM_ENV, vmSettingsOf, type VmSettingsConfig } from "./vm-settings";
 import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
 import { REDIS_ENV, redisUrlOf } from "./redis-settings";
+import { MCP_ACCESS_ENV, mcpAccessOf, type McpAccess } from "./mcp-access";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -85,6 +86,7 @@ const envSchema = z.object({
   SVC_ANSIBLE_STRATEGY: z.enum(["auto", "linear", "mitogen_linear"]).default("auto"),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ...LIMITS_ENV,
+  ...MCP_ACCESS_ENV,
 });
 
 export type SvcEnv = z.infer<typeof envSchema>;
@@ -156,6 +158,8 @@ export interface SvcConfig {
   readonly ansibleStrategy: SvcEnv["SVC_ANSIBLE_STRATEGY"];
   readonly logLevel: SvcEnv["SVC_LOG_LEVEL"];
   readonly limits: SvcLimits;
+  /** The MCP tool servers' roles and the assistant tool server's token (mcp-access.ts). */
+  readonly mcpAccess: McpAccess;
 }
 
 /** Thrown by loadConfig; lists every bad variable at once. Never includes values. */
@@ -178,6 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   const e = parsed.data;
   const redis = redisUrlOf(e);
   if (redis.problems.length) throw new ConfigError(redis.problems);
+  const mcp = mcpAccessOf(e);
+  if (mcp.problems.length) throw new ConfigError(mcp.problems);
   const cfg: SvcConfig = {
     databaseUrl: e.DATABASE_URL,
     redisUrl: redis.url,
@@ -220,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     ansibleStrategy: e.SVC_ANSIBLE_STRATEGY,
     logLevel: e.SVC_LOG_LEVEL,
     limits: limitsOf(e),
+    mcpAccess: mcp.access,
   };
   return deepFreeze(cfg);
 }

@@ -3,7 +3,7 @@ export { loadMcpSettings, McpSettingsError } from "./settings";
 export type { McpSettings } from "./settings";
 export { parseTransportArgs } from "./cli-args";
 export type { TransportChoice } from "./cli-args";
-export { defineTool, registerTools, annotationsOf, toolErrorResult } from "./tool-kit";
+export { defineTool, registerTools, toolsFor, annotationsOf, toolErrorResult } from "./tool-kit";
 export type { ToolDef, ToolTier, ToolContext, ToolAnswer } from "./tool-kit";
 export { ToolInputError, describeToolError } from "./tool-error";
 export { decideMcpListen } from "./mcp-listen";
