@@ -26,7 +26,9 @@ async function failure(res: Response, path: string): Promise<Error> {
   } catch {
     // not problem JSON: keep the status line
   }
-  if (res.status >= 500 || res.status === 401 || res.status === 403) return new Error(`assistant API ${path.split("?")[0]}: ${detail}`);
+  if (res.status >= 500 || res.status === 401) return new Error(`assistant API ${path.split("?")[0]}: ${detail}`);
+  // A role too low for the call: the agent is told (the API's detail names the role, never a secret).
+  if (res.status === 403) return new ToolInputError(`refused by the assistant API: ${detail}`);
   return new ToolInputError(detail, field);
 }
 
