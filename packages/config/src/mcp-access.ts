@@ -29,6 +29,7 @@ type McpAccessEnv = z.infer<z.ZodObject<typeof MCP_ACCESS_ENV>>;
 /** The tool servers' access; `problems` when the assistant's token is one of the API's own credentials. */
 export function mcpAccessOf(e: McpAccessEnv & { SVC_API_TOKEN?: string; SVC_ADMIN_PASSWORD?: string }): { access: McpAccess; problems: string[] } {
   const token = e.SVC_MCP_ASSISTANT_TOKEN;
-  const problems = token !== undefined && (token === e.SVC_API_TOKEN || token === e.SVC_ADMIN_PASSWORD) ? ["SVC_MCP_ASSISTANT_TOKEN: must differ from SVC_API_TOKEN and SVC_ADMIN_PASSWORD"] : [];
+  const problems =
+    token !== undefined && (token === e.SVC_API_TOKEN || token === e.SVC_ADMIN_PASSWORD) ? ["SVC_MCP_ASSISTANT_TOKEN: must differ from SVC_API_TOKEN and SVC_ADMIN_PASSWORD"] : [];
   return { access: { workflowRole: e.SVC_MCP_WORKFLOW_ROLE, assistantRole: e.SVC_MCP_ASSISTANT_ROLE, assistantToken: token }, problems };
 }

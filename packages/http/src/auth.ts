@@ -129,7 +129,9 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
   const policy = opts.roles ?? defaultRolePolicy;
   const limiter = opts.limiter ?? new LoginLimiter();
   const verified = opts.verified ?? new VerifiedCredentials();
-  const challenges = [(a.adminUser && a.adminPassword) || a.users?.length ? 'Basic realm="svc"' : null, a.apiToken || a.tokens?.length ? 'Bearer realm="svc"' : null].filter(Boolean).join(", ");
+  const challenges = [(a.adminUser && a.adminPassword) || a.users?.length ? 'Basic realm="svc"' : null, a.apiToken || a.tokens?.length ? 'Bearer realm="svc"' : null]
+    .filter(Boolean)
+    .join(", ");
   return (req, res, next) => {
     const attempt = { client: clientOf(req), account: accountOf(req.headers.authorization) };
     const wait = limiter.retryAfter(attempt);

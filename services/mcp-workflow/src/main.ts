@@ -11,7 +11,15 @@ mainOf({
   async open({ config, settings, logger }) {
     const { db, queues, api } = openEngineApi(config, logger, "mcp-workflow");
     const vms = createVmAccess(config, process.env);
-    const deps = { api, role: config.mcpAccess.workflowRole, logger, vms, dagSettings: dagSettingsFromConfig(config), hosts: createHostInventory(db), weigher: placementWeigher(process.env) };
+    const deps = {
+      api,
+      role: config.mcpAccess.workflowRole,
+      logger,
+      vms,
+      dagSettings: dagSettingsFromConfig(config),
+      hosts: createHostInventory(db),
+      weigher: placementWeigher(process.env),
+    };
     logger.info({ role: deps.role, readOnly: settings.readOnly }, "tool server role");
     return {
       factory: () => createWorkflowServer(deps, { readOnly: settings.readOnly }),

@@ -29,7 +29,7 @@ afterAll(async () => {
 const call = (c: Client, name: string, args: Record<string, unknown>) =>
   c.callTool({ name, arguments: args }).then(
     (r) => r as ToolResult,
-    (e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }) as ToolResult,
+    (e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }),
   );
 const isPaused = async (dagId: string) => (await stack.tdb.db.selectFrom("dag").select("is_paused").where("dag_id", "=", dagId).executeTakeFirstOrThrow()).is_paused;
 const failedRun = async (c: Client) => {
