@@ -19,10 +19,11 @@ test("the tool servers' roles default to user; the assistant tool server has no 
 test("an unknown role, a short token, or a token that is the API token or the admin password is refused naming the variable, never its value", () => {
   expect(problemsOf({ SVC_MCP_WORKFLOW_ROLE: "root" })).toMatch(/SVC_MCP_WORKFLOW_ROLE/);
   expect(problemsOf({ SVC_MCP_ASSISTANT_TOKEN: "short-secret" })).toMatch(/SVC_MCP_ASSISTANT_TOKEN: must be at least 16/);
-  for (const env of [
+  const shared: Record<string, string>[] = [
     { SVC_API_TOKEN: "shared-secret-0123456789", SVC_MCP_ASSISTANT_TOKEN: "shared-secret-0123456789" },
     { SVC_ADMIN_USER: "admin", SVC_ADMIN_PASSWORD: "shared-secret-0123456789", SVC_MCP_ASSISTANT_TOKEN: "shared-secret-0123456789" },
-  ]) {
+  ];
+  for (const env of shared) {
     const message = problemsOf(env);
     expect(message).toMatch(/SVC_MCP_ASSISTANT_TOKEN: must differ from SVC_API_TOKEN and SVC_ADMIN_PASSWORD/);
     expect(message).not.toContain("shared-secret");

@@ -28,7 +28,7 @@ beforeAll(async () => {
   api = s.app.listen(port, "127.0.0.1");
   apiUrl = `http://127.0.0.1:${port}`;
   // A server configured as an op (the API of this stack is open): every tool, approval included. What a
-  // server of the default role `user` offers is held by test/security/mcp-privilege.test.ts.
+  // server of the default role `user` offers is held by privilege.test.ts.
   env = { PATH: process.env.PATH ?? "", SVC_ASSISTANT_URL: apiUrl, SVC_DOCS_DIR: DOCS, SVC_LOG_LEVEL: "warn", SVC_MCP_ASSISTANT_ROLE: "op" };
   // A client that supports form elicitation: it answers the VM name the user would type.
   client = new Client({ name: "eliciting-client", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });

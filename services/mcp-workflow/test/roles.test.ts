@@ -26,7 +26,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const call = (c: Client, name: string, args: Record<string, unknown>) =>
+const call = (c: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> =>
   c.callTool({ name, arguments: args }).then(
     (r) => r as ToolResult,
     (e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }),

@@ -3,8 +3,8 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { freePort } from "@svc/testing";
-import { createStack, type Stack } from "../../services/assistant-api/test/stack";
-import { spawnHttp } from "../../services/mcp-workflow/test/helpers";
+import { createStack, type Stack } from "../../assistant-api/test/stack";
+import { spawnHttp } from "../../mcp-workflow/test/helpers";
 
 /**
  * The assistant tool server end to end, as compose runs it: the assistant API with an admin login,
@@ -12,8 +12,8 @@ import { spawnHttp } from "../../services/mcp-workflow/test/helpers";
  * HTTP) is handed the admin secrets too, and must not use them. An MCP client with the MCP token
  * asks for a foreign domain to be deleted with force_foreign and auto_approve.
  */
-const BIN = path.resolve(__dirname, "../../services/mcp-assistant/bin/svc-mcp-assistant");
-const DOCS = path.resolve(__dirname, "../../services/assistant-api/test/fixtures/docs");
+const BIN = path.resolve(__dirname, "../bin/svc-mcp-assistant");
+const DOCS = path.resolve(__dirname, "../../assistant-api/test/fixtures/docs");
 const MCP_TOKEN = "mcp-transport-token-0123456789";
 const ASSISTANT_TOKEN = "mcp-assistant-own-token-0123456789";
 const ADMIN = { SVC_ADMIN_USER: "admin", SVC_ADMIN_PASSWORD: "admin-password-0123456789", SVC_API_TOKEN: "admin-api-token-0123456789" };
@@ -58,10 +58,10 @@ afterAll(async () => {
   await s?.close();
 });
 
-const call = (c: Client, name: string, args: Record<string, unknown>) =>
+const call = (c: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> =>
   c.callTool({ name, arguments: args }).then(
     (r) => r as ToolResult,
-    (e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }) as ToolResult,
+    (e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }),
   );
 const vmRuns = () => s.tdb.db.selectFrom("dag_run").select("run_id").where("dag_id", "=", "vm_deployment").execute();
 
