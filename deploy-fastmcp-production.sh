@@ -71,6 +71,8 @@ svc_log "step 2/4: the main deployment's settings ($SVC_ENV_FILE)"
 if [ -f "$SVC_ENV_FILE" ]; then
   svc_info "found"
   svc_env_ensure_secret "$SVC_ENV_FILE" SVC_MCP_TOKEN
+  # An env file older than the tool servers' own credential gets one (the assistant API is refreshed below).
+  svc_env_ensure_secret "$SVC_ENV_FILE" SVC_MCP_ASSISTANT_TOKEN
   svc_env_export "$SVC_ENV_FILE"
 elif svc_is_dry_run; then
   svc_warn "$SVC_ENV_FILE does not exist: the deployment would stop here (run ./deploy-with-workflows.sh first)"
@@ -119,6 +121,8 @@ else
   svc_deploy_have_image "${SVC_IMAGE:-svc:latest}" || svc_compose --profile "$PROFILE" pull "${TOOL_SERVERS[@]}"
 fi
 before=$(svc_compose_read --profile "$PROFILE" ps -q "${TOOL_SERVERS[@]}" 2>/dev/null | sort | tr '\n' ' ' || true)
+# The assistant API must know the assistant tool server's token: recreated only if its settings changed.
+if printf '%s\n' "${TOOL_SERVERS[@]}" | grep -qx mcp-assistant; then svc_compose up -d --no-deps assistant-api; fi
 svc_compose --profile "$PROFILE" up -d --no-deps "${TOOL_SERVERS[@]}"
 
 w_port=${SVC_MCP_WORKFLOW_PORT:-8889}

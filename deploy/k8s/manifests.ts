@@ -53,6 +53,8 @@ export function renderManifests(input: unknown): Manifest[] {
   const baseEnv = [...secretEnv(v.secrets.database, "DATABASE_URL"), ...secretEnv(v.secrets.redis, "REDIS_URL", "SVC_REDIS_SENTINEL_PASSWORD")];
   const authEnv = secretEnv(v.secrets.auth, "SVC_ADMIN_PASSWORD", "SVC_API_TOKEN");
   const modelEnv = secretEnv(v.secrets.model, "MODEL_PROVIDER_API_KEY");
+  // The assistant tool server's own token (never the admin's credentials): it and the assistant API, when the tool servers run.
+  const mcpAssistantEnv = v.mcp.enabled ? secretEnv(v.secrets.mcpAssistant, "SVC_MCP_ASSISTANT_TOKEN") : [];
   const fromConfig: IEnvFromSource[] = [{ configMapRef: { name: "svc-settings" } }];
 
   const settings = new ConfigMap({
@@ -183,7 +185,7 @@ export function renderManifests(input: unknown): Manifest[] {
     deployment("orchestrator", { ...v.orchestrator, env: [...baseEnv, ...modelEnv] }),
     deployment("web-ui", { ...v.webUi, env: [...baseEnv, ...authEnv, { name: "SVC_WEB_UI_PORT", value: "8888" }], port: 8888 }),
     service("web-ui", 8888),
-    deployment("assistant-api", { ...v.assistantApi, env: [...baseEnv, ...authEnv, ...modelEnv, { name: "SVC_ASSISTANT_PORT", value: "8080" }], port: 8080 }),
+    deployment("assistant-api", { ...v.assistantApi, env: [...baseEnv, ...authEnv, ...modelEnv, ...mcpAssistantEnv, { name: "SVC_ASSISTANT_PORT", value: "8080" }], port: 8080 }),
     service("assistant-api", 8080),
   ];
   for (const [s, c] of [
@@ -199,7 +201,7 @@ export function renderManifests(input: unknown): Manifest[] {
     out.push(
       deployment("mcp-assistant", {
         ...small,
-        env: [...baseEnv, ...authEnv, { name: "SVC_ASSISTANT_URL", value: "http://svc-assistant-api:8080" }],
+        env: [...baseEnv, ...mcpAssistantEnv, { name: "SVC_ASSISTANT_URL", value: "http://svc-assistant-api:8080" }],
         port: 8890,
         args: ["mcp-assistant", "--http", "--port", "8890"],
       }),

@@ -52,8 +52,10 @@ export const valuesSchema = z
         database: name.default("svc-database"),
         /** Key REDIS_URL, and SVC_REDIS_SENTINEL_PASSWORD when the sentinels need one (every service). */
         redis: name.default("svc-redis"),
-        /** Keys SVC_ADMIN_PASSWORD, SVC_API_TOKEN (web UI, assistant API, assistant tool server). */
+        /** Keys SVC_ADMIN_PASSWORD, SVC_API_TOKEN (web UI, assistant API). */
         auth: name.default("svc-auth"),
+        /** Key SVC_MCP_ASSISTANT_TOKEN: the assistant tool server's own token, which the assistant API accepts (with mcp.enabled). */
+        mcpAssistant: name.default("svc-mcp-assistant"),
         /** Key MODEL_PROVIDER_API_KEY (orchestrator, assistant API). */
         model: name.default("svc-model"),
         /** Files id_key and known_hosts: the SSH key the workers reach the hypervisor hosts with. */
@@ -62,7 +64,7 @@ export const valuesSchema = z
         vault: name.default("svc-vault"),
       })
       .strict()
-      .default({ database: "svc-database", redis: "svc-redis", auth: "svc-auth", model: "svc-model", ssh: "svc-ssh", vault: "svc-vault" }),
+      .default({ database: "svc-database", redis: "svc-redis", auth: "svc-auth", mcpAssistant: "svc-mcp-assistant", model: "svc-model", ssh: "svc-ssh", vault: "svc-vault" }),
     hypervisor: z
       .object({
         host: z.string().min(1),

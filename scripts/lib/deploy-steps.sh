@@ -9,6 +9,8 @@ svc_deploy_credentials() {
   svc_env_ensure_value "$file" SVC_ADMIN_USER admin
   svc_env_ensure_secret "$file" SVC_ADMIN_PASSWORD
   svc_env_ensure_secret "$file" SVC_API_TOKEN
+  # The assistant tool server's own token: the assistant API accepts it with SVC_MCP_ASSISTANT_ROLE (default user).
+  svc_env_ensure_secret "$file" SVC_MCP_ASSISTANT_TOKEN
   svc_env_ensure_value "$file" SVC_DEPLOYMENT_MODE production
   # Optional settings given in the environment are kept for the next runs.
   local k
@@ -16,7 +18,7 @@ svc_deploy_credentials() {
     SVC_LOCAL_MODEL_URL SVC_MODEL_NAME SVC_MODEL_BASE_URL BUILD_AI_ASSISTANT_FROM_SOURCE SVC_LOG_LEVEL \
     SVC_BIND_ADDRESS SVC_ASSISTANT_PUBLISHED_PORT SVC_WEB_UI_PUBLISHED_PORT SVC_MCP_BIND_ADDRESS \
     SVC_MCP_WORKFLOW_PORT SVC_MCP_ASSISTANT_PORT SVC_IMAGE SVC_NPM_REGISTRY SVC_DAGS_HOST_DIR \
-    SVC_WORKER_CONCURRENCY; do
+    SVC_WORKER_CONCURRENCY SVC_MCP_WORKFLOW_ROLE SVC_MCP_ASSISTANT_ROLE; do
     if [ -n "${!k:-}" ]; then svc_env_ensure_value "$file" "$k" "${!k}"; fi
   done
   if [ -n "${MODEL_PROVIDER_API_KEY:-}" ]; then svc_env_ensure_secret "$file" MODEL_PROVIDER_API_KEY; fi

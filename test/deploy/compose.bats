@@ -5,7 +5,8 @@ load helpers
 
 setup() {
   # The compose tool lets the shell environment win over --env-file: start from a clean slate.
-  unset SVC_POSTGRES_PASSWORD SVC_REDIS_PASSWORD SVC_ADMIN_PASSWORD SVC_API_TOKEN SVC_SSH_USER \
+  unset SVC_POSTGRES_PASSWORD SVC_REDIS_PASSWORD SVC_ADMIN_PASSWORD SVC_API_TOKEN SVC_SSH_USER SVC_MCP_ASSISTANT_TOKEN \
+    SVC_MCP_WORKFLOW_ROLE SVC_MCP_ASSISTANT_ROLE \
     SVC_SSH_KEY_PATH SVC_SSH_KNOWN_HOSTS SVC_VAULT_PASSWORD_FILE SVC_SSH_UID SVC_SSH_GID
   read -r -a COMPOSE <<<"$(compose_cmd)"
   ENV_FILE=$FIXTURES/compose-test.env
@@ -189,17 +190,17 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
   for p in '**/node_modules' .git '**/.env' '**/*.env'; do grep -qxF "$p" "$REPO/.dockerignore"; done
 }
 
-@test "each service gets only the secrets it uses: API credentials for the HTTP services, the model key where the model is asked" {
-  secrets() { query "Object.keys(c.services[\"$1\"].environment || {}).filter((k) => /^(SVC_ADMIN_PASSWORD|SVC_API_TOKEN|MODEL_PROVIDER_API_KEY|SVC_MCP_TOKEN)$/.test(k)).sort().join(\" \")"; }
+@test "each service gets only the secrets it uses: API credentials for the HTTP services, the model key where the model is asked, no admin secret for the tool servers" {
+  secrets() { query "Object.keys(c.services[\"$1\"].environment || {}).filter((k) => /^(SVC_ADMIN_PASSWORD|SVC_API_TOKEN|MODEL_PROVIDER_API_KEY|SVC_MCP_TOKEN|SVC_MCP_ASSISTANT_TOKEN)$/.test(k)).sort().join(\" \")"; }
   local expected=(
     "scheduler="
     "worker="
     "migrate="
     "orchestrator=MODEL_PROVIDER_API_KEY"
     "web-ui=SVC_ADMIN_PASSWORD SVC_API_TOKEN"
-    "assistant-api=MODEL_PROVIDER_API_KEY SVC_ADMIN_PASSWORD SVC_API_TOKEN"
+    "assistant-api=MODEL_PROVIDER_API_KEY SVC_ADMIN_PASSWORD SVC_API_TOKEN SVC_MCP_ASSISTANT_TOKEN"
     "mcp-workflow=SVC_MCP_TOKEN"
-    "mcp-assistant=SVC_API_TOKEN SVC_ADMIN_PASSWORD SVC_MCP_TOKEN"
+    "mcp-assistant=SVC_MCP_ASSISTANT_TOKEN SVC_MCP_TOKEN"
   )
   local e svc want got
   for e in "${expected[@]}"; do
@@ -208,6 +209,15 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
     got=$(secrets "$svc")
     [ "$got" = "$want" ] || { echo "$svc: got '$got', want '$want'"; false; }
   done
+}
+
+@test "the tool servers act as user unless the env file says more; the assistant API grants the assistant tool server's own token that role" {
+  run query '[c.services["mcp-workflow"].environment.SVC_MCP_WORKFLOW_ROLE, c.services["mcp-assistant"].environment.SVC_MCP_ASSISTANT_ROLE, c.services["assistant-api"].environment.SVC_MCP_ASSISTANT_ROLE].join(" ")'
+  [ "$output" = "user user user" ]
+  run query '[c.services["mcp-assistant"].environment.SVC_MCP_ASSISTANT_TOKEN, c.services["assistant-api"].environment.SVC_MCP_ASSISTANT_TOKEN].join(" ")'
+  [ "$output" = "test-mcp-assistant-token test-mcp-assistant-token" ]
+  SVC_MCP_WORKFLOW_ROLE=op run config --profile mcp config
+  [[ "$output" == *"SVC_MCP_WORKFLOW_ROLE: op"* ]]
 }
 
 @test "the HTTP services behind nginx trust X-Forwarded-For from the compose network only" {

@@ -41,6 +41,11 @@ test("secrets are referenced per service as in compose, never written into the m
   expect(envOf("web-ui").secrets).toEqual(new Set(["DATABASE_URL", "REDIS_URL", "SVC_REDIS_SENTINEL_PASSWORD", "SVC_ADMIN_PASSWORD", "SVC_API_TOKEN"]));
   expect(envOf("web-ui").mounts).toEqual([]);
   expect(envOf("orchestrator").secrets).toEqual(new Set(["DATABASE_URL", "REDIS_URL", "SVC_REDIS_SENTINEL_PASSWORD", "MODEL_PROVIDER_API_KEY"]));
+  // The tool servers get no admin secret: the assistant's has a token of its own, which the assistant API accepts.
+  const base = ["DATABASE_URL", "REDIS_URL", "SVC_REDIS_SENTINEL_PASSWORD"];
+  expect(envOf("mcp-assistant").secrets).toEqual(new Set([...base, "SVC_MCP_ASSISTANT_TOKEN"]));
+  expect(envOf("mcp-workflow").secrets).toEqual(new Set(base));
+  expect(envOf("assistant-api").secrets).toEqual(new Set([...base, "SVC_ADMIN_PASSWORD", "SVC_API_TOKEN", "MODEL_PROVIDER_API_KEY", "SVC_MCP_ASSISTANT_TOKEN"]));
 });
 
 test("the scaled values scale the workers (6 replicas, KEDA on the task queue's wait list through the sentinels) and the services read Redis through Sentinel", () => {

@@ -6,6 +6,7 @@ import { REDIS_ENV, redisUrlOf } from "./redis-settings";
 import { MCP_ENV, mcpSettingsOf, type McpSettings } from "./mcp-settings";
 import { LIBVIRT_ENV, libvirtSettingsOf, type LibvirtSettings } from "./libvirt-settings";
 import { childEnvOf } from "./child-env";
+import { MCP_ACCESS_ENV, mcpAccessOf, type McpAccess } from "./mcp-access";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -98,6 +99,7 @@ const envSchema = z.object({
   ...LIMITS_ENV,
   ...MCP_ENV,
   ...LIBVIRT_ENV,
+  ...MCP_ACCESS_ENV,
 });
 
 export type SvcEnv = z.infer<typeof envSchema>;
@@ -178,6 +180,8 @@ export interface SvcConfig {
   readonly libvirt: LibvirtSettings;
   /** The variables of this process's environment its commands inherit (CHILD_ENV_ALLOWLIST); never secrets. */
   readonly childEnv: Readonly<Record<string, string>>;
+  /** The MCP tool servers' roles and the assistant tool server's token (mcp-access.ts). */
+  readonly mcpAccess: McpAccess;
 }
 
 /** Thrown by loadConfig; lists every bad variable at once. Never includes values. */
@@ -200,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
   const e = parsed.data;
   const redis = redisUrlOf(e);
   if (redis.problems.length) throw new ConfigError(redis.problems);
+  const mcp = mcpAccessOf(e);
+  if (mcp.problems.length) throw new ConfigError(mcp.problems);
   const cfg: SvcConfig = {
     databaseUrl: e.DATABASE_URL,
     redisUrl: redis.url,
@@ -253,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     mcp: mcpSettingsOf(e),
     libvirt: libvirtSettingsOf(e),
     childEnv: childEnvOf(env),
+    mcpAccess: mcp.access,
   };
   return deepFreeze(cfg);
 }

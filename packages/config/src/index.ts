@@ -4,6 +4,7 @@ export type { SvcLimits } from "./limits";
 export type { McpSettings } from "./mcp-settings";
 export type { LibvirtSettings } from "./libvirt-settings";
 export { CHILD_ENV_ALLOWLIST } from "./child-env";
+export type { McpAccess } from "./mcp-access";
 export { VM_DEFAULTS } from "./vm-defaults";
 export { vmSettingsFromEnv } from "./vm-settings";
 export type { VmSettingsConfig } from "./vm-settings";

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import { RateLimitedError, SvcError } from "@svc/errors";
 import { LoginLimiter } from "./login-limiter";
+import { namedTokenPrincipal, type NamedToken } from "./named-tokens";
 import { verifyPassword } from "./passwords";
 import { VerifiedCredentials } from "./verified-credentials";
 import { sendProblem } from "./problem";
@@ -25,6 +26,8 @@ export interface AuthSettings {
   apiToken?: string;
   apiTokenRole?: Role;
   users?: readonly UserCredential[];
+  /** Further bearer tokens, each with its own name and role (a tool server's credential). */
+  tokens?: readonly NamedToken[];
 }
 
 /** Who a request is: a name and a role. */
@@ -40,7 +43,7 @@ export const TOKEN_PRINCIPAL = "token";
 
 /** True when at least one way to authenticate is configured. */
 export function authConfigured(a: AuthSettings): boolean {
-  return Boolean((a.adminUser && a.adminPassword) || a.apiToken || a.users?.length);
+  return Boolean((a.adminUser && a.adminPassword) || a.apiToken || a.users?.length || a.tokens?.length);
 }
 
 // Hash both sides first: equal-length inputs for timingSafeEqual, and no early exit on length.
@@ -76,6 +79,8 @@ export function isAuthorized(header: string | undefined, a: AuthSettings): boole
  * a user's header that passed the password hash recently is not hashed again (see VerifiedCredentials).
  */
 export async function authenticate(header: string | undefined, a: AuthSettings, verified?: VerifiedCredentials): Promise<Principal | null> {
+  const named = namedTokenPrincipal(header, a.tokens);
+  if (named) return named;
   const who = principalOf(header, a);
   if (who === TOKEN_PRINCIPAL) return { name: who, role: a.apiTokenRole ?? "admin" };
   if (who) return { name: who, role: "admin" };
@@ -124,7 +129,9 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
   const policy = opts.roles ?? defaultRolePolicy;
   const limiter = opts.limiter ?? new LoginLimiter();
   const verified = opts.verified ?? new VerifiedCredentials();
-  const challenges = [(a.adminUser && a.adminPassword) || a.users?.length ? 'Basic realm="svc"' : null, a.apiToken ? 'Bearer realm="svc"' : null].filter(Boolean).join(", ");
+  const challenges = [(a.adminUser && a.adminPassword) || a.users?.length ? 'Basic realm="svc"' : null, a.apiToken || a.tokens?.length ? 'Bearer realm="svc"' : null]
+    .filter(Boolean)
+    .join(", ");
   return (req, res, next) => {
     const attempt = { client: clientOf(req), account: accountOf(req.headers.authorization) };
     const wait = limiter.retryAfter(attempt);

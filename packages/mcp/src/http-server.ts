@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { ForbiddenError, NotFoundError, SvcError } from "@svc/errors";
-import { safeEqual, sendProblem } from "@svc/http";
+import { ForbiddenError, NotFoundError, RateLimitedError, SvcError } from "@svc/errors";
+import { LoginLimiter, safeEqual, sendProblem } from "@svc/http";
 import type { Logger } from "@svc/logger";
 
 export interface McpHttpOptions {
@@ -17,6 +17,8 @@ export interface McpHttpOptions {
   /** Browser origins (hostnames) allowed besides loopback. */
   allowedOrigins: readonly string[];
   logger: Logger;
+  /** Wrong bearer tokens counted per client, as the REST APIs count failed logins (default: 10 in 5 min → 5 min of 429). */
+  limiter?: LoginLimiter;
 }
 
 export interface McpHttpServer {
@@ -41,8 +43,9 @@ function bearerOk(req: IncomingMessage, token: string): boolean {
   return m !== null && safeEqual(m[1]!, token);
 }
 
-/** Streamable HTTP at /mcp (bearer token, Origin check), plus an unauthenticated GET /health. */
+/** Streamable HTTP at /mcp (bearer token, Origin check, failed-token lockout), plus an unauthenticated GET /health. */
 export async function startMcpHttpServer(o: McpHttpOptions): Promise<McpHttpServer> {
+  const limiter = o.limiter ?? new LoginLimiter();
   const handler = createMcpHandler(() => o.factory(), { onerror: (e) => o.logger.warn({ err: e.message }, "mcp request rejected") });
   const node = toNodeHandler(handler);
   const server: Server = createServer((req, res) => {
@@ -53,9 +56,19 @@ export async function startMcpHttpServer(o: McpHttpOptions): Promise<McpHttpServ
     }
     if (path !== "/mcp") return sendProblem(res, new NotFoundError("not_found", `no route ${req.method} ${String(path).slice(0, 100)}; the MCP endpoint is /mcp`));
     if (!originAllowed(req.headers.origin, o.allowedOrigins)) return sendProblem(res, new ForbiddenError("Origin not allowed"));
-    if (o.token && !bearerOk(req, o.token)) {
-      res.setHeader("WWW-Authenticate", 'Bearer realm="mcp"');
-      return sendProblem(res, new SvcError("unauthenticated", "a bearer token is required (Authorization: Bearer <SVC_MCP_TOKEN>)"));
+    if (o.token) {
+      // Not behind a proxy: the peer's own address is the client.
+      const attempt = { client: req.socket.remoteAddress ?? "unknown" };
+      const wait = limiter.retryAfter(attempt);
+      if (wait > 0) {
+        res.setHeader("Retry-After", String(wait));
+        return sendProblem(res, new RateLimitedError("Too many wrong tokens from this client; try again later"));
+      }
+      if (!bearerOk(req, o.token)) {
+        if (req.headers.authorization) limiter.fail(attempt);
+        res.setHeader("WWW-Authenticate", 'Bearer realm="mcp"');
+        return sendProblem(res, new SvcError("unauthenticated", "a bearer token is required (Authorization: Bearer <SVC_MCP_TOKEN>)"));
+      }
     }
     node(req, res).catch((e: unknown) => {
       o.logger.error({ err: e instanceof Error ? e.message : String(e) }, "mcp request failed");

@@ -1,7 +1,7 @@
 // Shared plumbing of the MCP tool servers.
 export { parseTransportArgs } from "./cli-args";
 export type { TransportChoice } from "./cli-args";
-export { defineTool, registerTools, annotationsOf, toolErrorResult } from "./tool-kit";
+export { defineTool, registerTools, toolsFor, annotationsOf, toolErrorResult } from "./tool-kit";
 export type { ToolDef, ToolTier, ToolContext, ToolAnswer } from "./tool-kit";
 export { ToolInputError, describeToolError } from "./tool-error";
 export { decideMcpListen } from "./mcp-listen";

@@ -7,6 +7,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { z } from "zod";
+import { mayDo, type Action, type Role } from "@svc/http";
 import type { Logger } from "@svc/logger";
 import { describeToolError } from "./tool-error";
 
@@ -36,6 +37,8 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   title: string;
   description: string;
   tier: ToolTier;
+  /** What it does, in the action table REST shares (@svc/http): a server whose role is below it does not register it. */
+  action: Action;
   /** Calling it twice with the same arguments has no further effect. */
   idempotent?: boolean;
   /** It reaches beyond this platform's own state (the host, the network). */
@@ -86,14 +89,19 @@ function contextOf(sdk: ServerContext, server: McpServer): ToolContext {
   };
 }
 
+/** The tools a server with `role` registers (in read-only mode only the reads): the others it can neither list nor call. */
+export function toolsFor(defs: readonly ToolDef[], opts: { readOnly: boolean; role: Role }): ToolDef[] {
+  return defs.filter((def) => mayDo(opts.role, def.action) && !(opts.readOnly && def.tier !== "read"));
+}
+
 /**
- * Register the tools on a server. In read-only mode write and destructive tools are not
- * registered at all (a client cannot list or call them). Failures become tool errors.
+ * Register the tools on a server: only those the server's role may use (the action table REST
+ * uses too), and in read-only mode no write or destructive tool at all; a client can neither
+ * list nor call the others. Failures become tool errors.
  */
-export function registerTools(server: McpServer, defs: readonly ToolDef[], opts: { readOnly: boolean; logger: Logger }): string[] {
+export function registerTools(server: McpServer, defs: readonly ToolDef[], opts: { readOnly: boolean; role: Role; logger: Logger }): string[] {
   const names: string[] = [];
-  for (const def of defs) {
-    if (opts.readOnly && def.tier !== "read") continue;
+  for (const def of toolsFor(defs, opts)) {
     names.push(def.name);
     const handler = async (args: unknown, sdk: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
       try {

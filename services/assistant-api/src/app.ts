@@ -1,5 +1,6 @@
-import express, { type Express } from "express";
-import { csrfGuard, errorHandler, notFoundHandler, parseInput, requireAuth, securityHeaders } from "@svc/http";
+import express, { type Express, type Request } from "express";
+import { csrfGuard, errorHandler, notFoundHandler, parseInput, requireAuth, securityHeaders, type Role } from "@svc/http";
+import { assistantAuth } from "./api-auth";
 import type { AssistantDeps } from "./deps";
 import { renderDocsPage } from "./docs-page";
 import { checkHealth } from "./health";
@@ -32,7 +33,7 @@ export function createAssistantApp(d: AssistantDeps): Express {
   const page = renderDocsPage(openapi as Parameters<typeof renderDocsPage>[0]);
   app.get("/docs", (_req, res) => void res.type("html").send(page));
 
-  app.use(requireAuth(d.config.auth, { roles: assistantRole }));
+  app.use(requireAuth(assistantAuth(d.config), { roles: assistantRole }));
   app.use(intentRoutes(d));
   app.use(flowEventRoutes(d));
   app.use(orchestratorRoutes(d));

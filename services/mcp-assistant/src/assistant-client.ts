@@ -7,11 +7,12 @@ export interface AssistantClient {
   post(path: string, body?: unknown): Promise<unknown>;
 }
 
-/** How the tool server authenticates to the assistant API: the API's own credentials from configuration. */
-export function authHeaderOf(auth: SvcConfig["auth"]): string | undefined {
-  if (auth.apiToken) return `Bearer ${auth.apiToken}`;
-  if (auth.adminUser && auth.adminPassword) return `Basic ${Buffer.from(`${auth.adminUser}:${auth.adminPassword}`).toString("base64")}`;
-  return undefined;
+/**
+ * How the tool server authenticates to the assistant API: its own token (SVC_MCP_ASSISTANT_TOKEN),
+ * which the API accepts with the server's role; never the admin's login or the API token.
+ */
+export function authHeaderOf(access: SvcConfig["mcpAccess"]): string | undefined {
+  return access.assistantToken ? `Bearer ${access.assistantToken}` : undefined;
 }
 
 /** A failed call: the API's problem detail (it names the field), never the credentials. */
@@ -25,7 +26,9 @@ async function failure(res: Response, path: string): Promise<Error> {
   } catch {
     // not problem JSON: keep the status line
   }
-  if (res.status >= 500 || res.status === 401 || res.status === 403) return new Error(`assistant API ${path.split("?")[0]}: ${detail}`);
+  if (res.status >= 500 || res.status === 401) return new Error(`assistant API ${path.split("?")[0]}: ${detail}`);
+  // A role too low for the call: the agent is told (the API's detail names the role, never a secret).
+  if (res.status === 403) return new ToolInputError(`refused by the assistant API: ${detail}`);
   return new ToolInputError(detail, field);
 }
 

@@ -11,7 +11,8 @@ export const ASSISTANT_SERVER_NAME = "svc-assistant";
 
 const INSTRUCTIONS =
   "Assistant tools of svc. search_docs and ask answer from the documentation with sources. submit_intent turns a sentence into a workflow flow; " +
-  "when it needs a value the user is asked (elicitation) or the question is returned for answer_flow; approve_flow releases flows awaiting approval; get_flow and observe_dag follow them.";
+  "when it needs a value the user is asked (elicitation) or the question is returned for answer_flow; a flow awaiting approval waits for an operator " +
+  "(approve_flow only on a server whose role may approve); get_flow and observe_dag follow them.";
 
 /** A codec for submit_intent's round state; the key lives as long as the process (rounds of one call reach the same process). */
 export function createIntentStateCodec(): RequestStateCodec<IntentRoundState> {
@@ -22,12 +23,12 @@ export function assistantTools(deps: AssistantToolDeps): ToolDef[] {
   return [...docsTools(deps), ...flowTools(deps)];
 }
 
-/** A fresh server with the assistant tools (write tools only when not read-only). */
+/** A fresh server with the assistant tools its role may use (and only the reads when read-only). */
 export function createAssistantServer(deps: AssistantToolDeps, opts: { readOnly: boolean }): McpServer {
   const server = new McpServer(
     { name: ASSISTANT_SERVER_NAME, version: pkg.version },
     { instructions: INSTRUCTIONS, requestState: { verify: (...a: Parameters<typeof deps.stateCodec.verify>) => deps.stateCodec.verify(...a) } },
   );
-  registerTools(server, assistantTools(deps), { readOnly: opts.readOnly, logger: deps.logger });
+  registerTools(server, assistantTools(deps), { readOnly: opts.readOnly, role: deps.role, logger: deps.logger });
   return server;
 }

@@ -27,7 +27,9 @@ beforeAll(async () => {
   const port = await freePort();
   api = s.app.listen(port, "127.0.0.1");
   apiUrl = `http://127.0.0.1:${port}`;
-  env = { PATH: process.env.PATH ?? "", SVC_ASSISTANT_URL: apiUrl, SVC_DOCS_DIR: DOCS, SVC_LOG_LEVEL: "warn" };
+  // A server configured as an op (the API of this stack is open): every tool, approval included. What a
+  // server of the default role `user` offers is held by privilege.test.ts.
+  env = { PATH: process.env.PATH ?? "", SVC_ASSISTANT_URL: apiUrl, SVC_DOCS_DIR: DOCS, SVC_LOG_LEVEL: "warn", SVC_MCP_ASSISTANT_ROLE: "op" };
   // A client that supports form elicitation: it answers the VM name the user would type.
   client = new Client({ name: "eliciting-client", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler("elicitation/create", async (req) => {
@@ -46,7 +48,7 @@ afterAll(async () => {
 const call = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as ToolResult;
 const flowOf = (r: ToolResult) => (r.structuredContent as { flow: Flow }).flow;
 
-test("the assistant server lists its seven tools with output schemas; reads are readOnlyHint true, intent tools false", async () => {
+test("the assistant server configured as an op lists its seven tools with output schemas; reads are readOnlyHint true, intent tools false", async () => {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(["answer_flow", "approve_flow", "ask", "get_flow", "observe_dag", "search_docs", "submit_intent"]);
   const readOnly = Object.fromEntries(tools.map((t) => [t.name, t.annotations?.readOnlyHint]));
@@ -127,8 +129,9 @@ test("over Streamable HTTP a 2025 client without a session gets the question bac
   }
 });
 
-test("read-only mode registers only the four read tools", async () => {
+test("read-only mode registers only the four read tools, whatever the role", async () => {
   const deps = {
+    role: "admin" as const,
     stateCodec: createIntentStateCodec(),
     api: createAssistantClient({ baseUrl: apiUrl, authorization: undefined, timeoutMs: 10_000 }),
     logger: silentLogger(),

@@ -1,4 +1,5 @@
 import type { EngineApi } from "@svc/engine";
+import type { Role } from "@svc/http";
 import type { Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
 import type { VmTools } from "./vm-access";
@@ -7,6 +8,8 @@ import type { HostList } from "./vm-hosts";
 /** What the workflow tools use; the process entry and the tests build it. */
 export interface WorkflowToolDeps {
   api: EngineApi;
+  /** The server's role (SVC_MCP_WORKFLOW_ROLE): the tools it registers and the params its runs may set. */
+  role: Role;
   logger: Logger;
   /** The host's VMs; absent when no VM driver is configured (the VM tools then say so). */
   vms?: VmTools;

@@ -19,9 +19,9 @@ export function workflowTools(deps: WorkflowToolDeps): ToolDef[] {
   return [...dagTools(deps), ...runTools(deps), ...taskTools(deps), ...insightTools(deps), ...vmTools(deps)];
 }
 
-/** A fresh server with the workflow tools (write tools only when not read-only). */
+/** A fresh server with the workflow tools its role may use (and only the reads when read-only). */
 export function createWorkflowServer(deps: WorkflowToolDeps, opts: { readOnly: boolean }): McpServer {
   const server = new McpServer({ name: WORKFLOW_SERVER_NAME, version: pkg.version }, { instructions: INSTRUCTIONS });
-  registerTools(server, workflowTools(deps), { readOnly: opts.readOnly, logger: deps.logger });
+  registerTools(server, workflowTools(deps), { readOnly: opts.readOnly, role: deps.role, logger: deps.logger });
   return server;
 }

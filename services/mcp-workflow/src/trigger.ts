@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type { ApiDagRun, EngineApi } from "@svc/engine";
 import { AlreadyExistsError, DagRunNotFoundError } from "@svc/errors";
+import { roleAtLeast, type Role } from "@svc/http";
 import { ToolInputError } from "@svc/mcp";
 
 export interface TriggerRequest {
@@ -48,15 +49,16 @@ function matchOrRefuse(run: ApiDagRun, req: TriggerRequest): TriggerOutcome {
  * written. With an idempotency key the run id is derived from it, so a retried call finds the
  * run the first call created (also when both race: the second insert fails and reads the first).
  */
-export async function triggerRun(api: EngineApi, req: TriggerRequest): Promise<TriggerOutcome> {
+export async function triggerRun(api: EngineApi, req: TriggerRequest, role: Role): Promise<TriggerOutcome> {
   const runId = req.idempotency_key ? runIdForKey(req.dag_id, req.idempotency_key) : undefined;
   if (runId) {
     const earlier = await existingRun(api, req.dag_id, runId);
     if (earlier) return matchOrRefuse(earlier, req);
   }
   try {
-    // A tool client runs what a `user` may: params reserved for an op (min_role) are refused.
-    return { run: await api.triggerDagRun(req.dag_id, { conf: req.conf ?? {}, runId, note: req.note ?? null, callerHasRole: (role) => role === "user" }), deduplicated: false };
+    // A tool client runs what the server's role may: params reserved for a higher role (min_role) are refused.
+    const callerHasRole = (need: Role) => roleAtLeast(role, need);
+    return { run: await api.triggerDagRun(req.dag_id, { conf: req.conf ?? {}, runId, note: req.note ?? null, callerHasRole }), deduplicated: false };
   } catch (e) {
     if (runId && e instanceof AlreadyExistsError) {
       const earlier = await existingRun(api, req.dag_id, runId);

@@ -15,7 +15,8 @@ let server: Awaited<ReturnType<typeof spawnHttp>>;
 let client: Client;
 beforeAll(async () => {
   stack = await startStack("mcphttp", { "fail_chain.yaml": FAIL_DAG });
-  server = await spawnHttp({ ...stack.env, SVC_MCP_TOKEN: TOKEN });
+  // A server configured as an op: every tool (what the default role offers: roles.test.ts).
+  server = await spawnHttp({ ...stack.env, SVC_MCP_TOKEN: TOKEN, SVC_MCP_WORKFLOW_ROLE: "op" });
   client = await connectHttp(server.url);
 });
 afterAll(async () => {

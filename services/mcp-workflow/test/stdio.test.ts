@@ -12,7 +12,8 @@ let stack: Stack;
 let client: Client;
 beforeAll(async () => {
   stack = await startStack("mcpstdio");
-  client = await connectStdio(stack.env);
+  // A server configured as an op: every tool (what the default role offers: roles.test.ts).
+  client = await connectStdio({ ...stack.env, SVC_MCP_WORKFLOW_ROLE: "op" });
 });
 afterAll(async () => {
   await client?.close();
@@ -114,7 +115,7 @@ test("diagnose_dag_run without a run id takes the latest run; explore_dag and ge
 });
 
 test("SVC_MCP_READ_ONLY=true registers no write tool: none is listed and calling one fails", async () => {
-  const ro = await connectStdio({ ...stack.env, SVC_MCP_READ_ONLY: "true" }, "test-read-only");
+  const ro = await connectStdio({ ...stack.env, SVC_MCP_WORKFLOW_ROLE: "op", SVC_MCP_READ_ONLY: "true" }, "test-read-only");
   try {
     const { tools } = await ro.listTools();
     expect(tools.length).toBe(TOOL_COUNT - WRITE_TOOLS.length);

@@ -1,10 +1,11 @@
 import type { Request } from "express";
-import { ROLES, type Role } from "@svc/http";
+import { ACTION_ROLES as A, ROLES, type Role } from "@svc/http";
 
 /**
  * The lowest role each route needs, declared once per route ("METHOD /full/path", express syntax),
- * never guessed from the method or the path. A route missing here stops the app at start-up
- * (assertRolesDeclared); `public` routes are served without credentials.
+ * never guessed from the method or the path: each route names what it does in the one action
+ * table of @svc/http (action-roles.ts), which the MCP tools use too. A route missing here stops
+ * the app at start-up (assertRolesDeclared); `public` routes are served without credentials.
  */
 export const ROUTE_ROLES: Readonly<Record<string, Role | "public">> = {
   "GET /": "public",
@@ -12,54 +13,54 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | "public">> = {
   "GET /api/v1/health": "public",
   "GET /api/v1/version": "public",
   // Reads, and the list query sent as a POST body: viewer.
-  "GET /api/v1/dags": "viewer",
-  "GET /api/v1/dags/:dag_id": "viewer",
-  "GET /api/v1/dags/:dag_id/details": "viewer",
-  "GET /api/v1/dags/:dag_id/tasks": "viewer",
-  "GET /api/v1/dagSources/:file_token": "viewer",
-  "GET /api/v1/dags/:dag_id/dagRuns": "viewer",
-  "POST /api/v1/dags/~/dagRuns/list": "viewer",
-  "GET /api/v1/dags/:dag_id/dagRuns/:dag_run_id": "viewer",
-  "GET /api/v1/dags/:dag_id/dagRuns/:dag_run_id/taskInstances": "viewer",
-  "GET /api/v1/dags/:dag_id/dagRuns/:dag_run_id/taskInstances/:task_id": "viewer",
-  "GET /api/v1/dags/:dag_id/dagRuns/:dag_run_id/taskInstances/:task_id/logs/:task_try_number": "viewer",
-  "GET /api/v1/importErrors": "viewer",
-  "GET /api/v1/importErrors/:import_error_id": "viewer",
+  "GET /api/v1/dags": A.read,
+  "GET /api/v1/dags/:dag_id": A.read,
+  "GET /api/v1/dags/:dag_id/details": A.read,
+  "GET /api/v1/dags/:dag_id/tasks": A.read,
+  "GET /api/v1/dagSources/:file_token": A.read,
+  "GET /api/v1/dags/:dag_id/dagRuns": A.read,
+  "POST /api/v1/dags/~/dagRuns/list": A.read,
+  "GET /api/v1/dags/:dag_id/dagRuns/:dag_run_id": A.read,
+  "GET /api/v1/dags/:dag_id/dagRuns/:dag_run_id/taskInstances": A.read,
+  "GET /api/v1/dags/:dag_id/dagRuns/:dag_run_id/taskInstances/:task_id": A.read,
+  "GET /api/v1/dags/:dag_id/dagRuns/:dag_run_id/taskInstances/:task_id/logs/:task_try_number": A.read,
+  "GET /api/v1/importErrors": A.read,
+  "GET /api/v1/importErrors/:import_error_id": A.read,
   // Triggering a run: user.
-  "POST /api/v1/dags/:dag_id/dagRuns": "user",
+  "POST /api/v1/dags/:dag_id/dagRuns": A.trigger_run,
   // Pausing, setting states and notes, clearing and deleting: op.
-  "PATCH /api/v1/dags": "op",
-  "PATCH /api/v1/dags/:dag_id": "op",
-  "PATCH /api/v1/dags/:dag_id/dagRuns/:dag_run_id": "op",
-  "DELETE /api/v1/dags/:dag_id/dagRuns/:dag_run_id": "op",
-  "PATCH /api/v1/dags/:dag_id/dagRuns/:dag_run_id/setNote": "op",
-  "POST /api/v1/dags/:dag_id/dagRuns/:dag_run_id/clear": "op",
-  "POST /api/v1/dags/:dag_id/clearTaskInstances": "op",
+  "PATCH /api/v1/dags": A.pause_dag,
+  "PATCH /api/v1/dags/:dag_id": A.pause_dag,
+  "PATCH /api/v1/dags/:dag_id/dagRuns/:dag_run_id": A.change_run,
+  "DELETE /api/v1/dags/:dag_id/dagRuns/:dag_run_id": A.change_run,
+  "PATCH /api/v1/dags/:dag_id/dagRuns/:dag_run_id/setNote": A.change_run,
+  "POST /api/v1/dags/:dag_id/dagRuns/:dag_run_id/clear": A.clear_task_instances,
+  "POST /api/v1/dags/:dag_id/clearTaskInstances": A.clear_task_instances,
   // The host inventory: viewers read it; adding, draining and removing hosts is admin only.
-  "GET /api/v1/hosts": "viewer",
-  "GET /api/v1/hosts/:name": "viewer",
-  "POST /api/v1/hosts": "admin",
-  "POST /api/v1/hosts/:name/drain": "admin",
-  "POST /api/v1/hosts/:name/activate": "admin",
-  "DELETE /api/v1/hosts/:name": "admin",
+  "GET /api/v1/hosts": A.read,
+  "GET /api/v1/hosts/:name": A.read,
+  "POST /api/v1/hosts": A.manage_hosts,
+  "POST /api/v1/hosts/:name/drain": A.manage_hosts,
+  "POST /api/v1/hosts/:name/activate": A.manage_hosts,
+  "DELETE /api/v1/hosts/:name": A.manage_hosts,
   // Pages and their live streams: viewer.
-  "GET /home": "viewer",
-  "GET /home/events": "viewer",
-  "GET /dags/:dag_id/grid": "viewer",
-  "GET /dags/:dag_id/grid/table": "viewer",
-  "GET /dags/:dag_id/grid/events": "viewer",
-  "GET /dags/:dag_id/trigger": "viewer",
-  "GET /dags/:dag_id/graph": "viewer",
-  "GET /dags/:dag_id/code": "viewer",
-  "GET /dags/:dag_id/runs/:run_id/tasks/:task_id/logs/:try": "viewer",
-  "GET /hosts": "viewer",
-  "GET /vms": "viewer",
+  "GET /home": A.read,
+  "GET /home/events": A.read,
+  "GET /dags/:dag_id/grid": A.read,
+  "GET /dags/:dag_id/grid/table": A.read,
+  "GET /dags/:dag_id/grid/events": A.read,
+  "GET /dags/:dag_id/trigger": A.read,
+  "GET /dags/:dag_id/graph": A.read,
+  "GET /dags/:dag_id/code": A.read,
+  "GET /dags/:dag_id/runs/:run_id/tasks/:task_id/logs/:try": A.read,
+  "GET /hosts": A.read,
+  "GET /vms": A.read,
   // The ask box: asking is user; answering a flow's questions is user, and the assistant API lets
   // only the flow's creator (or an op and above) answer it, as its own table says; approving, op.
-  "POST /ui/ask": "user",
-  "GET /ui/ask/flows/:flow_id": "viewer",
-  "POST /ui/ask/flows/:flow_id/answer": "user",
-  "POST /ui/ask/flows/:flow_id/approve": "op",
+  "POST /ui/ask": A.submit_intent,
+  "GET /ui/ask/flows/:flow_id": A.read,
+  "POST /ui/ask/flows/:flow_id/answer": A.answer_own_flow,
+  "POST /ui/ask/flows/:flow_id/approve": A.approve_flow,
 };
 
 /** The role declared for a route ("GET", "/api/v1/dags/:dag_id"), or undefined when none is. */

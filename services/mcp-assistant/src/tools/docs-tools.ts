@@ -12,6 +12,7 @@ export function docsTools(d: AssistantToolDeps): ToolDef[] {
       title: "Search the documentation",
       description: "Full-text search over the platform's documentation; each hit has its source file and a short excerpt.",
       tier: "read",
+      action: "read",
       input: z.object({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(10).default(5) }),
       output: z.object({ hits: z.array(Source.extend({ excerpt: z.string() })) }),
       async run(a) {
@@ -27,6 +28,7 @@ export function docsTools(d: AssistantToolDeps): ToolDef[] {
       title: "Ask the assistant",
       description: "Answer a question about the platform from its documentation and workflow catalogue, citing the sources used.",
       tier: "read",
+      action: "read",
       input: z.object({ question: z.string().trim().min(1).max(2000) }),
       output: z.object({ answer: z.string(), sources: z.array(Source), mode: z.string() }),
       async run(a) {

@@ -1,5 +1,6 @@
 import { isInputRequiredResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { mayDo } from "@svc/http";
 import { defineTool, type ToolDef } from "@svc/mcp";
 import type { AssistantToolDeps } from "../deps";
 import { flowLine, FlowSummary, flowSummary } from "../flow-shape";
@@ -10,18 +11,30 @@ const flowId = z
   .regex(/^flow-[A-Za-z0-9_-]{1,100}$/, "expected a flow id like flow-…")
   .describe("flow id returned by submit_intent");
 const FlowResult = z.object({ flow: FlowSummary, elicited: z.boolean().describe("the missing values were asked of the user through the client") });
-function render(flow: FlowSummary): string {
+function render(flow: FlowSummary, mayApprove: boolean): string {
   const hint = needsInput(flow)
     ? "\nAsk the user, then call answer_flow with the value(s)."
     : flow.status === "awaiting_approval"
-      ? "\nCall approve_flow once the user agrees."
+      ? mayApprove
+        ? "\nCall approve_flow once the user agrees."
+        : "\nIt waits for an operator's approval (the workflow UI or the assistant API)."
       : "";
   return `${flowLine(flow)}${hint}`;
 }
 
+const intentInput = {
+  intent: z.string().trim().min(1).max(2000).describe("what the user wants, in plain words"),
+  params: z.record(z.string(), z.unknown()).optional().describe("values for the chosen workflow's params"),
+  auto_execute: z.boolean().default(true),
+};
+// Only a server whose role may approve offers it: for a lower role the field is not in the schema and never sent.
+const approvingInput = { ...intentInput, auto_approve: z.boolean().default(false).describe("run workflows that create or delete VMs without asking") };
+
 /** The intent path: submit, answer, approve, follow, observe. */
 export function flowTools(d: AssistantToolDeps): ToolDef[] {
   const { api } = d;
+  const mayApprove = mayDo(d.role, "approve_flow");
+  const show = (flow: FlowSummary) => render(flow, mayApprove);
   return [
     defineTool({
       name: "submit_intent",
@@ -29,20 +42,17 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
       description:
         "Turn a sentence into a workflow flow (picks and validates a DAG, runs it when allowed). When a value is missing the user is asked through the client if it supports elicitation; otherwise the question is returned.",
       tier: "write",
+      action: "submit_intent",
       openWorld: true,
-      input: z.object({
-        intent: z.string().trim().min(1).max(2000).describe("what the user wants, in plain words"),
-        params: z.record(z.string(), z.unknown()).optional().describe("values for the chosen workflow's params"),
-        auto_approve: z.boolean().default(false).describe("run workflows that create or delete VMs without asking"),
-        auto_execute: z.boolean().default(true),
-      }),
+      input: z.object(mayApprove ? approvingInput : intentInput),
       output: FlowResult,
-      async run(a, ctx) {
+      async run(a: { intent: string; params?: Record<string, unknown>; auto_execute: boolean; auto_approve?: boolean }, ctx) {
+        const autoApprove = mayApprove && a.auto_approve === true;
         const out = await intentRound(api, d.stateCodec, ctx, () =>
-          api.post("/orchestrator/intent", { intent: a.intent, params: a.params, auto_approve: a.auto_approve, auto_execute: a.auto_execute }),
+          api.post("/orchestrator/intent", { intent: a.intent, params: a.params, auto_approve: autoApprove, auto_execute: a.auto_execute }),
         );
         if (isInputRequiredResult(out)) return out;
-        return { data: out, text: render(out.flow) };
+        return { data: out, text: show(out.flow) };
       },
     }),
     defineTool({
@@ -50,12 +60,13 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
       title: "Answer a flow's question",
       description: "Give the values a needs_input flow asks for (see its question and input_requests); the flow then continues.",
       tier: "write",
+      action: "answer_own_flow",
       openWorld: true,
       input: z.object({ flow_id: flowId, params: z.record(z.string(), z.unknown()).refine((p) => Object.keys(p).length > 0, "give at least one value") }),
       output: FlowResult,
       async run(a) {
         const flow = flowSummary(await api.post(path(a.flow_id, "/answer"), { params: a.params }));
-        return { data: { flow, elicited: false }, text: render(flow) };
+        return { data: { flow, elicited: false }, text: show(flow) };
       },
     }),
     defineTool({
@@ -63,13 +74,14 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
       title: "Approve a flow",
       description: "Approve a flow that is awaiting approval, so its workflow runs.",
       tier: "write",
+      action: "approve_flow",
       idempotent: true,
       openWorld: true,
       input: z.object({ flow_id: flowId }),
       output: FlowResult,
       async run(a) {
         const flow = flowSummary(await api.post(path(a.flow_id, "/approve")));
-        return { data: { flow, elicited: false }, text: render(flow) };
+        return { data: { flow, elicited: false }, text: show(flow) };
       },
     }),
     defineTool({
@@ -77,11 +89,12 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
       title: "One flow",
       description: "A flow's status, chosen DAG, run and any question it is waiting on.",
       tier: "read",
+      action: "read",
       input: z.object({ flow_id: flowId }),
       output: FlowResult,
       async run(a) {
         const flow = flowSummary(await api.get(path(a.flow_id)));
-        return { data: { flow, elicited: false }, text: render(flow) };
+        return { data: { flow, elicited: false }, text: show(flow) };
       },
     }),
     defineTool({
@@ -89,6 +102,7 @@ export function flowTools(d: AssistantToolDeps): ToolDef[] {
       title: "Observe a DAG run",
       description: "How a DAG's run is going (the latest when run_id is omitted): status, progress, concerns and recommendations.",
       tier: "read",
+      action: "submit_intent",
       input: z.object({ dag_id: z.string().min(1).max(250), run_id: z.string().min(1).max(250).optional() }),
       output: z.object({
         overall_status: z.string(),

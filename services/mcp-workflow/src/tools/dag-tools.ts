@@ -24,6 +24,7 @@ export function dagTools(d: WorkflowToolDeps): ToolDef[] {
       title: "List DAGs",
       description: "List workflows (DAGs) in the catalogue, compactly. Filter by tag, paused state or text (matches id and description).",
       tier: "read",
+      action: "read",
       input: z.object({
         tag: z.string().max(100).optional().describe("only DAGs with this tag"),
         paused: z.boolean().optional().describe("only paused (true) or unpaused (false) DAGs"),
@@ -46,6 +47,7 @@ export function dagTools(d: WorkflowToolDeps): ToolDef[] {
       title: "DAG details",
       description: "One DAG: schedule, tasks and their dependencies, and the params JSON Schema its trigger conf must satisfy.",
       tier: "read",
+      action: "read",
       input: z.object({ dag_id: dagIdField }),
       output: DagDetails,
       async run(a) {
@@ -71,6 +73,7 @@ export function dagTools(d: WorkflowToolDeps): ToolDef[] {
       title: "DAG source",
       description: "The YAML source of a DAG file, cut to max_bytes.",
       tier: "read",
+      action: "read",
       input: z.object({ dag_id: dagIdField, max_bytes: z.number().int().min(256).max(200_000).default(20_000) }),
       output: z.object({ dag_id: z.string(), source: z.string(), truncated: z.boolean() }),
       async run(a) {
@@ -88,6 +91,7 @@ export function dagTools(d: WorkflowToolDeps): ToolDef[] {
         title: `${verb === "pause" ? "Pause" : "Unpause"} a DAG`,
         description: verb === "pause" ? "Pause a DAG: no new runs start (running ones finish)." : "Unpause a DAG so its queued and scheduled runs start.",
         tier: "write",
+        action: "pause_dag",
         idempotent: true,
         input: z.object({ dag_id: dagIdField }),
         output: PauseResult,
@@ -102,6 +106,7 @@ export function dagTools(d: WorkflowToolDeps): ToolDef[] {
       title: "DAG import errors",
       description: "DAG files that failed to load, with the reason (cut to a few lines each).",
       tier: "read",
+      action: "read",
       input: z.object({ limit: limitField(20, 100) }),
       output: z.object({ import_errors: z.array(z.object({ filename: z.string(), error: z.string(), timestamp: z.string().nullable() })), total: z.number() }),
       async run(a) {

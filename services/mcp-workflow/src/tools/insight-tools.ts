@@ -16,6 +16,7 @@ export function insightTools(d: WorkflowToolDeps): ToolDef[] {
       title: "Explore a DAG",
       description: "One call: the DAG's summary, task graph, params, its import error if any, recent runs with a success rate, concerns and recommendations.",
       tier: "read",
+      action: "read",
       input: z.object({ dag_id: dagIdField, recent_runs: z.number().int().min(1).max(25).default(5) }),
       output: Finding.extend({
         dag: DagSummary,
@@ -57,6 +58,7 @@ export function insightTools(d: WorkflowToolDeps): ToolDef[] {
       title: "Diagnose a DAG run",
       description: "One call: a run (the latest when run_id is omitted), its task states, each failed task with the tail of its log, concerns and recommendations.",
       tier: "read",
+      action: "read",
       input: z.object({
         dag_id: dagIdField,
         run_id: runIdField.optional(),
@@ -106,6 +108,7 @@ export function insightTools(d: WorkflowToolDeps): ToolDef[] {
       title: "System health",
       description: "Metadatabase and scheduler health, DAG and import-error counts, and runs by state.",
       tier: "read",
+      action: "read",
       input: z.object({}),
       output: Finding.extend({
         metadatabase: z.string(),

@@ -22,10 +22,11 @@ export function runTools(d: WorkflowToolDeps): ToolDef[] {
       title: "Trigger a DAG run",
       description: "Start a run of a DAG with a conf validated against its params. Returns at once with the queued run; use get_dag_run or trigger_dag_and_wait to follow it.",
       tier: "write",
+      action: "trigger_run",
       input: z.object({ ...triggerInput, note: z.string().max(1000).optional() }),
       output: TriggerResult,
       async run(a) {
-        const { run, deduplicated } = await triggerRun(api, a);
+        const { run, deduplicated } = await triggerRun(api, a, d.role);
         const s = runSummary(run);
         return { data: { run: s, deduplicated }, text: `${deduplicated ? "existing" : "created"} run ${s.run_id} of ${s.dag_id}: ${s.state}` };
       },
@@ -35,12 +36,13 @@ export function runTools(d: WorkflowToolDeps): ToolDef[] {
       title: "Trigger a DAG run and wait",
       description: "Trigger a run and wait until it finishes or timeout_seconds pass, sending a progress notification as tasks finish. Returns the run and its tasks.",
       tier: "write",
+      action: "trigger_run",
       input: z.object({ ...triggerInput, timeout_seconds: z.number().int().min(1).max(3600).default(300) }),
       output: TriggerResult.extend({ tasks: z.array(TaskSummary), timed_out: z.boolean() }),
       async run(a, ctx) {
         const dag = await api.getDag(a.dag_id);
         if (dag.is_paused) throw new ToolInputError(`DAG '${a.dag_id}' is paused: its run would never start; call unpause_dag first`, "dag_id");
-        const { run, deduplicated } = await triggerRun(api, a);
+        const { run, deduplicated } = await triggerRun(api, a, d.role);
         const out = await waitForRun(api, a.dag_id, run.dag_run_id ?? "", { timeoutMs: a.timeout_seconds * 1000, pollMs: d.pollMs ?? 500, ctx });
         const s = runSummary(out.run);
         const failed = out.tasks.filter((t) => t.state === "failed").map((t) => t.task_id);
@@ -55,6 +57,7 @@ export function runTools(d: WorkflowToolDeps): ToolDef[] {
       title: "List DAG runs",
       description: "Recent runs, newest first; filter by DAG and state.",
       tier: "read",
+      action: "read",
       input: z.object({ dag_id: dagIdField.optional(), state: z.array(z.enum(RUN_STATES)).optional(), limit: limitField(10, 100) }),
       output: z.object({ runs: z.array(RunSummary), total: z.number() }),
       async run(a) {
@@ -68,6 +71,7 @@ export function runTools(d: WorkflowToolDeps): ToolDef[] {
       title: "One DAG run",
       description: "One run with its state and per-state task counts.",
       tier: "read",
+      action: "read",
       input: z.object({ dag_id: dagIdField, run_id: runIdField }),
       output: z.object({ run: RunSummary, task_counts: z.record(z.string(), z.number()) }),
       async run(a) {

@@ -15,6 +15,7 @@ export function taskTools(d: WorkflowToolDeps): ToolDef[] {
       title: "List task instances",
       description: "The tasks of one run with state, try and duration; filter by state.",
       tier: "read",
+      action: "read",
       input: z.object({ dag_id: dagIdField, run_id: runIdField, state: z.array(z.enum(TASK_STATES)).optional(), limit: limitField(50, 500) }),
       output: z.object({ tasks: z.array(TaskSummary), total: z.number() }),
       async run(a) {
@@ -28,6 +29,7 @@ export function taskTools(d: WorkflowToolDeps): ToolDef[] {
       title: "Task log",
       description: "A bounded view of one task try's log: optional case-insensitive filter, then the last tail_lines lines, then at most max_bytes (the end is kept).",
       tier: "read",
+      action: "read",
       input: z.object({
         dag_id: dagIdField,
         run_id: runIdField,
@@ -56,6 +58,7 @@ export function taskTools(d: WorkflowToolDeps): ToolDef[] {
       title: "Clear task instances",
       description: "Reset task instances so they run again (by default the failed ones of the given run). Destructive: their state is lost. dry_run reports what would be cleared.",
       tier: "destructive",
+      action: "clear_task_instances",
       idempotent: true,
       input: z.object({
         dag_id: dagIdField,

@@ -49,7 +49,7 @@ const hostsText = (hs: HostStatus[]) => hs.filter((h) => h.error).map((h) => `ho
 /** Run the VM DAG with a conf, optionally waiting for the end. */
 async function runVmDag(d: WorkflowToolDeps, conf: Record<string, unknown>, key: string | undefined, waitSeconds: number, ctx: ToolContext) {
   const dagId = d.vmDagId ?? "vm_deployment";
-  const { run, deduplicated } = await triggerRun(d.api, { dag_id: dagId, conf, idempotency_key: key });
+  const { run, deduplicated } = await triggerRun(d.api, { dag_id: dagId, conf, idempotency_key: key }, d.role);
   if (waitSeconds === 0) return { run: runSummary(run), deduplicated, tasks: [], waited: false };
   const out = await waitForRun(d.api, dagId, run.dag_run_id ?? "", { timeoutMs: waitSeconds * 1000, pollMs: d.pollMs ?? 500, ctx });
   return { run: runSummary(out.run), deduplicated, tasks: out.tasks, waited: true };
@@ -69,6 +69,7 @@ export function vmTools(d: WorkflowToolDeps): ToolDef[] {
       description:
         "VMs on every host with their host, state, image, size and IP (hosts other than local: from their last probe); a host that could not be read is listed with its error; filter by name text or state.",
       tier: "read",
+      action: "read",
       openWorld: true,
       input: z.object({ name_contains: z.string().max(63).optional(), state: z.string().max(20).optional(), limit: z.number().int().min(1).max(200).default(50) }),
       output: z.object({ vms: z.array(Vm), total: z.number(), hosts: z.array(HostStatus) }),
@@ -87,6 +88,7 @@ export function vmTools(d: WorkflowToolDeps): ToolDef[] {
       title: "VM details",
       description: "One VM on whichever host holds it: its host, state, image, size, IP and SSH endpoint (hosts other than local: from their last probe).",
       tier: "read",
+      action: "read",
       openWorld: true,
       input: z.object({ vm_name: vmName }),
       output: Vm.extend({
@@ -111,6 +113,7 @@ export function vmTools(d: WorkflowToolDeps): ToolDef[] {
       description:
         "Dry run of create_vm: are the params valid, the name free, and which host would take the VM (each host's verdict and why not, from their last probes; one host: is it reachable, the hypervisor up, the image present, enough memory and disk)? Changes nothing.",
       tier: "read",
+      action: "read",
       openWorld: true,
       input: z.object({ vm_name: z.string().max(300).describe("the name to check (any text: the answer says what is wrong with it)"), ...size, host: hostArg.optional() }),
       output: z.object({
@@ -143,6 +146,7 @@ export function vmTools(d: WorkflowToolDeps): ToolDef[] {
       description:
         "Create a VM through the VM workflow (params validated first; call preflight_vm_creation to check the hosts beforehand). host: a host of the inventory; absent: placement chooses.",
       tier: "write",
+      action: "trigger_run",
       openWorld: true,
       input: z.object({ vm_name: vmName, ...size, host: hostArg.optional(), ...common }),
       output: RunOutcome,
@@ -158,6 +162,7 @@ export function vmTools(d: WorkflowToolDeps): ToolDef[] {
       title: "Delete a VM",
       description: "Delete a VM and its disks through the VM workflow. Destructive: the disks are gone.",
       tier: "destructive",
+      action: "trigger_run",
       idempotent: true,
       openWorld: true,
       input: z.object({ vm_name: vmName, ...common }),
