@@ -3,6 +3,7 @@ import { z } from "zod";
 import { VM_ENV, vmSettingsOf, type VmSettingsConfig } from "./vm-settings";
 import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
 import { REDIS_ENV, redisUrlOf } from "./redis-settings";
+import { childEnv } from "./child-env";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -156,6 +157,11 @@ export interface SvcConfig {
   readonly ansibleStrategy: SvcEnv["SVC_ANSIBLE_STRATEGY"];
   readonly logLevel: SvcEnv["SVC_LOG_LEVEL"];
   readonly limits: SvcLimits;
+  /**
+   * The allow-listed variables of the environment read (CHILD_ENV_ALLOWLIST: PATH, HOME, USER,
+   * locale): the base environment of the commands a service runs on this machine. No secret.
+   */
+  readonly childEnv: Readonly<Record<string, string>>;
 }
 
 /** Thrown by loadConfig; lists every bad variable at once. Never includes values. */
@@ -220,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     ansibleStrategy: e.SVC_ANSIBLE_STRATEGY,
     logLevel: e.SVC_LOG_LEVEL,
     limits: limitsOf(e),
+    childEnv: childEnv(cleaned),
   };
   return deepFreeze(cfg);
 }

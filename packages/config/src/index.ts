@@ -6,3 +6,4 @@ export { vmSettingsFromEnv } from "./vm-settings";
 export type { VmSettingsConfig } from "./vm-settings";
 export { defaultKeyPath, resolveSshFiles } from "./ssh-files";
 export { hostSettingsLines } from "./host-settings";
+export { CHILD_ENV_ALLOWLIST, childEnv } from "./child-env";

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { z } from "zod";
+import { childEnv } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import type { Operator } from "./types";
 
@@ -53,14 +54,9 @@ export const failOperator: Operator<{ message?: string; succeed_on_try?: number;
   },
 };
 
-/** The worker's variables a command inherits; secrets (DATABASE_URL, SVC_*, API keys) never do. */
-export const SHELL_ENV_ALLOWLIST = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TERM"] as const;
-
-/** The environment a shell task's command gets: the allowlisted variables, then the task's own `env`. */
+/** The environment a shell task's command gets: the allow-listed variables (@svc/config's CHILD_ENV_ALLOWLIST), then the task's own `env`. */
 export function shellEnv(workerEnv: NodeJS.ProcessEnv, taskEnv: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of SHELL_ENV_ALLOWLIST) if (typeof workerEnv[k] === "string") env[k] = workerEnv[k]!;
-  return { ...env, ...taskEnv };
+  return childEnv(workerEnv, taskEnv);
 }
 
 /** Runs a local command from an argv array (never a shell string); streams output. */

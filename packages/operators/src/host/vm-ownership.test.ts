@@ -48,10 +48,10 @@ beforeAll(async () => {
   mkdirSync(join(dir, "images"));
   cfg = loadConfig({ SVC_SSH_HOST: "local", SVC_VM_IMAGES_DIR: join(dir, "images"), SVC_VM_DRIVER: "libvirt", SVC_HOST_STATE_DIR: join(dir, "tries") });
   ops = new Map(
-    createHostOperators({ executor: () => new LocalExecutor(), env: { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: scratch.disksDir, SVC_LIBVIRT_URI: "qemu:///system" } }).map((o) => [
-      o.name,
-      o,
-    ]),
+    createHostOperators({
+      executor: () => new LocalExecutor({ env: process.env }),
+      env: { SVC_VM_CLI: VM_CLI, SVC_VM_DISKS_DIR: scratch.disksDir, SVC_LIBVIRT_URI: "qemu:///system" },
+    }).map((o) => [o.name, o]),
   );
   writeFileSync(
     join(dir, "foreign.xml"),
