@@ -4,6 +4,7 @@ import { VM_ENV, vmSettingsOf, type VmSettingsConfig } from "./vm-settings";
 import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
 import { REDIS_ENV, redisUrlOf } from "./redis-settings";
 import { childEnv } from "./child-env";
+import { HTTP_CHECK_ENV, httpCheckOf, type HttpCheckSettings } from "./http-check-settings";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -86,6 +87,7 @@ const envSchema = z.object({
   SVC_ANSIBLE_STRATEGY: z.enum(["auto", "linear", "mitogen_linear"]).default("auto"),
   SVC_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ...LIMITS_ENV,
+  ...HTTP_CHECK_ENV,
 });
 
 export type SvcEnv = z.infer<typeof envSchema>;
@@ -162,6 +164,8 @@ export interface SvcConfig {
    * locale): the base environment of the commands a service runs on this machine. No secret.
    */
   readonly childEnv: Readonly<Record<string, string>>;
+  /** The networks the http_check operator may reach (SVC_HTTP_CHECK_ALLOW). */
+  readonly httpCheck: HttpCheckSettings;
 }
 
 /** Thrown by loadConfig; lists every bad variable at once. Never includes values. */
@@ -227,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     logLevel: e.SVC_LOG_LEVEL,
     limits: limitsOf(e),
     childEnv: childEnv(cleaned),
+    httpCheck: httpCheckOf(e),
   };
   return deepFreeze(cfg);
 }

@@ -7,3 +7,5 @@ export type { VmSettingsConfig } from "./vm-settings";
 export { defaultKeyPath, resolveSshFiles } from "./ssh-files";
 export { hostSettingsLines } from "./host-settings";
 export { CHILD_ENV_ALLOWLIST, childEnv } from "./child-env";
+export type { HttpCheckSettings } from "./http-check-settings";
+export { parseCidr, HTTP_CHECK_DEFAULT_ALLOW } from "./http-check-settings";
