@@ -9,3 +9,5 @@ export { hostSettingsLines } from "./host-settings";
 export { CHILD_ENV_ALLOWLIST, childEnv } from "./child-env";
 export type { HttpCheckSettings } from "./http-check-settings";
 export { parseCidr, HTTP_CHECK_DEFAULT_ALLOW } from "./http-check-settings";
+export { assertTrustedFiles, assertTrustedFileModes, trustedFilesOf } from "./trusted-files";
+export type { TrustedFile, FileCheckIdentity } from "./trusted-files";

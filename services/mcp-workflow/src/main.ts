@@ -1,3 +1,4 @@
+import { assertTrustedFiles } from "@svc/config";
 import { dagSettingsFromConfig, openEngineApi } from "@svc/engine";
 import { createHostInventory, placementWeigher } from "@svc/hosts";
 import { mainOf } from "@svc/mcp";
@@ -9,6 +10,7 @@ mainOf({
   name: WORKFLOW_SERVER_NAME,
   defaultPort: (s) => s.workflowPort,
   async open({ config, settings, logger }) {
+    assertTrustedFiles(config);
     const { db, queues, api } = openEngineApi(config, logger, "mcp-workflow");
     const vms = createVmAccess(config, process.env);
     const deps = { api, logger, vms, dagSettings: dagSettingsFromConfig(config), hosts: createHostInventory(db), weigher: placementWeigher(process.env) };

@@ -1,4 +1,4 @@
-import { loadConfig } from "@svc/config";
+import { assertTrustedFiles, loadConfig } from "@svc/config";
 import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine";
 import { createHostRouting } from "@svc/hosts";
 import { createLogger } from "@svc/logger";
@@ -16,6 +16,8 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig(process.env);
+  // The SSH key, vault password and secrets file: owner-only, or no start (as OpenSSH refuses a key).
+  assertTrustedFiles(config);
   const logger = createLogger("worker", config.logLevel);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-worker");
   await refuseEvictingRedis(config.redisUrl, logger);
