@@ -89,6 +89,14 @@ describe("LocalExecutor", () => {
     }
   });
 
+  it("passes the whole given environment only when told to (a CLI a person runs: svc-vm, svc-plugins)", async () => {
+    const env = { PATH: process.env.PATH, SSH_AUTH_SOCK: "/tmp/agent.sock", UNSET: undefined };
+    const all = await new LocalExecutor({ env, inheritAll: true }).run(["sh", "-c", 'echo "${SSH_AUTH_SOCK-none} ${UNSET-none}"']);
+    expect(all.stdout).toBe("/tmp/agent.sock none\n");
+    const listed = await new LocalExecutor({ env }).run(["sh", "-c", 'echo "${SSH_AUTH_SOCK-none}"']);
+    expect(listed.stdout).toBe("none\n");
+  });
+
   it("says clearly when the program does not exist", async () => {
     await expect(ex.run(["svc-no-such-program"])).rejects.toThrow("command not found: svc-no-such-program");
   });

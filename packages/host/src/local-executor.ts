@@ -18,6 +18,12 @@ export interface LocalExecutorOptions {
    * would see over SSH, not the worker's secrets.
    */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Pass all of `env`, not only the allow-listed part: for a CLI a person runs (svc-vm,
+   * svc-plugins), whose environment is theirs (SSH_AUTH_SOCK for a qemu+ssh URI, a proxy for a
+   * download). Never for a service: a worker's svc-vm gets only what the worker passed it.
+   */
+  inheritAll?: boolean;
 }
 
 /** Runs argv on this machine with child_process.spawn: no shell, ever. */
@@ -27,7 +33,7 @@ export class LocalExecutor implements HostExecutor {
   private readonly baseEnv: Readonly<Record<string, string>>;
 
   constructor(opts: LocalExecutorOptions) {
-    this.baseEnv = childEnv(opts.env);
+    this.baseEnv = opts.inheritAll ? definedOnly(opts.env) : childEnv(opts.env);
   }
 
   async run(argv: readonly string[], o: RunOptions = {}): Promise<RunResult> {
@@ -85,4 +91,8 @@ export class LocalExecutor implements HostExecutor {
   }
 
   async close(): Promise<void> {}
+}
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
