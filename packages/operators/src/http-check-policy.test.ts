@@ -1,4 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "@svc/config";
 import { createTestOperatorContext } from "@svc/testing";
@@ -24,13 +29,14 @@ beforeAll(async () => {
     if (req.url === "/metadata") return res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     if (req.url === "/v6") return res.writeHead(307, { location: `http://[::1]:${port}/ok` }).end();
     if (req.url === "/file") return res.writeHead(302, { location: "file:///etc/passwd" }).end();
+    if (req.url === "/hang") return; // never answers
     res.end("service is healthy");
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as AddressInfo).port;
   base = `http://127.0.0.1:${port}`;
 });
-afterAll(() => new Promise((r) => server.close(r)));
+afterAll(() => new Promise((r) => (server.closeAllConnections(), server.close(r))));
 beforeEach(() => (seen.length = 0));
 
 async function check(args: Record<string, unknown>, env: Record<string, string> = {}) {
@@ -81,6 +87,47 @@ test("allowed redirects are followed, up to 5; the connection goes to the checke
   expect(seen).toEqual(["/hops/4", "/hops/3", "/hops/2", "/hops/1", "/ok"].map((url) => ({ url, host: `localhost:${port}` })));
   expect(ctx.lines.filter((l) => l.line.startsWith("302: redirected to"))).toHaveLength(4);
   await expect(check({ url: `${base}/hops/6` })).rejects.toThrow(`GET ${base}/hops/6 failed: GET ${base}/hops/6 was still redirected after 5 redirects`);
+});
+
+test("a server that does not answer within timeout_s fails the attempt, naming the timeout; HEAD reads no body", async () => {
+  await expect(check({ url: `${base}/hang`, timeout_s: 0.3 })).rejects.toThrow(`GET ${base}/hang failed: no answer within 0.3 s`);
+  expect((await check({ url: `${base}/ok`, method: "HEAD" })).out).toEqual({ url: `${base}/ok`, status: 200, attempts: 1 });
+});
+
+test("https is still verified: a self-signed server of localhost fails the TLS check, and nothing is read from it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-httpcheck-tls-"));
+  const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
+  const made = spawnSync("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-keyout",
+    key,
+    "-out",
+    cert,
+    "-days",
+    "1",
+    "-subj",
+    "/CN=localhost",
+    "-addext",
+    "subjectAltName=DNS:localhost",
+  ]);
+  expect(made.status).toBe(0);
+  let served = 0;
+  const tls = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => (served++, res.end("secret")));
+  await new Promise<void>((r) => tls.listen(0, "127.0.0.1", r));
+  try {
+    const url = `https://localhost:${(tls.address() as AddressInfo).port}/`;
+    await expect(check({ url })).rejects.toThrow(`GET ${url} failed: DEPTH_ZERO_SELF_SIGNED_CERT`);
+    expect(served).toBe(0);
+  } finally {
+    await new Promise((r) => tls.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("SVC_HTTP_CHECK_ALLOW must list networks; the default is loopback", () => {
