@@ -361,3 +361,35 @@ test("every task in playbooks/ that puts --initPassword on a command line runs u
   expect(found.length).toBeGreaterThan(0);
   expect(offending).toEqual([]);
 });
+
+test("no task in playbooks/ downloads a package repository definition: repositories are written with yum_repository, gpgcheck on and a local, fingerprint-pinned key", () => {
+  const tasks = allTasks();
+  const repoFile = /\.repo\b|yum\.repos\.d|sources\.list(\.d)?\b|\.sources\b/;
+  const offending: string[] = [];
+  const keys = new Map<string, Record<string, unknown>>();
+  for (const { task } of tasks) {
+    const k = task["ansible.builtin.rpm_key"] as Record<string, unknown> | undefined;
+    if (k) keys.set(str(k.key), k);
+  }
+  for (const { file, task } of tasks) {
+    for (const [mod, args] of Object.entries(task)) {
+      if (!args || typeof args !== "object") continue;
+      const a = args as Record<string, unknown>;
+      if (/(get_url|uri|command|shell)$/.test(mod) && repoFile.test(JSON.stringify(a))) offending.push(`${file}: ${String(task.name)} (${mod} of a repository file)`);
+      if (/yum_repository$/.test(mod)) {
+        const key = str(a.gpgkey).replace(/^file:\/\//, "");
+        if (a.gpgcheck !== true || !str(a.gpgkey).startsWith("file://") || !keys.has(key))
+          offending.push(`${file}: ${String(task.name)} (repository without a checked, imported key)`);
+      }
+    }
+  }
+  expect(offending).toEqual([]);
+
+  // Harbor's docker-ce repository: Docker's key, imported pinned by its full published fingerprint.
+  const vars = parse(readFileSync(path.join(playbooksDir, "roles/registry/vars/default.yml"), "utf8")) as Record<string, string>;
+  const repo = tasks.find(({ task }) => (task["ansible.builtin.yum_repository"] as Record<string, unknown> | undefined)?.name === "docker-ce-stable");
+  expect(repo?.file).toBe("roles/registry/tasks/present_harbor.yml");
+  const key = keys.get("{{ __registry_docker_gpg_key_file }}");
+  expect(str(key?.fingerprint)).toContain("__registry_docker_gpg_fingerprint");
+  expect(str(vars.__registry_docker_gpg_fingerprint).replace(/ /g, "")).toBe("060A61C51B558A7F742B77AAC52FEB6B621E9F35");
+});

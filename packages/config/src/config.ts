@@ -5,8 +5,9 @@ import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
 import { REDIS_ENV, redisUrlOf } from "./redis-settings";
 import { MCP_ENV, mcpSettingsOf, type McpSettings } from "./mcp-settings";
 import { LIBVIRT_ENV, libvirtSettingsOf, type LibvirtSettings } from "./libvirt-settings";
-import { childEnvOf } from "./child-env";
 import { MCP_ACCESS_ENV, mcpAccessOf, type McpAccess } from "./mcp-access";
+import { childEnv } from "./child-env";
+import { HTTP_CHECK_ENV, httpCheckOf, type HttpCheckSettings } from "./http-check-settings";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -100,6 +101,7 @@ const envSchema = z.object({
   ...MCP_ENV,
   ...LIBVIRT_ENV,
   ...MCP_ACCESS_ENV,
+  ...HTTP_CHECK_ENV,
 });
 
 export type SvcEnv = z.infer<typeof envSchema>;
@@ -178,10 +180,15 @@ export interface SvcConfig {
   readonly limits: SvcLimits;
   readonly mcp: McpSettings;
   readonly libvirt: LibvirtSettings;
-  /** The variables of this process's environment its commands inherit (CHILD_ENV_ALLOWLIST); never secrets. */
-  readonly childEnv: Readonly<Record<string, string>>;
   /** The MCP tool servers' roles and the assistant tool server's token (mcp-access.ts). */
   readonly mcpAccess: McpAccess;
+  /**
+   * The allow-listed variables of the environment read (CHILD_ENV_ALLOWLIST: PATH, HOME, USER,
+   * locale): the base environment of the commands a service runs on this machine. No secret.
+   */
+  readonly childEnv: Readonly<Record<string, string>>;
+  /** The networks the http_check operator may reach (SVC_HTTP_CHECK_ALLOW). */
+  readonly httpCheck: HttpCheckSettings;
 }
 
 /** Thrown by loadConfig; lists every bad variable at once. Never includes values. */
@@ -258,8 +265,9 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     limits: limitsOf(e),
     mcp: mcpSettingsOf(e),
     libvirt: libvirtSettingsOf(e),
-    childEnv: childEnvOf(env),
     mcpAccess: mcp.access,
+    childEnv: childEnv(cleaned),
+    httpCheck: httpCheckOf(e),
   };
   return deepFreeze(cfg);
 }

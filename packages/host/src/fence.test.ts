@@ -9,7 +9,7 @@ import { LocalExecutor } from "./local-executor";
 
 // The fence through LocalExecutor: the same sh text runs on the host over SSH (see
 // packages/host/test/fence-ssh.test.ts). The commands wait for files the test creates, never for time.
-const ex = new LocalExecutor();
+const ex = new LocalExecutor({ env: process.env });
 let dir: string;
 let n = 0;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "svc-fence-"))));

@@ -2,6 +2,7 @@ export { shellQuote } from "./shell-quote";
 export type { HostExecutor, RunOptions, RunResult } from "./executor";
 export { withSudo, withEnv } from "./executor";
 export { LocalExecutor } from "./local-executor";
+export type { LocalExecutorOptions } from "./local-executor";
 export { SshExecutor, sharedSshPool } from "./ssh-executor";
 export { SshPool } from "./ssh-pool";
 export type { SshPoolOptions, SshLease } from "./ssh-pool";

@@ -5,7 +5,7 @@ import { HOSTILE_STRINGS, NUL_STRINGS, waitFor } from "@svc/testing";
 import { CommandTimeoutError } from "./errors";
 import { LocalExecutor } from "./local-executor";
 
-const ex = new LocalExecutor();
+const ex = new LocalExecutor({ env: process.env });
 let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "svc-local-"))));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,6 +63,38 @@ describe("LocalExecutor", () => {
     const p = ex.run(["sleep", "300"], { signal: ac.signal, onStdout: () => undefined });
     setTimeout(() => ac.abort(new Error("cancelled by test")), 100);
     await expect(p).rejects.toThrow("cancelled by test");
+  });
+
+  it("gives a command only the allow-listed variables of the environment it was made with, never the service's secrets", async () => {
+    const secrets = { DATABASE_URL: "postgres://svc:db-secret@127.0.0.1/svc", REDIS_URL: "redis://:redis-secret@127.0.0.1:6379", SVC_API_TOKEN: "token-secret" };
+    const saved = Object.fromEntries(Object.keys(secrets).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, secrets);
+    try {
+      const r = await new LocalExecutor({ env: process.env }).run(["env"], { env: { FROM_TASK: "$(id)" } });
+      const seen = new Map(
+        r.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+      );
+      for (const k of Object.keys(secrets)) expect(seen.has(k)).toBe(false);
+      expect([...seen.keys()].filter((k) => /^(SVC_|PG|REDIS|DATABASE|MODEL_)/.test(k))).toEqual([]);
+      expect(seen.get("PATH")).toBe(process.env.PATH);
+      expect(seen.get("FROM_TASK")).toBe("$(id)");
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
+  it("passes the whole given environment only when told to (a CLI a person runs: svc-vm, svc-plugins)", async () => {
+    const env = { PATH: process.env.PATH, SSH_AUTH_SOCK: "/tmp/agent.sock", UNSET: undefined };
+    const all = await new LocalExecutor({ env, inheritAll: true }).run(["sh", "-c", 'echo "${SSH_AUTH_SOCK-none} ${UNSET-none}"']);
+    expect(all.stdout).toBe("/tmp/agent.sock none\n");
+    const listed = await new LocalExecutor({ env }).run(["sh", "-c", 'echo "${SSH_AUTH_SOCK-none}"']);
+    expect(listed.stdout).toBe("none\n");
   });
 
   it("says clearly when the program does not exist", async () => {

@@ -4,14 +4,37 @@ import { CommandTimeoutError, SudoRequiredError } from "./errors";
 import { DEFAULT_MAX_BUFFER, withSudo, type HostExecutor, type RunOptions, type RunResult } from "./executor";
 import { checkFenced, fenceArgv } from "./fence";
 import { LineSplitter } from "./line-splitter";
+import { childEnv } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 
 const KILL_GRACE_MS = 2000;
+
+/** Where a LocalExecutor's commands get their environment from. */
+export interface LocalExecutorOptions {
+  /**
+   * The service's environment (SvcConfig.childEnv; a CLI's own): only its CHILD_ENV_ALLOWLIST
+   * variables (PATH, HOME, USER, locale) reach a command, then RunOptions.env over them. The
+   * database URL, REDIS_URL and the SVC_* settings never do: a command run here sees what it
+   * would see over SSH, not the worker's secrets.
+   */
+  env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Pass all of `env`, not only the allow-listed part: for a CLI a person runs (svc-vm,
+   * svc-plugins), whose environment is theirs (SSH_AUTH_SOCK for a qemu+ssh URI, a proxy for a
+   * download). Never for a service: a worker's svc-vm gets only what the worker passed it.
+   */
+  inheritAll?: boolean;
+}
 
 /** Runs argv on this machine with child_process.spawn: no shell, ever. */
 export class LocalExecutor implements HostExecutor {
   readonly target = "local";
   private readonly isRoot = process.getuid?.() === 0;
+  private readonly baseEnv: Readonly<Record<string, string>>;
+
+  constructor(opts: LocalExecutorOptions) {
+    this.baseEnv = opts.inheritAll ? definedOnly(opts.env) : childEnv(opts.env);
+  }
 
   async run(argv: readonly string[], o: RunOptions = {}): Promise<RunResult> {
     if (argv.length === 0) throw new NonRetryableError("cannot run an empty command");
@@ -24,7 +47,7 @@ export class LocalExecutor implements HostExecutor {
     const err = new LineSplitter(o.onStderr, o.maxBuffer ?? DEFAULT_MAX_BUFFER);
     const result = await new Promise<RunResult>((resolve, reject) => {
       // Own process group, so a timeout or cancel also reaches the command's children.
-      const child = spawn(cmd, args, { cwd: o.cwd, env: { ...process.env, ...o.env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      const child = spawn(cmd, args, { cwd: o.cwd, env: { ...this.baseEnv, ...o.env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
       let stopped: Error | undefined;
       let timer: NodeJS.Timeout | undefined;
       const kill = (sig: NodeJS.Signals) => {
@@ -62,10 +85,14 @@ export class LocalExecutor implements HostExecutor {
       });
     });
     if (words[0] === "sudo" && result.code === 1 && /sudo: (a password is required|a terminal is required)/.test(result.stderr)) {
-      throw new SudoRequiredError(process.env.USER ?? "current user", argv[0] ?? "");
+      throw new SudoRequiredError(this.baseEnv.USER ?? "current user", argv[0] ?? "");
     }
     return o.fence ? checkFenced(result, this.target) : result;
   }
 
   async close(): Promise<void> {}
+}
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"));
 }

@@ -2,7 +2,7 @@ import { LocalExecutor } from "./local-executor";
 import { runSections } from "./sections";
 
 // Several probes in one command, on this machine's own shell.
-const ex = new LocalExecutor();
+const ex = new LocalExecutor({ env: process.env });
 
 test("each section carries its command's exit code and output, in the order the script ran them", async () => {
   const script = `section one printf '%s' "$1"

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { z } from "zod";
-import { CHILD_ENV_ALLOWLIST } from "@svc/config";
+import { childEnv } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import type { Operator } from "./types";
 
@@ -54,14 +54,9 @@ export const failOperator: Operator<{ message?: string; succeed_on_try?: number;
   },
 };
 
-/**
- * The environment a shell task's command gets: the worker's allowlisted variables (SvcConfig.childEnv,
- * CHILD_ENV_ALLOWLIST of @svc/config: never DATABASE_URL, SVC_* or API keys), then the task's own `env`.
- */
+/** The environment a shell task's command gets: the allow-listed variables (@svc/config's CHILD_ENV_ALLOWLIST), then the task's own `env`. */
 export function shellEnv(workerEnv: Readonly<Record<string, string | undefined>>, taskEnv: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of CHILD_ENV_ALLOWLIST) if (typeof workerEnv[k] === "string") env[k] = workerEnv[k];
-  return { ...env, ...taskEnv };
+  return childEnv(workerEnv, taskEnv);
 }
 
 /** Runs a local command from an argv array (never a shell string); streams output. */

@@ -9,7 +9,7 @@ describe("applyChanges", () => {
     const seen: string[] = [];
     const report = await applyChanges(
       [change("a", ["true"]), change("b", ["sh", "-c", "echo half-done; echo broken >&2; exit 3"], ["true"]), change("c", ["true"])],
-      new LocalExecutor(),
+      new LocalExecutor({ env: process.env }),
       { onStep: (c, s) => seen.push(`${c.id}:${s.argv[0]}`) },
     );
     expect(report).toEqual({
@@ -21,7 +21,7 @@ describe("applyChanges", () => {
   });
 
   it("a missing command is a failed step, not an exception", async () => {
-    const report = await applyChanges([change("x", ["svc-no-such-command-here"])], new LocalExecutor());
+    const report = await applyChanges([change("x", ["svc-no-such-command-here"])], new LocalExecutor({ env: process.env }));
     expect(report.failed[0]).toMatchObject({ change: "x", code: 127, output: expect.stringMatching(/command not found/) });
   });
 });

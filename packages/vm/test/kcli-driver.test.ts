@@ -43,7 +43,7 @@ beforeAll(() => {
   process.env.FAKE_KCLI_LOG = join(dir, "argv.log");
   process.env.FAKE_KCLI_STATE = join(dir, "state.json");
   process.env.FAKE_KCLI_IMAGES = "centos9stream,debian-test";
-  driver = new KcliDriver(new LocalExecutor());
+  driver = new KcliDriver(new LocalExecutor({ env: process.env }));
 });
 afterAll(() => {
   process.env.PATH = savedPath;
@@ -118,7 +118,7 @@ describe("kcli argv contract", () => {
     expect(onPath("kcli", process.env.PATH ?? "")).toBe(true);
     const d = createVmDriver(
       { imagesDir: "/nonexistent", disksDir: "/nonexistent", libvirtUri: "qemu:///system", virtType: "auto", driver: "auto", sshPubkeyPaths: [] },
-      new LocalExecutor(),
+      new LocalExecutor({ env: process.env }),
       process.env.PATH ?? "",
     );
     expect(d.name).toBe("kcli");

@@ -22,7 +22,7 @@ beforeAll(async () => {
   image = img.image;
   scratch = createVmScratch("libvirt");
   settings = { imagesDir: img.imagesDir, disksDir: scratch.disksDir, libvirtUri: "qemu:///system", virtType: "auto", driver: "libvirt", sshPubkeyPaths: [] };
-  driver = new LibvirtDriver({ ex: new LocalExecutor(), settings });
+  driver = new LibvirtDriver({ ex: new LocalExecutor({ env: process.env }), settings });
 }, 1_200_000);
 
 afterAll(() => {
@@ -38,7 +38,7 @@ describe("libvirt driver specifics", () => {
   });
 
   it("says libvirt is not running, and how to start it, when the daemon cannot be reached", async () => {
-    const down = new LibvirtDriver({ ex: new LocalExecutor(), settings: { ...settings, libvirtUri: "qemu:///system?socket=/tmp/svc-no-libvirt.sock" } });
+    const down = new LibvirtDriver({ ex: new LocalExecutor({ env: process.env }), settings: { ...settings, libvirtUri: "qemu:///system?socket=/tmp/svc-no-libvirt.sock" } });
     const err = await down.list().catch((e) => e);
     expect(err).toBeInstanceOf(LibvirtUnavailableError);
     expect(err.message).toMatch(/libvirt is not reachable .*libvirtd -d/);
@@ -50,7 +50,7 @@ describe("libvirt driver specifics", () => {
   it("keeps a VM's files when rolling back a failed create cannot remove its domain (no orphaned domain), and says so", async () => {
     const name = `${prefix}-rb`;
     // The real executor, except that starting and undefining this one domain fail.
-    const real = new LocalExecutor();
+    const real = new LocalExecutor({ env: process.env });
     const failing: HostExecutor = {
       target: real.target,
       run: (argv, opts) =>

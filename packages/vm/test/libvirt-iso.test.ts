@@ -49,7 +49,7 @@ beforeAll(async () => {
     if (n.status !== 0) throw new Error(`virsh ${args[0]} failed: ${n.stderr}`);
   }
   driver = new LibvirtDriver({
-    ex: new LocalExecutor(),
+    ex: new LocalExecutor({ env: process.env }),
     settings: { imagesDir: img.imagesDir, disksDir: scratch.disksDir, libvirtUri: "qemu:///system", virtType: "auto", driver: "libvirt", sshPubkeyPaths: [] },
   });
 }, 1_200_000);

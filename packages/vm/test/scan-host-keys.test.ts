@@ -14,7 +14,7 @@ let rsaOnly: ChildProcess;
 let rsaPort: number;
 let dir: string;
 const argvs: string[][] = [];
-const local = new LocalExecutor();
+const local = new LocalExecutor({ env: process.env });
 const ex: HostExecutor = { target: local.target, run: (argv, o) => (argvs.push([...argv]), local.run(argv, o)), close: () => local.close() };
 
 const listening = (port: number) =>

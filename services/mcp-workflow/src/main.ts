@@ -1,3 +1,4 @@
+import { assertTrustedFiles } from "@svc/config";
 import { dagSettingsFromConfig, openEngineApi } from "@svc/engine";
 import { createHostInventory } from "@svc/hosts";
 import { mainOf } from "@svc/mcp";
@@ -11,6 +12,7 @@ mainOf(
   name: WORKFLOW_SERVER_NAME,
   defaultPort: (s) => s.workflowPort,
   async open({ config, settings, logger }) {
+    assertTrustedFiles(config);
     const { db, queues, api } = openEngineApi(config, logger, "mcp-workflow", defaultOperators());
     const vms = createVmAccess(config);
     const deps = {

@@ -46,7 +46,7 @@ function cliError(r: RunResult, cli: string, target: string): Error {
 
 /** VM access over the configured host executor (SSH; `local` when SVC_SSH_HOST=local). */
 export function createVmAccess(config: SvcConfig): VmTools {
-  const ex: HostExecutor = config.ssh.host === "local" ? new LocalExecutor() : new SshExecutor(sshOptionsFromConfig(config), sharedSshPool());
+  const ex: HostExecutor = config.ssh.host === "local" ? new LocalExecutor({ env: config.childEnv }) : new SshExecutor(sshOptionsFromConfig(config), sharedSshPool());
   const s = hostOperatorSettings(config.vm);
   const disksDir = s.disksDir ?? config.vm.disksDir;
   const global = ["--images-dir", config.vm.imagesDir, "--driver", config.vm.driver, "--disks-dir", disksDir, ...(s.libvirtUri ? ["--uri", s.libvirtUri] : [])];

@@ -1,4 +1,4 @@
-import { loadConfig } from "@svc/config";
+import { assertTrustedFiles, loadConfig } from "@svc/config";
 import { newInstanceId, onShutdown, openEngineApi, startHeartbeat } from "@svc/engine";
 import { createHostService, ensureLocalHost } from "@svc/hosts";
 import { closeHttpServer, createOpenStreams, resolveListenHost } from "@svc/http";
@@ -10,6 +10,8 @@ import { createWebUiApp } from "./app";
 /** Web UI process: config, database, queues, HTTP server, graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  // Host probes use the SSH key: owner-only, or no start (as the worker).
+  assertTrustedFiles(config);
   const logger = createLogger("web-ui", config.logLevel, config.logFormat);
   // Decided before anything opens: production without credentials must not start at all.
   const listen = resolveListenHost(config, logger);

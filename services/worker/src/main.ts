@@ -1,4 +1,4 @@
-import { loadConfig } from "@svc/config";
+import { assertTrustedFiles, loadConfig } from "@svc/config";
 import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine/runtime";
 import { createHostRouting } from "@svc/hosts";
 import { createLogger } from "@svc/logger";
@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const choice = parseHostsOption(argv, config.worker.hosts);
   if (choice.kind === "help") return;
+  // The SSH key, vault password and secrets file: owner-only, or no start (as OpenSSH refuses a key).
+  assertTrustedFiles(config);
   const logger = createLogger("worker", config.logLevel, config.logFormat);
   const db = await bootDatabase(config.databaseUrl, logger, "svc-worker");
   await refuseEvictingRedis(config.redisUrl, logger);

@@ -79,7 +79,7 @@ test("linear, named, runs Ansible's own strategy: each task in a process of its 
 
 test("auto falls back to linear, saying how to get Mitogen, on a host where ansible_mitogen does not import; the answer is kept per host", async () => {
   forgetAnsibleStrategyProbes();
-  const local = new LocalExecutor();
+  const local = new LocalExecutor({ env: process.env });
   let probes = 0;
   // This host's python3 made to fail the import, as on a host without the package.
   const without: HostExecutor = {

@@ -29,7 +29,7 @@ export function hostOperatorSettings(c: VmSettingsConfig): HostOperatorSettings 
 
 /** The production executor: SSH to the configured host; `local` when SVC_SSH_HOST is "local". */
 export function defaultHostExecutor(ctx: OperatorContext): HostExecutor {
-  if (ctx.config.ssh.host === "local") return new LocalExecutor();
+  if (ctx.config.ssh.host === "local") return new LocalExecutor({ env: ctx.config.childEnv });
   return new SshExecutor(sshOptionsFromConfig(ctx.config), sharedSshPool());
 }
 

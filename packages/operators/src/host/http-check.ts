@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Operator } from "../types";
 import { sleep } from "./abortable-sleep";
+import { addressPolicy } from "../address-policy";
+import { AddressRefusedError, checkedRequest } from "../checked-http";
 
 const args = z.object({
   url: z
@@ -18,7 +20,14 @@ const args = z.object({
 });
 type Args = z.infer<typeof args>;
 
-/** Check that a URL answers with the expected status (and text); output status and attempts. */
+/** How many redirects a check follows (each one's address checked again). */
+const MAX_REDIRECTS = 5;
+
+/**
+ * Check that a URL answers with the expected status (and text); output status and attempts. The
+ * URL and every redirect must reach an address in SVC_HTTP_CHECK_ALLOW (default loopback), never
+ * a link-local one (cloud metadata): a refusal fails the task at once, with nothing sent there.
+ */
 export function createHttpCheckOperator(): Operator<Args> {
   return {
     name: "http_check",
@@ -26,25 +35,21 @@ export function createHttpCheckOperator(): Operator<Args> {
     args,
     async run(a, ctx) {
       const want = Array.isArray(a.expected_status) ? a.expected_status : [a.expected_status];
-      // Loaded here so that validating DAGs (which reads only the schema) does not load axios.
-      const { default: axios } = await import("axios");
+      const policy = addressPolicy(ctx.config.httpCheck.allow);
       let problem = "";
       for (let attempt = 1; attempt <= a.retries + 1; attempt++) {
         if (attempt > 1) await sleep(a.retry_interval_s * 1000, ctx.signal);
+        const timeout = AbortSignal.timeout(a.timeout_s * 1000);
         try {
-          const r = await axios.request<string>({
-            url: a.url,
+          const r = await checkedRequest(a.url, {
             method: a.method,
-            timeout: a.timeout_s * 1000,
-            signal: ctx.signal,
-            responseType: "text",
-            transformResponse: (x: string) => x,
-            validateStatus: () => true,
-            maxRedirects: 5,
+            policy,
+            signal: AbortSignal.any([ctx.signal, timeout]),
+            maxRedirects: MAX_REDIRECTS,
+            onRedirect: (to, status) => ctx.log(`${status}: redirected to ${to}`, "system"),
           });
-          const body = typeof r.data === "string" ? r.data : "";
           if (!want.includes(r.status)) problem = `${a.method} ${a.url} returned ${r.status}, expected ${want.join(" or ")}`;
-          else if (a.contains !== undefined && !body.includes(a.contains))
+          else if (a.contains !== undefined && !r.body.includes(a.contains))
             problem = `${a.method} ${a.url} returned ${r.status} but the body does not contain ${JSON.stringify(a.contains)}`;
           else {
             ctx.log(`${a.method} ${a.url} -> ${r.status}`, "system");
@@ -52,8 +57,9 @@ export function createHttpCheckOperator(): Operator<Args> {
           }
         } catch (e) {
           if (ctx.signal.aborted) throw ctx.signal.reason ?? e;
+          if (e instanceof AddressRefusedError) throw e;
           const code = (e as { code?: string }).code;
-          problem = `${a.method} ${a.url} failed: ${code === "ECONNABORTED" ? `no answer within ${a.timeout_s} s` : (code ?? (e as Error).message)}`;
+          problem = `${a.method} ${a.url} failed: ${timeout.aborted ? `no answer within ${a.timeout_s} s` : (code ?? (e as Error).message)}`;
         }
         ctx.log(`attempt ${attempt}: ${problem}`, "system");
       }

@@ -55,7 +55,7 @@ beforeAll(async () => {
     SVC_VM_DISKS_DIR: scratch.disksDir,
     SVC_LIBVIRT_URI: "qemu:///system",
   });
-  ops = new Map(createHostOperators({ executor: () => new LocalExecutor() }).map((o) => [o.name, o]));
+  ops = new Map(createHostOperators({ executor: () => new LocalExecutor({ env: process.env }) }).map((o) => [o.name, o]));
   writeFileSync(
     join(dir, "foreign.xml"),
     `<domain type='qemu'><name>${foreign}</name><memory unit='MiB'>32</memory><vcpu>1</vcpu><os><type arch='x86_64'>hvm</type></os></domain>\n`,

@@ -70,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const exec: HostExecutor = args.host
     ? new SshExecutor(sshOptionsFromConfig(config, { host: args.host.host, user: args.host.user, ...(args.host.port ? { port: args.host.port } : {}) }), new SshPool())
-    : new LocalExecutor();
+    : new LocalExecutor({ env: io.env, inheritAll: true });
   const asTable = args.output === "table";
   const confirm = async (changes: Change[]) => {
     if (args.yes) return true;

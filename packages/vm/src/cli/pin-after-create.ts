@@ -15,7 +15,7 @@ export async function pinAfterCreate(r: CreateResult, settings: VmSettings, io: 
   const v = r.info;
   if (!v.ssh_host || !v.ssh_port) return;
   if (!r.created && existsSync(vmKnownHostsPath(settings.disksDir, v.name))) return;
-  const ex = new LocalExecutor();
+  const ex = new LocalExecutor({ env: io.env, inheritAll: true });
   // sshd answered, but a guest under TCG may still be slow to finish the key exchange.
   let keys: string[] = [];
   for (let i = 0; keys.length === 0 && (i === 0 || Date.now() < deadline); i++) {

@@ -31,7 +31,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return verb || p.flags.has("help") ? EXIT.ok : EXIT.usage;
     }
     const settings = settingsFrom(p, io.env);
-    const driver = createVmDriver(settings, new LocalExecutor(), io.env.PATH ?? "");
+    const driver = createVmDriver(settings, new LocalExecutor({ env: io.env, inheritAll: true }), io.env.PATH ?? "");
     const print = (data: unknown, text: string) => io.out(json ? JSON.stringify(data, null, 2) : text);
     const key = `${verb} ${noun ?? ""}`.trim();
     switch (key) {
