@@ -10,6 +10,7 @@ import os from "node:os";
 import { createTestDb } from "@svc/testing";
 import { redisFailoverDrill, type RedisFailoverResult } from "../../test/ha/redis-failover";
 import { postgresFailoverDrill, type PostgresFailoverResult } from "../../test/ha/postgres-failover";
+import { findPgAutoctl, MissingPgAutoctl } from "../../test/ha/pg-auto-failover";
 import { formatTable, jsonLine } from "../system/report";
 
 const say = (s: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
@@ -63,6 +64,13 @@ function postgresTable(runs: number, p: PostgresFailoverResult): string {
 }
 
 export async function runHaChaos(runs: number): Promise<number> {
+  try {
+    findPgAutoctl(); // before the Redis drill: a missing pg_autoctl is said at once, not after a 60 s wait
+  } catch (e) {
+    if (!(e instanceof MissingPgAutoctl)) throw e;
+    process.stderr.write(`chaos --ha: ${e.message}\n`);
+    return 2;
+  }
   const r = await redisDrill(runs);
   console.log(redisTable(runs, r));
   const p = await postgresFailoverDrill({ runs, label: "chaoshapg", say });

@@ -4,7 +4,7 @@
 // directory that stop() removes. Killing a node kills its whole group (keeper, postmaster, backends):
 // the machine is gone. (Killing only the postmaster would not fail over: the keeper restarts it.)
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chownSync, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { accessSync, chownSync, constants, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createClient } from "@svc/db";
@@ -34,6 +34,38 @@ export interface PgFormation {
 }
 
 const PG_ROOT = "/usr/lib/postgresql";
+
+/** A prerequisite of the failover drills that is not installed; the message says how to get it. */
+export class MissingPgAutoctl extends Error {
+  override name = "MissingPgAutoctl";
+}
+
+/**
+ * Where `pg_autoctl` is, among the directories the keepers' PATH holds (the server's bin directory
+ * first, then /usr/bin and /bin): checked before anything is started, so a machine without it is told
+ * in one line what to install instead of waiting for a monitor that cannot start.
+ */
+export function findPgAutoctl(dirs: string[] = [...serverBinDirs(), "/usr/bin", "/bin"]): string {
+  for (const dir of dirs) {
+    const file = path.join(dir, "pg_autoctl");
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not in this directory: try the next one
+    }
+  }
+  throw new MissingPgAutoctl(
+    "pg_autoctl is not installed: the Postgres failover drill runs a pg_auto_failover formation.\n" +
+      "  Install it: sudo apt-get install -y postgresql-15-auto-failover   (the package for your PostgreSQL major version)\n" +
+      "  scripts/test.sh installs it; scripts/development/run-dev.sh does not.",
+  );
+}
+
+function serverBinDirs(): string[] {
+  if (!existsSync(PG_ROOT)) return [];
+  return readdirSync(PG_ROOT).map((v) => path.join(PG_ROOT, v, "bin"));
+}
 const bin = () => {
   const v = readdirSync(PG_ROOT).filter((d) => existsSync(path.join(PG_ROOT, d, "bin", "pg_ctl")))[0];
   if (!v) throw new Error("no PostgreSQL server binaries under /usr/lib/postgresql");
@@ -62,6 +94,7 @@ const writable = async (port: number, db: string) =>
 /** `dbname`: the database the data nodes create (the drill's own). */
 export async function startPgAutoFailover(o: { dbname: string; say?: (s: string) => void }): Promise<PgFormation> {
   const say = o.say ?? (() => undefined);
+  findPgAutoctl();
   const dir = mkdtempSync(path.join(os.tmpdir(), "svc-pgaf-"));
   if (asRoot) chownSync(dir, Number(spawnSync("id", ["-u", "postgres"]).stdout), Number(spawnSync("id", ["-g", "postgres"]).stdout));
   const BIN = bin();
