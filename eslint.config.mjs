@@ -14,8 +14,6 @@ const ENV_READERS = [
   "packages/*/src/cli/main.ts",
   // The entry point svc-vm hands over to for -C/--host and --all-hosts.
   "packages/hosts/src/cli/vm-hosts-main.ts",
-  // Passes its own environment on to the local commands it runs.
-  "packages/host/src/local-executor.ts",
 ];
 const NO_PROCESS_ENV = {
   object: "process",
