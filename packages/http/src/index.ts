@@ -1,9 +1,11 @@
 // HTTP plumbing shared by the services' express apps.
 export { ANONYMOUS, TOKEN_PRINCIPAL, actorOf, authConfigured, authenticate, isAuthorized, principalOf, requireAuth, roleOf, safeEqual } from "./auth";
 export type { AuthSettings, Principal, RequireAuthOptions, UserCredential } from "./auth";
-export { LoginLimiter } from "./login-limiter";
+export { LoginLimiter, clientKey } from "./login-limiter";
 export type { LoginAttempt, LoginLimiterOptions } from "./login-limiter";
 export { hashPassword, verifyPassword } from "./passwords";
+export { PasswordChecksBusyError, PasswordGate, processPasswordGate } from "./password-gate";
+export type { PasswordGateOptions } from "./password-gate";
 export { ROLES, defaultRolePolicy, roleAtLeast } from "./roles";
 export type { Role, RolePolicy } from "./roles";
 export { csrfGuard, securityHeaders } from "./edge";
