@@ -61,6 +61,19 @@ const envSchema = z.object({
     .refine((v) => v.split(",").every((p) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(p.trim())), {
       message: "a comma-separated list of loopback, linklocal, uniquelocal or IP addresses/CIDRs",
     }),
+  /** Host names (or addresses) the HTTP APIs answer to, comma-separated, any port; unset: any. An open API (no credentials) answers only to loopback names. */
+  SVC_ALLOWED_HOSTS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((h) => h.trim())
+        .filter(Boolean),
+    )
+    .refine((l) => l.length > 0 && l.every((h) => /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*|[A-Za-z0-9.-]+)$/.test(h)), {
+      message: "a comma-separated list of host names or IP addresses (no ports)",
+    })
+    .optional(),
   MODEL_PROVIDER_API_KEY: z.string().optional(),
   SVC_MODEL_NAME: z.string().default("gpt-4o-mini"),
   SVC_MODEL_BASE_URL: z.string().url().optional(),
@@ -112,7 +125,14 @@ export interface SvcConfig {
   readonly enableAiAssistant: boolean;
   readonly enableWorkflows: boolean;
   readonly workflowUiUrl: string;
-  readonly http: { readonly assistantPort: number; readonly webUiPort: number; readonly bindHost: string | undefined; readonly maxPageLimit: number; readonly trustProxy: string };
+  readonly http: {
+    readonly assistantPort: number;
+    readonly webUiPort: number;
+    readonly bindHost: string | undefined;
+    readonly maxPageLimit: number;
+    readonly trustProxy: string;
+    readonly allowedHosts?: readonly string[];
+  };
   readonly auth: {
     readonly adminUser?: string;
     readonly adminPassword?: string;
@@ -194,7 +214,14 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     enableAiAssistant: e.SVC_ENABLE_AI_ASSISTANT,
     enableWorkflows: e.SVC_ENABLE_WORKFLOWS,
     workflowUiUrl: e.SVC_WORKFLOW_UI_URL.replace(/\/+$/, ""),
-    http: { assistantPort: e.SVC_ASSISTANT_PORT, webUiPort: e.SVC_WEB_UI_PORT, bindHost: e.SVC_BIND_HOST, maxPageLimit: e.SVC_MAX_PAGE_LIMIT, trustProxy: e.SVC_TRUST_PROXY },
+    http: {
+      assistantPort: e.SVC_ASSISTANT_PORT,
+      webUiPort: e.SVC_WEB_UI_PORT,
+      bindHost: e.SVC_BIND_HOST,
+      maxPageLimit: e.SVC_MAX_PAGE_LIMIT,
+      trustProxy: e.SVC_TRUST_PROXY,
+      allowedHosts: e.SVC_ALLOWED_HOSTS,
+    },
     auth: {
       adminUser: e.SVC_ADMIN_USER,
       adminPassword: e.SVC_ADMIN_PASSWORD,

@@ -8,7 +8,7 @@ export { PasswordChecksBusyError, PasswordGate, processPasswordGate } from "./pa
 export type { PasswordGateOptions } from "./password-gate";
 export { ROLES, defaultRolePolicy, roleAtLeast } from "./roles";
 export type { Role, RolePolicy } from "./roles";
-export { csrfGuard, securityHeaders } from "./edge";
+export { LOOPBACK_HOSTS, allowedHostsFor, csrfGuard, hostGuard, securityHeaders } from "./edge";
 export { closeHttpServer } from "./close-server";
 export { createOpenStreams, STREAM_RETRY_AFTER_S } from "./open-streams";
 export { requireReachable } from "./outage";
