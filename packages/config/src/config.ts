@@ -125,14 +125,9 @@ export interface SvcConfig {
   readonly enableAiAssistant: boolean;
   readonly enableWorkflows: boolean;
   readonly workflowUiUrl: string;
-  readonly http: {
-    readonly assistantPort: number;
-    readonly webUiPort: number;
-    readonly bindHost: string | undefined;
-    readonly maxPageLimit: number;
-    readonly trustProxy: string;
-    readonly allowedHosts?: readonly string[];
-  };
+  readonly http: { readonly assistantPort: number; readonly webUiPort: number; readonly bindHost: string | undefined; readonly maxPageLimit: number; readonly trustProxy: string };
+  /** SVC_ALLOWED_HOSTS: the Host names the HTTP APIs answer to besides loopback ones (unset: any; an open API: loopback only). */
+  readonly allowedHosts?: readonly string[];
   readonly auth: {
     readonly adminUser?: string;
     readonly adminPassword?: string;
@@ -214,14 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     enableAiAssistant: e.SVC_ENABLE_AI_ASSISTANT,
     enableWorkflows: e.SVC_ENABLE_WORKFLOWS,
     workflowUiUrl: e.SVC_WORKFLOW_UI_URL.replace(/\/+$/, ""),
-    http: {
-      assistantPort: e.SVC_ASSISTANT_PORT,
-      webUiPort: e.SVC_WEB_UI_PORT,
-      bindHost: e.SVC_BIND_HOST,
-      maxPageLimit: e.SVC_MAX_PAGE_LIMIT,
-      trustProxy: e.SVC_TRUST_PROXY,
-      allowedHosts: e.SVC_ALLOWED_HOSTS,
-    },
+    http: { assistantPort: e.SVC_ASSISTANT_PORT, webUiPort: e.SVC_WEB_UI_PORT, bindHost: e.SVC_BIND_HOST, maxPageLimit: e.SVC_MAX_PAGE_LIMIT, trustProxy: e.SVC_TRUST_PROXY },
+    allowedHosts: e.SVC_ALLOWED_HOSTS,
     auth: {
       adminUser: e.SVC_ADMIN_USER,
       adminPassword: e.SVC_ADMIN_PASSWORD,

@@ -58,11 +58,12 @@ describe("the Host allow-list", () => {
 describe("state-changing requests", () => {
   const app = appWith(undefined);
 
-  test("a POST with no Origin, no Sec-Fetch-Site and no JSON Content-Type is refused (403), even with no body", async () => {
+  test("a POST with no Origin, no Sec-Fetch-Site and no JSON Content-Type is refused (403), even with no body; a DELETE (preflighted cross-site) is not", async () => {
     const r = await request(app).post("/thing");
     expect(r.status).toBe(403);
     expect(r.body.detail).toMatch(/Content-Type: application\/json/);
-    expect((await request(app).delete("/thing")).status).toBe(403);
+    expect((await request(app).delete("/thing")).status).toBe(200);
+    expect((await request(app).delete("/thing").set("Origin", "http://evil.example")).status).toBe(403);
   });
 
   test("scripts and CLIs pass with a JSON Content-Type (with or without a body); the server's own pages pass with their Origin or Sec-Fetch-Site", async () => {

@@ -61,9 +61,11 @@ function hostnameOf(host: string | undefined): string | undefined {
  * - a request that names its Origin must come from this server's own origin, and one whose
  *   Sec-Fetch-Site says another site sent it is refused;
  * - a body must be JSON (a form cannot send that without CORS);
- * - a request with neither a JSON Content-Type nor Origin nor Sec-Fetch-Site is refused: a
+ * - a POST with neither a JSON Content-Type nor Origin nor Sec-Fetch-Site is refused: a
  *   browser page of this server sends Origin, and a script or CLI (curl, SDKs) sends JSON, even
- *   with no body (`Content-Type: application/json`).
+ *   with no body (`Content-Type: application/json`). Other methods (PATCH, PUT, DELETE) need no
+ *   such sign: a browser sends them cross-site only after a CORS preflight, which these servers
+ *   never grant, so an Airflow client's DELETE without a Content-Type still works.
  */
 export function csrfGuard(): RequestHandler {
   return (req, res, next) => {
@@ -85,11 +87,8 @@ export function csrfGuard(): RequestHandler {
     if ((hasBody || type !== "") && !json) {
       return sendProblem(res, new SvcError("forbidden", "State-changing requests must send a JSON body (Content-Type: application/json)"));
     }
-    if (!json && origin === undefined && site === undefined) {
-      return sendProblem(
-        res,
-        new SvcError("forbidden", "State-changing requests must send Content-Type: application/json (an empty body is fine), or come from this server's own pages"),
-      );
+    if (req.method === "POST" && !json && origin === undefined && site === undefined) {
+      return sendProblem(res, new SvcError("forbidden", "A POST must send Content-Type: application/json (an empty body is fine), or come from this server's own pages"));
     }
     next();
   };

@@ -18,7 +18,7 @@ export function createAssistantApp(d: AssistantDeps): Express {
   app.set("trust proxy", d.config.http.trustProxy);
   const metrics = createMetrics();
   app.use(metrics.middleware);
-  app.use(securityHeaders(), hostGuard(allowedHostsFor(d.config.auth, d.config.http.allowedHosts)), csrfGuard());
+  app.use(securityHeaders(), hostGuard(allowedHostsFor(d.config.auth, d.config.allowedHosts)), csrfGuard());
   app.use(express.json({ limit: "256kb" }));
 
   // Open: liveness probes and the API description carry no data.

@@ -38,6 +38,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | "public">> = {
   // The host inventory: viewers read it; adding, draining and removing hosts is admin only.
   "GET /api/v1/hosts": "viewer",
   "GET /api/v1/hosts/:name": "viewer",
+  "POST /api/v1/hosts/:name/probe": "op", // :name `~` probes every host (SSH to each; results written)
   "POST /api/v1/hosts": "admin",
   "POST /api/v1/hosts/:name/drain": "admin",
   "POST /api/v1/hosts/:name/activate": "admin",
