@@ -1,9 +1,13 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { VM_ENV, vmSettingsOf, type VmSettingsConfig } from "./vm-settings";
 import { LIMITS_ENV, limitsOf, type SvcLimits } from "./limits";
 import { REDIS_ENV, redisUrlOf } from "./redis-settings";
 
+/** A DNS name, an IPv4 address or an IPv6 one (bare or in brackets): what a Host header names, without its port. */
+const isHostName = (h: string) =>
+  isIP(h.replace(/^\[(.*)\]$/, "$1")) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(h);
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -70,7 +74,7 @@ const envSchema = z.object({
         .map((h) => h.trim())
         .filter(Boolean),
     )
-    .refine((l) => l.length > 0 && l.every((h) => /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*|[A-Za-z0-9.-]+)$/.test(h)), {
+    .refine((l) => l.length > 0 && l.every(isHostName), {
       message: "a comma-separated list of host names or IP addresses (no ports)",
     })
     .optional(),
