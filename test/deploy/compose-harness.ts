@@ -120,6 +120,8 @@ export async function prepareStack(extraDags: Record<string, string>): Promise<S
     SVC_MCP_ASSISTANT_PORT: String(mcpAssistantPort),
     SVC_DAGS_HOST_DIR: dags,
     SVC_WORKER_CONCURRENCY: "2",
+    // The compose network's /24, one per test process: two stacks on this machine do not overlap.
+    SVC_COMPOSE_NETWORK: `172.30.${100 + (process.pid % 150)}`,
     SVC_SSH_USER: "root",
     SVC_SSH_PORT: String(sshd.port),
     SVC_SSH_KEY_PATH: path.join(dir, "etc", "ssh", "id_ed25519"),

@@ -220,11 +220,25 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
   [[ "$output" == *"SVC_MCP_WORKFLOW_ROLE: op"* ]]
 }
 
-@test "the HTTP services behind nginx trust X-Forwarded-For from the compose network only" {
+@test "the HTTP services behind nginx trust X-Forwarded-For from nginx's fixed address only" {
+  run query 'c.services.nginx.networks.default.ipv4_address'
+  [ "$status" -eq 0 ]
+  [ "$output" = 172.30.58.2 ]
   for svc in web-ui assistant-api; do
     run query "c.services[\"$svc\"].environment.SVC_TRUST_PROXY"
     [ "$status" -eq 0 ]
-    [[ "$output" == loopback,* ]]
-    [[ "$output" == *172.16.0.0/12* ]]
+    [ "$output" = 172.30.58.2 ]
   done
+  # nginx's address is in the network's subnet and outside the range other containers get theirs from.
+  run query 'c.networks.default.ipam.config.map((x) => x.subnet + " " + x.ip_range)'
+  [ "$status" -eq 0 ]
+  [ "$output" = "172.30.58.0/24 172.30.58.128/25" ]
+}
+
+@test "SVC_COMPOSE_NETWORK moves the network, nginx's address and the trust setting together" {
+  run env SVC_COMPOSE_NETWORK=10.99.7 "${COMPOSE[@]}" -f "$REPO/compose/compose.yaml" --env-file "$ENV_FILE" config
+  [ "$status" -eq 0 ]
+  local resolved=$output
+  run node "$FIXTURES/compose-query.cjs" 'c.services.nginx.networks.default.ipv4_address + " " + c.services["web-ui"].environment.SVC_TRUST_PROXY + " " + c.networks.default.ipam.config[0].subnet' <<<"$resolved"
+  [ "$output" = "10.99.7.2 10.99.7.2 10.99.7.0/24" ]
 }

@@ -76,6 +76,13 @@ teardown_file() {
   [[ "$output" == *"\"host\":\"127.0.0.1:$A_PORT\""* ]]
 }
 
+@test "nginx replaces a client's X-Forwarded-For with the address it sees: a client cannot name itself" {
+  run curl -sS --max-time 5 -H 'X-Forwarded-For: 203.0.113.9, 10.0.0.1' "http://127.0.0.1:$W_PORT/api/v1/health"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'"xForwardedFor":"127.0.0.1"'* ]]
+  [[ "$output" != *203.0.113.9* ]]
+}
+
 @test "the web UI port proxies the UI and /api/v1 to the web-ui upstream, Authorization passed on" {
   run curl -sS --max-time 5 "http://127.0.0.1:$W_PORT/dags/example/grid"
   [[ "$output" == *'"upstream":"web-ui"'* ]]

@@ -142,7 +142,12 @@ test(`"create a vm called ${VM}" gives a running VM that answers SSH and carries
   created = await settle(stack!.assistantUrl, String(sent.body.flow_id), 1_500_000);
   expect(created.status).toBe("completed");
   expect(created.dag_id).toBe("vm_deployment");
-  const obs = (await (await fetch(`${stack!.assistantUrl}/orchestrator/observe?dag_id=vm_deployment&run_id=${String(created.run_id)}`, { method: "POST" })).json()) as Json;
+  const obs = (await (
+    await fetch(`${stack!.assistantUrl}/orchestrator/observe?dag_id=vm_deployment&run_id=${String(created.run_id)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+    })
+  ).json()) as Json;
   expect(obs.overall_status).toBe("success");
   expect(obs.progress_percent).toBe(100);
   expect(domstate(VM).stdout.trim()).toBe("running");

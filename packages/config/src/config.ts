@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { VM_ENV, vmSettingsOf, type VmSettingsConfig } from "./vm-settings";
@@ -9,6 +10,9 @@ import { MCP_ACCESS_ENV, mcpAccessOf, type McpAccess } from "./mcp-access";
 import { childEnv } from "./child-env";
 import { HTTP_CHECK_ENV, httpCheckOf, type HttpCheckSettings } from "./http-check-settings";
 
+/** A DNS name, an IPv4 address or an IPv6 one (bare or in brackets): what a Host header names, without its port. */
+const isHostName = (h: string) =>
+  isIP(h.replace(/^\[(.*)\]$/, "$1")) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(h);
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -72,6 +76,19 @@ const envSchema = z.object({
     .refine((v) => v.split(",").every((p) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(p.trim())), {
       message: "a comma-separated list of loopback, linklocal, uniquelocal or IP addresses/CIDRs",
     }),
+  /** Host names (or addresses) the HTTP APIs answer to, comma-separated, any port; unset: any. An open API (no credentials) answers only to loopback names. */
+  SVC_ALLOWED_HOSTS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((h) => h.trim())
+        .filter(Boolean),
+    )
+    .refine((l) => l.length > 0 && l.every(isHostName), {
+      message: "a comma-separated list of host names or IP addresses (no ports)",
+    })
+    .optional(),
   MODEL_PROVIDER_API_KEY: z.string().optional(),
   SVC_MODEL_NAME: z.string().default("gpt-4o-mini"),
   SVC_MODEL_BASE_URL: z.string().url().optional(),
@@ -133,6 +150,8 @@ export interface SvcConfig {
   readonly enableWorkflows: boolean;
   readonly workflowUiUrl: string;
   readonly http: { readonly assistantPort: number; readonly webUiPort: number; readonly bindHost: string | undefined; readonly maxPageLimit: number; readonly trustProxy: string };
+  /** SVC_ALLOWED_HOSTS: the Host names the HTTP APIs answer to besides loopback ones (unset: any; an open API: loopback only). */
+  readonly allowedHosts?: readonly string[];
   readonly auth: {
     readonly adminUser?: string;
     readonly adminPassword?: string;
@@ -237,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     enableWorkflows: e.SVC_ENABLE_WORKFLOWS,
     workflowUiUrl: e.SVC_WORKFLOW_UI_URL.replace(/\/+$/, ""),
     http: { assistantPort: e.SVC_ASSISTANT_PORT, webUiPort: e.SVC_WEB_UI_PORT, bindHost: e.SVC_BIND_HOST, maxPageLimit: e.SVC_MAX_PAGE_LIMIT, trustProxy: e.SVC_TRUST_PROXY },
+    allowedHosts: e.SVC_ALLOWED_HOSTS,
     auth: {
       adminUser: e.SVC_ADMIN_USER,
       adminPassword: e.SVC_ADMIN_PASSWORD,

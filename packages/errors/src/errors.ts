@@ -14,6 +14,7 @@ export type ErrorCode =
   | "unauthenticated"
   | "forbidden"
   | "not_acceptable"
+  | "method_not_allowed"
   | "rate_limited"
   | "unavailable"
   | "host_unreachable"

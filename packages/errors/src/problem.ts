@@ -34,6 +34,8 @@ export function statusOf(code: ErrorCode): { status: number; title: string } {
     case "import_error_not_found":
     case "flow_not_found":
       return { status: 404, title: "Not Found" };
+    case "method_not_allowed":
+      return { status: 405, title: "Method Not Allowed" };
     case "not_acceptable":
       return { status: 406, title: "Not Acceptable" };
     case "already_exists":

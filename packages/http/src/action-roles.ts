@@ -25,6 +25,8 @@ export const ACTION_ROLES = {
   change_run: "op",
   /** Clear task instances so they run again. */
   clear_task_instances: "op",
+  /** Probe hypervisor hosts now (SSH to each; the results are written to the inventory). */
+  probe_hosts: "op",
   /** Add, drain, activate and remove hypervisor hosts. */
   manage_hosts: "admin",
 } as const satisfies Record<string, Role>;

@@ -4,6 +4,7 @@ import { RateLimitedError, SvcError } from "@svc/errors";
 import { LoginLimiter } from "./login-limiter";
 import { namedTokenPrincipal, type NamedToken } from "./named-tokens";
 import { verifyPassword } from "./passwords";
+import { PasswordChecksBusyError, processPasswordGate, type PasswordGate } from "./password-gate";
 import { VerifiedCredentials } from "./verified-credentials";
 import { sendProblem } from "./problem";
 import { defaultRolePolicy, roleAtLeast, type Role, type RolePolicy } from "./roles";
@@ -77,8 +78,15 @@ export function isAuthorized(header: string | undefined, a: AuthSettings): boole
 /**
  * Who the Authorization header authenticates, with the role; null when nobody. With `verified`,
  * a user's header that passed the password hash recently is not hashed again (see VerifiedCredentials).
+ * The hash check waits for a slot of `gate` (default: the process's); with none free and the wait
+ * list full it rejects with PasswordChecksBusyError.
  */
-export async function authenticate(header: string | undefined, a: AuthSettings, verified?: VerifiedCredentials): Promise<Principal | null> {
+export async function authenticate(
+  header: string | undefined,
+  a: AuthSettings,
+  verified?: VerifiedCredentials,
+  gate: PasswordGate = processPasswordGate,
+): Promise<Principal | null> {
   const named = namedTokenPrincipal(header, a.tokens);
   if (named) return named;
   const who = principalOf(header, a);
@@ -95,7 +103,7 @@ export async function authenticate(header: string | undefined, a: AuthSettings, 
   if (sep < 0) return null;
   const user = users.find((u) => safeEqual(u.name, decoded.slice(0, sep)));
   // A hash is checked even for an unknown name, so timing does not tell which names exist.
-  const ok = await verifyPassword(decoded.slice(sep + 1), user?.passwordHash ?? UNKNOWN_USER_HASH);
+  const ok = await gate.run(() => verifyPassword(decoded.slice(sep + 1), user?.passwordHash ?? UNKNOWN_USER_HASH));
   if (!ok || !user) return null;
   verified?.remember(header!, user.name, user.passwordHash);
   return { name: user.name, role: user.role };
@@ -110,6 +118,8 @@ export interface RequireAuthOptions {
   limiter?: LoginLimiter;
   /** Users' headers verified recently (default: one per middleware, 5 minutes). */
   verified?: VerifiedCredentials;
+  /** The bound on password hash checks (default: the process's; a full gate answers 503 with Retry-After). */
+  passwordGate?: PasswordGate;
 }
 
 /**
@@ -133,7 +143,7 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
     .filter(Boolean)
     .join(", ");
   return (req, res, next) => {
-    const attempt = { client: clientOf(req), account: accountOf(req.headers.authorization) };
+    const attempt = { client: clientOf(req), account: accountOf(req.headers.authorization, a) };
     const wait = limiter.retryAfter(attempt);
     if (wait > 0) {
       // Hammering a locked account counts against the client too (its own lockout then follows).
@@ -141,32 +151,45 @@ export function requireAuth(a: AuthSettings, opts: RequireAuthOptions = {}): Req
       res.setHeader("Retry-After", String(wait));
       return sendProblem(res, new RateLimitedError("Too many failed logins from this client or for this account; try again later"));
     }
-    authenticate(req.headers.authorization, a, verified).then((who) => {
-      if (!who) {
-        if (req.headers.authorization) limiter.fail(attempt);
-        res.setHeader("WWW-Authenticate", challenges);
-        return sendProblem(
-          res,
-          new SvcError("unauthenticated", req.headers.authorization ? "Invalid credentials" : "Authentication required: use HTTP basic auth or a bearer token"),
-        );
-      }
-      limiter.succeed(attempt);
-      res.locals.actor = who.name;
-      res.locals.role = who.role;
-      const need = policy(req);
-      if (!roleAtLeast(who.role, need)) return sendProblem(res, new SvcError("forbidden", `This needs the role '${need}' or above; '${who.name}' has '${who.role}'`));
-      next();
-    }, next);
+    authenticate(req.headers.authorization, a, verified, opts.passwordGate).then(
+      (who) => {
+        if (!who) {
+          if (req.headers.authorization) limiter.fail(attempt);
+          res.setHeader("WWW-Authenticate", challenges);
+          return sendProblem(
+            res,
+            new SvcError("unauthenticated", req.headers.authorization ? "Invalid credentials" : "Authentication required: use HTTP basic auth or a bearer token"),
+          );
+        }
+        limiter.succeed(attempt);
+        res.locals.actor = who.name;
+        res.locals.role = who.role;
+        const need = policy(req);
+        if (!roleAtLeast(who.role, need)) return sendProblem(res, new SvcError("forbidden", `This needs the role '${need}' or above; '${who.name}' has '${who.role}'`));
+        next();
+      },
+      (e: unknown) => {
+        if (!(e instanceof PasswordChecksBusyError)) return next(e);
+        // Not a failed login (nothing was checked): a quick refusal instead of a growing queue.
+        res.setHeader("Retry-After", "1");
+        sendProblem(res, e);
+      },
+    );
   };
 }
 
-/** The account a basic-auth header names (its user name); a bearer token has none: its guesses count per client. */
-function accountOf(header: string | undefined): string | undefined {
+/**
+ * The account a basic-auth header names, when it is one of `a`'s (the admin user or a user); an
+ * invented name has none, nor has a bearer token: those guesses count per client only.
+ */
+function accountOf(header: string | undefined, a: AuthSettings): string | undefined {
   const m = header ? /^basic\s+(.+)$/i.exec(header.trim()) : null;
   if (!m) return undefined;
   const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
   const sep = decoded.indexOf(":");
-  return sep < 0 ? undefined : decoded.slice(0, sep);
+  const name = sep < 0 ? undefined : decoded.slice(0, sep);
+  const known = name !== undefined && ((a.adminUser !== undefined && name === a.adminUser) || a.users?.some((u) => u.name === name) === true);
+  return known ? name : undefined;
 }
 
 function clientOf(req: Request): string {

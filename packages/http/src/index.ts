@@ -1,15 +1,17 @@
 // HTTP plumbing shared by the services' express apps.
 export { ANONYMOUS, TOKEN_PRINCIPAL, actorOf, authConfigured, authenticate, isAuthorized, principalOf, requireAuth, roleOf, safeEqual } from "./auth";
 export type { AuthSettings, Principal, RequireAuthOptions, UserCredential } from "./auth";
-export { LoginLimiter } from "./login-limiter";
+export { LoginLimiter, clientKey } from "./login-limiter";
 export type { NamedToken } from "./named-tokens";
 export type { LoginAttempt, LoginLimiterOptions } from "./login-limiter";
 export { hashPassword, verifyPassword } from "./passwords";
+export { PasswordChecksBusyError, PasswordGate, processPasswordGate } from "./password-gate";
+export type { PasswordGateOptions } from "./password-gate";
 export { ROLES, defaultRolePolicy, roleAtLeast } from "./roles";
 export type { Role, RolePolicy } from "./roles";
 export { ACTION_ROLES, mayDo, roleFor } from "./action-roles";
 export type { Action } from "./action-roles";
-export { csrfGuard, securityHeaders } from "./edge";
+export { LOOPBACK_HOSTS, allowedHostsFor, csrfGuard, hostGuard, securityHeaders } from "./edge";
 export { closeHttpServer } from "./close-server";
 export { createOpenStreams, STREAM_RETRY_AFTER_S } from "./open-streams";
 export { requireReachable } from "./outage";

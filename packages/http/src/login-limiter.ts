@@ -1,3 +1,5 @@
+import { isIPv6 } from "node:net";
+
 /** Options of a LoginLimiter. */
 export interface LoginLimiterOptions {
   /** Failed attempts allowed per client, and per account, within `windowMs` before it is locked out. */
@@ -8,7 +10,11 @@ export interface LoginLimiterOptions {
   now?: () => number;
 }
 
-/** One login attempt: the client (its address) and the account it names (a basic-auth user name), if any. */
+/**
+ * One login attempt: the client (its address) and the account it names, if any. Only an account
+ * that exists is given (requireAuth leaves invented names out): counting those would let a spray
+ * of made-up names fill the table and push a real account's count out.
+ */
 export interface LoginAttempt {
   client: string;
   account?: string;
@@ -80,14 +86,14 @@ export class LoginLimiter {
   retryAfter(a: LoginAttempt): number {
     const t = this.now();
     const account = accountKey(a);
-    const left = Math.max(this.clients.waitMs(a.client, t), account === undefined ? 0 : this.accounts.waitMs(account, t));
+    const left = Math.max(this.clients.waitMs(clientKey(a.client), t), account === undefined ? 0 : this.accounts.waitMs(account, t));
     return left > 0 ? Math.ceil(left / 1000) : 0;
   }
 
   /** Record a failed attempt against its client and its account; either is locked out at the limit. */
   fail(a: LoginAttempt): void {
     const t = this.now();
-    this.clients.fail(a.client, t);
+    this.clients.fail(clientKey(a.client), t);
     const account = accountKey(a);
     if (account !== undefined) this.accounts.fail(account, t);
   }
@@ -97,6 +103,27 @@ export class LoginLimiter {
     const account = accountKey(a);
     if (account !== undefined) this.accounts.clear(account);
   }
+}
+
+/**
+ * The key a client is counted under: an IPv4 address as it is (an IPv4-mapped IPv6 address as
+ * its IPv4 one), an IPv6 address by its /64 (one site or host gets a whole /64, so each /128
+ * counted alone would give an attacker 2^64 fresh clients).
+ */
+export function clientKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  // An embedded IPv4 tail (::a.b.c.d) takes two groups; only the first four groups are kept.
+  const rightGroups = right.flatMap((g) => (g.includes(".") ? ["0", "0"] : [g]));
+  const groups = address.includes("::") ? [...left, ...Array<string>(8 - left.length - rightGroups.length).fill("0"), ...rightGroups] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 function accountKey(a: LoginAttempt): string | undefined {

@@ -1,5 +1,5 @@
 import express, { type Express, type Request } from "express";
-import { csrfGuard, errorHandler, notFoundHandler, parseInput, requireAuth, securityHeaders, type Role } from "@svc/http";
+import { allowedHostsFor, csrfGuard, errorHandler, hostGuard, notFoundHandler, parseInput, requireAuth, securityHeaders, type Role } from "@svc/http";
 import { assistantAuth } from "./api-auth";
 import type { AssistantDeps } from "./deps";
 import { renderDocsPage } from "./docs-page";
@@ -20,7 +20,7 @@ export function createAssistantApp(d: AssistantDeps): Express {
   app.set("trust proxy", d.config.http.trustProxy);
   const metrics = createMetrics();
   app.use(metrics.middleware);
-  app.use(securityHeaders(), csrfGuard());
+  app.use(securityHeaders(), hostGuard(allowedHostsFor(d.config.auth, d.config.allowedHosts)), csrfGuard());
   app.use(express.json({ limit: "256kb" }));
 
   // Open: liveness probes and the API description carry no data.

@@ -64,6 +64,7 @@ test("the event stream of a flow delivers phase, task and run events, keeps aliv
       () =>
         void request(s.app)
           .post(`${endpoint}/approve`)
+          .send({})
           .then(() => undefined),
       400,
     );

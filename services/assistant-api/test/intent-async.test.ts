@@ -39,7 +39,7 @@ test("approving with Prefer: respond-async answers 202 approved at once; the run
   expect(planned.headers["preference-applied"]).toBeUndefined();
   expect(planned.body).toMatchObject({ status: "awaiting_approval", dag_id: "infrastructure_health_check" });
 
-  const approved = await request(s.app).post(`${planned.body.status_endpoint}/approve`).set("Prefer", "respond-async");
+  const approved = await request(s.app).post(`${planned.body.status_endpoint}/approve`).set("Prefer", "respond-async").send({});
   expect(approved.status).toBe(202);
   expect(approved.headers["preference-applied"]).toBe("respond-async");
   expect(approved.body).toMatchObject({ status: "approved", run_id: null });

@@ -16,7 +16,7 @@ test("observe on a failed run reports an error concern with the task's log lines
   const run = await engine.triggerDagRun("certificate_check", { runId: "manual__cert1" });
   await waitFor(async () => (await engine.getDagRun("certificate_check", run.dag_run_id)).state === "failed", { timeoutMs: 20_000, what: "run failed" });
 
-  const res = await request(s.app).post("/orchestrator/observe?dag_id=certificate_check");
+  const res = await request(s.app).post("/orchestrator/observe?dag_id=certificate_check").type("json");
   expect(res.status).toBe(200);
   const o = ObservationSchema.parse(res.body);
   expect(o).toMatchObject({ dag_id: "certificate_check", run_id: "manual__cert1", overall_status: "failed", progress_percent: 100 });
@@ -42,7 +42,7 @@ test("observe on a failed run reports an error concern with the task's log lines
 });
 
 test("observe with a run_id that does not exist is a 404 problem", async () => {
-  const res = await request(s.app).post("/orchestrator/observe?dag_id=certificate_check&run_id=nope");
+  const res = await request(s.app).post("/orchestrator/observe?dag_id=certificate_check&run_id=nope").type("json");
   expect(res.status).toBe(404);
   expect(res.body.detail).toMatch(/nope/);
 });

@@ -22,7 +22,7 @@ test("a flow survives a restart of the assistant API and the orchestrator: new i
   expect(read.status).toBe(200);
   expect(read.body).toMatchObject({ flow_id: flowId, execution_id: executionId, status: "awaiting_approval", params: { vm_name: "keep01", action: "create" } });
 
-  const approved = await request(s.app).post(`${endpoint}/approve`);
+  const approved = await request(s.app).post(`${endpoint}/approve`).send({});
   expect(approved.body).toMatchObject({ status: "in_progress", run_id: `flow__${executionId}` });
   expect((await s.waitFlow(flowId, ["completed", "failed"])).status).toBe("completed");
 });

@@ -4,7 +4,7 @@ import type { EngineApi } from "@svc/engine";
 import type { HostService } from "@svc/hosts";
 import { silentLogger, type Logger } from "@svc/logger";
 import { BadRequestError } from "@svc/errors";
-import { csrfGuard, errorHandler, notFoundHandler, requireAuth, requireReachable, securityHeaders, type AuthSettings } from "@svc/http";
+import { allowedHostsFor, csrfGuard, errorHandler, hostGuard, notFoundHandler, requireAuth, requireReachable, securityHeaders, type AuthSettings } from "@svc/http";
 import { buildOpenApi } from "./openapi";
 import { API_ROUTES, apiRouter } from "./routes";
 import { hostsRouter } from "./routes/hosts";
@@ -23,6 +23,8 @@ export interface WebUiDeps {
   queue?: { ping(): Promise<unknown> };
   /** Peers trusted to set X-Forwarded-For (SVC_TRUST_PROXY; default loopback, where nginx runs). */
   trustProxy?: string;
+  /** Host names answered to (SVC_ALLOWED_HOSTS; unset: any); an open app answers only to loopback names. */
+  allowedHosts?: readonly string[];
   /** The host inventory (/api/v1/hosts); absent: those routes answer 503. */
   hosts?: HostService;
 }
@@ -37,7 +39,7 @@ export function createWebUiApp(deps: WebUiDeps): Express {
   app.set("query parser", "simple");
   // Behind nginx: the client's own address counts failed logins, not the proxy's (one client must not lock out all).
   app.set("trust proxy", deps.trustProxy ?? "loopback");
-  app.use(securityHeaders(), csrfGuard());
+  app.use(securityHeaders(), hostGuard(allowedHostsFor(deps.auth, deps.allowedHosts)), csrfGuard());
 
   const v1 = express.Router();
   v1.use(express.json({ limit: "1mb" }));

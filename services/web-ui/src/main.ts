@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     api,
     auth: config.auth,
     trustProxy: config.http.trustProxy,
+    allowedHosts: config.allowedHosts,
     queue: { ping: () => pingRedis(queues.connection) },
     hosts: createHostService({ db }),
     logger,

@@ -39,6 +39,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | "public">> = {
   // The host inventory: viewers read it; adding, draining and removing hosts is admin only.
   "GET /api/v1/hosts": A.read,
   "GET /api/v1/hosts/:name": A.read,
+  "POST /api/v1/hosts/:name/probe": A.probe_hosts, // :name `~` probes every host (SSH to each; results written)
   "POST /api/v1/hosts": A.manage_hosts,
   "POST /api/v1/hosts/:name/drain": A.manage_hosts,
   "POST /api/v1/hosts/:name/activate": A.manage_hosts,

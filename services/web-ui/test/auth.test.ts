@@ -45,3 +45,22 @@ describe("REST authentication", () => {
     await request(open.app).get("/api/v1/dags").expect(200);
   });
 });
+
+describe("the open API (development, no credentials) and DNS rebinding", () => {
+  test("a request whose Host is not a loopback name is refused (403), so a rebound page cannot read or act as admin", async () => {
+    const read = await request(open.app).get("/api/v1/dags").set("Host", "rebind.example:8888");
+    expectProblem(read, 403, /does not answer to the Host 'rebind\.example:8888'/);
+    const act = await request(open.app)
+      .patch("/api/v1/dags/hello?update_mask=is_paused")
+      .set("Host", "rebind.example:8888")
+      .set("Origin", "http://rebind.example:8888")
+      .send({ is_paused: false });
+    expectProblem(act, 403);
+    await request(open.app).get("/api/v1/dags").set("Host", "localhost:8888").expect(200);
+  });
+
+  test("a POST with no Origin, no Sec-Fetch-Site and no JSON Content-Type is refused; with the JSON type it passes", async () => {
+    expectProblem(await request(open.app).post("/api/v1/dags/~/dagRuns/list"), 403, /Content-Type: application\/json/);
+    await request(open.app).post("/api/v1/dags/~/dagRuns/list").set("Content-Type", "application/json").expect(200);
+  });
+});

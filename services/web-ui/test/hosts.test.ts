@@ -13,6 +13,7 @@ let tdb: TestDb;
 let sshd: TestSshd;
 let admin: Express;
 let viewer: Express;
+let op: Express;
 let open: Express;
 
 beforeAll(async () => {
@@ -22,6 +23,7 @@ beforeAll(async () => {
   const hosts = createHostService({ db: tdb.db });
   admin = createWebUiApp({ api, hosts, auth: { apiToken: "admin-token-1", apiTokenRole: "admin" } });
   viewer = createWebUiApp({ api, hosts, auth: { apiToken: "viewer-token-1", apiTokenRole: "viewer" } });
+  op = createWebUiApp({ api, hosts, auth: { apiToken: "op-token-1", apiTokenRole: "op" } });
   open = createWebUiApp({ api, auth: { apiToken: "admin-token-1", apiTokenRole: "admin" } });
 });
 
@@ -37,6 +39,9 @@ const as = (app: Express, token: string) => ({
 });
 const A = () => as(admin, "admin-token-1");
 const V = () => as(viewer, "viewer-token-1");
+const O = () => as(op, "op-token-1");
+/** The host's last probe time in Postgres: a probe writes it, a read leaves it alone. */
+const probedAt = async (name: string) => (await tdb.db.selectFrom("hypervisor_host").select("probed_at").where("name", "=", name).executeTakeFirstOrThrow()).probed_at;
 const body = (): Record<string, unknown> => ({
   name: "lab2",
   ssh_user: sshd.user,
@@ -56,14 +61,48 @@ describe("/api/v1/hosts", () => {
     expectProblem(await A().post("/api/v1/hosts", body()), 409, /already in the inventory/);
   });
 
-  it("viewers list and read; the probe is asked for", async () => {
+  it("viewers list and read from the inventory, without contacting a host", async () => {
+    const before = await probedAt("lab2");
     const l = await V().get("/api/v1/hosts");
     expect(l.status).toBe(200);
     expect(l.body).toMatchObject({ total_entries: 1, hosts: [{ name: "lab2", state: "active", up: null }] });
-    const one = await V().get("/api/v1/hosts/lab2?probe=true");
-    expect(one.body).toMatchObject({ name: "lab2", up: true });
+    expect((await V().get("/api/v1/hosts/lab2?probe=false")).body).toMatchObject({ name: "lab2" });
+    expect(await probedAt("lab2")).toEqual(before);
     expectProblem(await V().get("/api/v1/hosts/nope"), 404, /not in the inventory/);
     expectProblem(await V().get("/api/v1/hosts/Bad_Name"), 400, /name/);
+  });
+
+  it("a read with probe=true answers 405 naming the POST, and probes nothing (a cross-site <img> cannot fire a probe)", async () => {
+    const before = await probedAt("lab2");
+    for (const [url, allow, post] of [
+      ["/api/v1/hosts?probe=true", "GET, POST", "POST /api/v1/hosts/~/probe"],
+      ["/api/v1/hosts/lab2?probe=true", "GET, DELETE", "POST /api/v1/hosts/lab2/probe"],
+    ] as const) {
+      for (const who of [V(), A()]) {
+        const r = await who.get(url);
+        expectProblem(r, 405, new RegExp(post.replace(/[/~]/g, "\\$&")));
+        expect(r.body).toMatchObject({ title: "Method Not Allowed", type: expect.stringMatching(/#method_not_allowed$/) });
+        expect(r.headers.allow).toBe(allow);
+      }
+    }
+    expect(await probedAt("lab2")).toEqual(before);
+  });
+
+  it("an op probes one host or every host (~) with a POST, and the probe is recorded; a viewer may not (403)", async () => {
+    const before = await probedAt("lab2");
+    expectProblem(await V().post("/api/v1/hosts/lab2/probe"), 403, /'op'/);
+    expectProblem(await V().post("/api/v1/hosts/~/probe"), 403, /'op'/);
+    expect(await probedAt("lab2")).toEqual(before);
+    const one = await O().post("/api/v1/hosts/lab2/probe");
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ name: "lab2", up: true, last_probe: { vcpus_total: 16 } });
+    const after = await probedAt("lab2");
+    expect(new Date(after!).getTime()).toBeGreaterThan(new Date(before!).getTime());
+    const all = await O().post("/api/v1/hosts/~/probe");
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ total_entries: 1, hosts: [{ name: "lab2", up: true }] });
+    expectProblem(await O().post("/api/v1/hosts/nope/probe"), 404, /not in the inventory/);
+    expectProblem(await O().post("/api/v1/hosts/Bad_Name/probe"), 400, /name/);
   });
 
   it("viewers may not add, drain or remove (403), and nothing changes", async () => {

@@ -1,15 +1,20 @@
-import { Router, type RequestHandler } from "express";
+import { Router, type RequestHandler, type Response } from "express";
 import { z } from "zod";
-import { UnavailableError } from "@svc/errors";
+import { SvcError, UnavailableError } from "@svc/errors";
 import { hostNameSchema, type HostService } from "@svc/hosts";
 import { actorOf, parseInput } from "@svc/http";
 
-// The host inventory under /api/v1/hosts: viewers read it, only admin changes it (route-roles.ts).
-// A host is never added by a request on anyone's behalf but an admin's: no intent, flow or model
-// reaches these routes. Errors are SvcErrors, answered as problem JSON by the app's errorHandler.
+// The host inventory under /api/v1/hosts: viewers read it (from Postgres: no host is contacted),
+// an op probes it (POST .../probe: SSH to each host, results written), only admin changes it
+// (route-roles.ts). A host is never added by a request on anyone's behalf but an admin's: no
+// intent, flow or model reaches these routes. Errors are SvcErrors, answered as problem JSON by
+// the app's errorHandler.
 
 const nameParams = z.object({ name: hostNameSchema });
+/** `probe=true` on a read was the old way to probe: it answers 405 naming the POST (a GET must not contact hosts). */
 const probeQuery = z.object({ probe: z.enum(["true", "false"]).optional() }).strict();
+/** Every host: Airflow's `~` for "all" in a path. */
+const ALL = "~";
 const removeQuery = z.object({ force: z.enum(["true", "false"]).optional() }).strict();
 const addBody = z
   .object({
@@ -32,6 +37,17 @@ const addBody = z
   })
   .strict();
 
+/** `?probe=true` on a read: 405 naming the POST that probes (`Allow`: the methods of the URL read). */
+function refuseProbeOnRead(query: unknown, name: string, allow: string, res: Response): void {
+  const q = parseInput(probeQuery, query ?? {}, "query");
+  if (q.probe !== "true") return;
+  res.setHeader("Allow", allow);
+  throw new SvcError(
+    "method_not_allowed",
+    `A read does not probe hosts: POST /api/v1/hosts/${name}/probe (role op) probes ${name === ALL ? "every host" : `'${name}'`} and records the results`,
+  );
+}
+
 /** The /hosts routes; without a host service (not wired) they answer 503. */
 export function hostsRouter(hosts: HostService | undefined, auth: RequestHandler): Router {
   const r = Router();
@@ -40,14 +56,22 @@ export function hostsRouter(hosts: HostService | undefined, auth: RequestHandler
     return hosts;
   };
   r.get("/hosts", auth, async (req, res) => {
-    const q = parseInput(probeQuery, req.query ?? {}, "query");
-    const list = await svc().list({ probe: q.probe === "true" });
+    refuseProbeOnRead(req.query, ALL, "GET, POST", res);
+    const list = await svc().list();
     res.json({ hosts: list, total_entries: list.length });
   });
   r.get("/hosts/:name", auth, async (req, res) => {
     const { name } = parseInput(nameParams, req.params, "path");
-    const q = parseInput(probeQuery, req.query ?? {}, "query");
-    res.json(await svc().info(name, { probe: q.probe === "true" }));
+    refuseProbeOnRead(req.query, name, "GET, DELETE", res);
+    res.json(await svc().info(name));
+  });
+  r.post("/hosts/:name/probe", auth, async (req, res) => {
+    if (req.params.name === ALL) {
+      const list = await svc().list({ probe: true });
+      return void res.json({ hosts: list, total_entries: list.length });
+    }
+    const { name } = parseInput(nameParams, req.params, "path");
+    res.json(await svc().info(name, { probe: true }));
   });
   r.post("/hosts", auth, async (req, res) => {
     const { probe, ...body } = parseInput(addBody, req.body ?? {}, "body");
