@@ -22,7 +22,8 @@ let page: Page;
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startUiStack("uitrigger", { dags: { "child.yaml": CHILD, "parent.yaml": PARENT } }), launchChromium()]);
   page = await (await signedInContext(browser)).newPage();
-  await stack.api.setPaused("parent_flow", false);
+  // The child runs unpaused: a paused child fails its parent's trigger task (it keeps the caller's rights).
+  await Promise.all([stack.api.setPaused("parent_flow", false), stack.api.setPaused("child_steps", false)]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
