@@ -266,7 +266,9 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
   const framed = from.action === "create" || from.action === "delete" ? from.action : undefined;
   const verb = from.action !== undefined && (from.action !== null || (from.frame?.mentions.length ?? 0) > 0) ? framed : extractActionVerb(intent.text);
   // create is the default everywhere; say it only when a named VM is being created (what users and the dev set expect).
-  if (verb === "delete" || (verb === "create" && out.vm_name !== undefined)) set("action", verb);
+  // "give me a vm named edge-5", "a vm called cache-2 with …": a named VM with no action word is one to create.
+  const implied = verb === undefined && !from.action && !from.frame?.withdrawn && !from.frame?.question ? "create" : verb;
+  if (implied === "delete" || (implied === "create" && out.vm_name !== undefined)) set("action", implied);
   return { values: out, issues, shell, ...(os ? { os } : {}) };
 }
 

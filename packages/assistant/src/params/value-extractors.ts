@@ -146,8 +146,8 @@ export function extractVersion(tokens: readonly string[]): string | undefined {
 }
 
 const SIZE_RULES: { re: RegExp; value: string }[] = [
-  { re: /\b(sno|single[ -]node|1[ -]nodes?)\b/, value: "sno" },
-  { re: /\b(compact|3[ -]nodes?)\b/, value: "compact" },
+  { re: /\b(sno|single[ -]node|1[ -](nodes?|nodos?|knoten|noeuds?)|mono[ -]noeud|nodo unico|un solo nodo|einzelknoten|ein(em)? knoten|un seul noeud|one node only|only one node)\b/, value: "sno" },
+  { re: /\b(compact|3[ -](nodes?|nodos?|knoten|noeuds?))\b/, value: "compact" },
   { re: /\b(full|ha|high[ -]availability|highly[ -]available|multi[ -]node|standard)\b/, value: "full" },
 ];
 

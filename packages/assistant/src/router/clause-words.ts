@@ -104,6 +104,36 @@ export const RETRACTIONS = [
   "finalement non",
 ];
 
+/**
+ * Phrases that take back their own clause as well as everything before it: what follows them in
+ * the clause is what is dropped ("never mind the registry", "hold off on the harbor install",
+ * "cancel the openshift install I asked for").
+ */
+export const WITHDRAWALS = [
+  "never mind",
+  "nevermind",
+  "forget about",
+  "forget",
+  "hold off on",
+  "hold off",
+  "cancel",
+  "ignore my",
+  "ignore the",
+  "ignore that",
+  "disregard",
+  "scrap that",
+  "no need for",
+  "don't bother with",
+  "dont bother with",
+  "olvida",
+  "olvidate de",
+  "vergiss",
+  "oublie",
+];
+
+/** Words saying the speaker does it themselves ("I'll set it up myself"): the clause asks for nothing. */
+export const SELF_WORDS = ["myself", "ourselves", "by hand", "manually", "yo mismo", "selbst", "moi-meme"];
+
 /** Words that open a question (after an optional polite prefix). */
 export const INTERROGATIVES = [
   "which",

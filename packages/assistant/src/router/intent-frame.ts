@@ -1,5 +1,5 @@
 import { stem } from "./normalize";
-import { ACTION_LEXICON, CLAUSE_BREAKS, CORRECTIONS, FAILURE_WORDS, INTERROGATIVES, NEGATORS, POLITE_PREFIXES, RETRACTIONS, STATE_WORDS, type Action } from "./action-lexicon";
+import { ACTION_LEXICON, CLAUSE_BREAKS, CORRECTIONS, FAILURE_WORDS, INTERROGATIVES, NEGATORS, POLITE_PREFIXES, RETRACTIONS, SELF_WORDS, STATE_WORDS, WITHDRAWALS, type Action } from "./action-lexicon";
 
 /** One action word found in the request. */
 export interface ActionMention {
@@ -73,7 +73,9 @@ export function fold(text: string): string {
     .replace(/[\u2018\u2019\u02bc`´]/g, "'")
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
-    .replace(/ß/g, "ss");
+    .replace(/ß/g, "ss")
+    .replace(/œ/g, "oe")
+    .replace(/æ/g, "ae");
 }
 
 /** Words, with each clause-ending mark as a "," token ("—", ";", ".", " - "). */
@@ -92,6 +94,9 @@ const ACTIONS: { action: Action; p: Phrase }[] = (Object.entries(ACTION_LEXICON)
 const NEG = NEGATORS.map(phrase).sort(byLength);
 const BREAKS = CLAUSE_BREAKS.map(phrase).sort(byLength);
 const RETRACT = RETRACTIONS.map((t) => phrase(t.replace(",", ""))).sort(byLength);
+const WITHDRAW = WITHDRAWALS.map(phrase).sort(byLength);
+const SELF = SELF_WORDS.map(phrase).sort(byLength);
+const SPEAKERS = new Set(["i", "i'll", "i'd", "i've", "we", "we'll", "we'd", "we've", "team", "yo", "ich", "wir", "je", "nous"]);
 const ASK = INTERROGATIVES.map(phrase).sort(byLength);
 const POLITE = POLITE_PREFIXES.map(phrase).sort(byLength);
 const STATE = new Set(STATE_WORDS.map(fold));
@@ -180,7 +185,14 @@ export function readFrame(raw: string): IntentFrame {
   let retractedAt = -1;
   let lastClause: [number, number] = [0, 0];
   let correction = false;
+  let withdrawing = false;
+  /** Mentions in a clause that was withdrawn or that the speaker does themselves: never carried on. */
+  const dropped = new Set<ActionMention>();
   const endClause = (i: number) => {
+    // "I'll set it up myself": the speaker does it; the clause asks for nothing.
+    const self = words.slice(clauseStart, i).some((x) => SPEAKERS.has(x)) && keys.slice(clauseStart, i).some((_, k) => !!firstMatch(keys, clauseStart + k, SELF));
+    for (const m of mentions) if ((withdrawing || self) && m.at >= clauseStart && m.at < i) dropped.add(m);
+    withdrawing = false;
     // A clause reporting a failed attempt: none of its values are the ones to use.
     for (let k = clauseStart; k < i; k++)
       if (FAILURE.some((f) => matchAt(keys, k, f) > 0)) {
@@ -196,6 +208,16 @@ export function readFrame(raw: string): IntentFrame {
     const w = words[i]!;
     if (w === ",") {
       endClause(i);
+      continue;
+    }
+    // "don't forget to …", "do not cancel …" withdraw nothing.
+    const wd = negating ? undefined : firstMatch(keys, i, WITHDRAW);
+    if (wd) {
+      // Everything before is taken back, and the rest of this clause is what is dropped.
+      for (const m of mentions) m.retracted = true;
+      retractedAt = i;
+      withdrawing = true;
+      i += wd.words.length - 1;
       continue;
     }
     const r = firstMatch(keys, i, RETRACT);
@@ -235,12 +257,13 @@ export function readFrame(raw: string): IntentFrame {
     if (negating || keeping) excluded.add(i);
   }
   endClause(words.length);
+  for (const m of dropped) m.retracted = true;
   let live = mentions.filter((m) => !m.negated && !m.retracted);
   // A correction after a negated or retracted action keeps the action and changes its object or values:
   // "don't install harbor, I meant quay", "install openshift 4.18, no wait, 4.19".
   const afterRetraction = retractedAt >= 0 && words.slice(retractedAt).some(hasDigit);
   if (!live.some((m) => m.action !== "keep") && (correction || afterRetraction)) {
-    const carried = mentions.find((m) => m.action !== "keep");
+    const carried = mentions.find((m) => m.action !== "keep" && !dropped.has(m));
     if (carried) live = [{ ...carried, negated: false, retracted: false }];
   }
   // "keep it" asks for nothing: with no other live action the request is withdrawn.
@@ -264,7 +287,9 @@ export function readFrame(raw: string): IntentFrame {
   const readOnly = action === null || action === "list" || action === "check" || (asks && !polite);
   const past = asks && PAST.has(clause[start] ?? "");
   const stateQuestion = question && readOnly && (past || words.some((x) => STATE.has(x.replace(/[?'].*$/, ""))));
-  return { words, action, mentions, asks, withdrawn: mentions.length > 0 && action === null && mentions.some((m) => m.action !== "keep"), question, stateQuestion, excluded };
+  // Taken back: every action asked for was negated or retracted, or a retraction left no action at all.
+  const withdrawn = action === null && (mentions.some((m) => m.action !== "keep") || retractedAt >= 0);
+  return { words, action, mentions, asks, withdrawn, question, stateQuestion, excluded };
 }
 
 /** True when a clause carries an action word, a negation or a retraction: what the frame reads. */
