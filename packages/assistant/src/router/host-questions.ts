@@ -26,7 +26,8 @@ const ORDER =
 /** A change verb anywhere: without a question form around it, the sentence is a request. */
 const CHANGE = /\b(create|deploy|provision|spin up|build|install|delete|remove|destroy|launch|decommission)\b/;
 /** How a question opens (after "before I ask …:" and the like, the last clause is the question). */
-const ASKS = /^(how|which|what|where|who|is|are|does|do|has|have|can|could|would|will|should|show|list|tell|give me the|display|report|check|compare|any|wie|welcher?|gibt|hay|cuanta|cuanto|cuantos|cuantas|que|combien|quel|quelle|est-ce)\b/;
+const ASKS =
+  /^(how|which|what|where|who|is|are|does|do|has|have|can|could|would|will|should|show|list|tell|give me the|display|report|check|compare|any|wie|welcher?|gibt|hay|cuanta|cuanto|cuantos|cuantas|que|combien|quel|quelle|est-ce)\b/;
 
 /** The VM size a fit question states (the catalogue's units). */
 export interface FitSize {
@@ -40,7 +41,11 @@ export interface HostQuestion {
   fit?: FitSize;
 }
 
-const lastClause = (t: string) => t.split(/[:;]\s|\.\s/).pop()!.trim();
+const lastClause = (t: string) =>
+  t
+    .split(/[:;]\s|\.\s/)
+    .pop()!
+    .trim();
 
 /** The question about the hosts that `text` asks, or null when it asks none (or orders a change). */
 export function readHostQuestion(text: string): HostQuestion | null {

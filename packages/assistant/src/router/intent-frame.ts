@@ -1,5 +1,18 @@
 import { stem } from "./normalize";
-import { ACTION_LEXICON, CLAUSE_BREAKS, CORRECTIONS, FAILURE_WORDS, INTERROGATIVES, NEGATORS, POLITE_PREFIXES, RETRACTIONS, SELF_WORDS, STATE_WORDS, WITHDRAWALS, type Action } from "./action-lexicon";
+import {
+  ACTION_LEXICON,
+  CLAUSE_BREAKS,
+  CORRECTIONS,
+  FAILURE_WORDS,
+  INTERROGATIVES,
+  NEGATORS,
+  POLITE_PREFIXES,
+  RETRACTIONS,
+  SELF_WORDS,
+  STATE_WORDS,
+  WITHDRAWALS,
+  type Action,
+} from "./action-lexicon";
 
 /** One action word found in the request. */
 export interface ActionMention {
@@ -96,6 +109,30 @@ const BREAKS = CLAUSE_BREAKS.map(phrase).sort(byLength);
 const RETRACT = RETRACTIONS.map((t) => phrase(t.replace(",", ""))).sort(byLength);
 const WITHDRAW = WITHDRAWALS.map(phrase).sort(byLength);
 const SELF = SELF_WORDS.map(phrase).sort(byLength);
+const POSSESSIVES = new Set([
+  "my",
+  "our",
+  "your",
+  "their",
+  "his",
+  "her",
+  "mi",
+  "mis",
+  "nuestro",
+  "nuestra",
+  "mein",
+  "meine",
+  "unser",
+  "unsere",
+  "mon",
+  "ma",
+  "mes",
+  "notre",
+  "nos",
+]);
+const ARTICLES = new Set(["the", "a", "this", "that", "to-do", "todo", "shopping", "la", "le", "die", "der"]);
+const LIST = wordKey("list");
+const LONE_NO = new Set(["no", "nope", "nah", "nein", "non"]);
 const SPEAKERS = new Set(["i", "i'll", "i'd", "i've", "we", "we'll", "we'd", "we've", "team", "yo", "ich", "wir", "je", "nous"]);
 const ASK = INTERROGATIVES.map(phrase).sort(byLength);
 const POLITE = POLITE_PREFIXES.map(phrase).sort(byLength);
@@ -210,6 +247,11 @@ export function readFrame(raw: string): IntentFrame {
       endClause(i);
       continue;
     }
+    // "a harbor... no, an artifactory registry": a lone "no" corrects the clause before it; its values are not the ones to use.
+    if (LONE_NO.has(w) && i > 0 && words[i - 1] === "," && (words[i + 1] === "," || words[i + 1] === undefined) && lastClause[1] > lastClause[0]) {
+      for (let k = lastClause[0]; k < lastClause[1]; k++) excluded.add(k);
+      continue;
+    }
     // "don't forget to …", "do not cancel …" withdraw nothing.
     const wd = negating ? undefined : firstMatch(keys, i, WITHDRAW);
     if (wd) {
@@ -231,7 +273,8 @@ export function readFrame(raw: string): IntentFrame {
       i += r.words.length - 1;
       continue;
     }
-    const a = ACTIONS.find((x) => matchAt(keys, i, x.p) > 0);
+    // "my list", "our build", "the to-do list": after a possessive (or "list" after an article) the word is a noun.
+    const a = POSSESSIVES.has(words[i - 1] ?? "") || (keys[i] === LIST && ARTICLES.has(words[i - 1] ?? "")) ? undefined : ACTIONS.find((x) => matchAt(keys, i, x.p) > 0);
     if (a) {
       const len = matchAt(keys, i, a.p);
       mentions.push({ action: a.action, phrase: a.p.text, at: i, end: i + len, negated: negating, retracted: false });
@@ -259,6 +302,8 @@ export function readFrame(raw: string): IntentFrame {
   endClause(words.length);
   for (const m of dropped) m.retracted = true;
   let live = mentions.filter((m) => !m.negated && !m.retracted);
+  // "New intern here … can you build me a lab?": "new" is the request's verb only when it has no other.
+  if (live.some((m) => m.phrase !== "new")) live = live.filter((m) => m.phrase !== "new");
   // A correction after a negated or retracted action keeps the action and changes its object or values:
   // "don't install harbor, I meant quay", "install openshift 4.18, no wait, 4.19".
   const afterRetraction = retractedAt >= 0 && words.slice(retractedAt).some(hasDigit);
