@@ -50,14 +50,19 @@ const lastClause = (t: string) =>
 /** The question about the hosts that `text` asks, or null when it asks none (or orders a change). */
 export function readHostQuestion(text: string): HostQuestion | null {
   const t = normalizeText(text).replace(/[¿¡]/g, "");
+  // Cheap tests first: most requests name no host and ask where nothing goes.
+  const host = HOST_NOUN.test(t);
+  if (!host && !FIT_PLACE.test(t)) return null;
+  const room = host && ROOM_CUE.test(t);
+  if (!room && !FIT_CUE.test(t)) return null;
   if (ORDER.test(t)) return null;
   const asks = t.endsWith("?") || ASKS.test(t) || ASKS.test(lastClause(t));
   const sizes = asks ? readSizes(numberWordsToDigits(t.replace(/[?!]/g, " "))) : { ranges: [] };
   const fit = Object.fromEntries((["memory_mb", "cpus", "disk_gb"] as const).flatMap((k) => (sizes[k] !== undefined ? [[k, sizes[k]]] : []))) as FitSize;
   const sized = Object.keys(fit).length > 0;
   // "would a 32 GB vm fit anywhere?", "which hypervisor should a 4 GB vm land on?"
-  if (asks && sized && FIT_CUE.test(t) && (HOST_NOUN.test(t) || FIT_PLACE.test(t))) return { fit };
-  if (!HOST_NOUN.test(t) || !ROOM_CUE.test(t)) return null;
+  if (asks && sized && FIT_CUE.test(t)) return { fit };
+  if (!room) return null;
   if (asks || !CHANGE.test(t)) return sized && asks ? { fit } : {};
   return null;
 }

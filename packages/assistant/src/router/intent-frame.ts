@@ -132,6 +132,7 @@ const POSSESSIVES = new Set([
 ]);
 const ARTICLES = new Set(["the", "a", "this", "that", "to-do", "todo", "shopping", "la", "le", "die", "der"]);
 const LIST = wordKey("list");
+const FORGET = wordKey("forget");
 const LONE_NO = new Set(["no", "nope", "nah", "nein", "non"]);
 const SPEAKERS = new Set(["i", "i'll", "i'd", "i've", "we", "we'll", "we'd", "we've", "team", "yo", "ich", "wir", "je", "nous"]);
 const ASK = INTERROGATIVES.map(phrase).sort(byLength);
@@ -250,9 +251,14 @@ export function readFrame(raw: string): IntentFrame {
     // "a harbor... no, an artifactory registry": a lone "no" corrects the clause before it; its values are not the ones to use.
     if (LONE_NO.has(w) && i > 0 && words[i - 1] === "," && (words[i + 1] === "," || words[i + 1] === undefined) && lastClause[1] > lastClause[0]) {
       for (let k = lastClause[0]; k < lastClause[1]; k++) excluded.add(k);
+      excluded.add(i);
       continue;
     }
-    // "don't forget to …", "do not cancel …" withdraw nothing.
+    // "don't forget to create …" asks for it; "do not cancel …" withdraws nothing.
+    if (negating && keys[i] === FORGET) {
+      negating = false;
+      continue;
+    }
     const wd = negating ? undefined : firstMatch(keys, i, WITHDRAW);
     if (wd) {
       // Everything before is taken back, and the rest of this clause is what is dropped.
