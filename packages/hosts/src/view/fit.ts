@@ -26,7 +26,7 @@ export interface FitAnswer {
  */
 export function describeFit(records: readonly HostRecord[], size: FitQuestion, opts: { weigher?: Weigher; maxProbeAgeMs?: number; now?: number } = {}): FitAnswer {
   const weigher = opts.weigher ?? "spread";
-  const request = placementRequestOf(size);
+  const request = placementRequestOf({ ...size });
   const p = placementOver(records, request, weigher, opts.maxProbeAgeMs ?? DEFAULT_MAX_PROBE_AGE_MS, opts.now);
   const disk = request.disksGb.reduce((s, g) => s + g, 0);
   const stated = [
