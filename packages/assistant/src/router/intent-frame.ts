@@ -164,9 +164,25 @@ function matchAt(keys: readonly string[], i: number, p: Phrase, from = 0): numbe
   return rest > 0 ? 1 + Math.floor(rest) : 0;
 }
 
-function firstMatch(words: readonly string[], i: number, list: readonly Phrase[]): Phrase | undefined {
-  return list.find((p) => matchAt(words, i, p) > 0);
+/** A list's phrases by their first word, in the list's order (longest first): a word is tried only against phrases that start with it. */
+function byFirstWord<T>(list: readonly T[], first: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of list) m.set(first(x), [...(m.get(first(x)) ?? []), x]);
+  return m;
 }
+const INDEXES = new WeakMap<readonly Phrase[], Map<string, Phrase[]>>();
+
+function firstMatch(words: readonly string[], i: number, list: readonly Phrase[]): Phrase | undefined {
+  const w = words[i];
+  if (w === undefined) return undefined;
+  let index = INDEXES.get(list);
+  if (!index) INDEXES.set(list, (index = byFirstWord(list, (p) => p.words[0]!)));
+  return index.get(w)?.find((p) => matchAt(words, i, p) > 0);
+}
+
+const ACTION_INDEX = byFirstWord(ACTIONS, (x) => x.p.words[0]!);
+/** The action phrase at i (the longest that matches), or undefined. */
+const actionAt = (keys: readonly string[], i: number) => ACTION_INDEX.get(keys[i] ?? "")?.find((x) => matchAt(keys, i, x.p) > 0);
 
 /** The words after a polite prefix ("can you please …"). */
 const FILLERS = new Set(
@@ -280,7 +296,7 @@ export function readFrame(raw: string): IntentFrame {
       continue;
     }
     // "my list", "our build", "the to-do list": after a possessive (or "list" after an article) the word is a noun.
-    const a = POSSESSIVES.has(words[i - 1] ?? "") || (keys[i] === LIST && ARTICLES.has(words[i - 1] ?? "")) ? undefined : ACTIONS.find((x) => matchAt(keys, i, x.p) > 0);
+    const a = POSSESSIVES.has(words[i - 1] ?? "") || (keys[i] === LIST && ARTICLES.has(words[i - 1] ?? "")) ? undefined : actionAt(keys, i);
     if (a) {
       const len = matchAt(keys, i, a.p);
       mentions.push({ action: a.action, phrase: a.p.text, at: i, end: i + len, negated: negating, retracted: false });
@@ -346,7 +362,7 @@ export function readFrame(raw: string): IntentFrame {
 /** True when a clause carries an action word, a negation or a retraction: what the frame reads. */
 export function hasClauseSignal(raw: string): boolean {
   const keys = frameWords(raw).map((w) => (w === "," ? w : wordKey(w)));
-  return keys.some((_, i) => ACTIONS.some((x) => matchAt(keys, i, x.p) > 0) || !!firstMatch(keys, i, NEG) || !!firstMatch(keys, i, RETRACT));
+  return keys.some((_, i) => !!actionAt(keys, i) || !!firstMatch(keys, i, NEG) || !!firstMatch(keys, i, RETRACT));
 }
 
 /** The request without the words whose values must not be used (negated, or from a failed attempt). */
