@@ -313,3 +313,61 @@ export const FAILURE_WORDS = [
 
 /** A clause that says what was meant instead of a negated request ("don't install harbor, I meant quay"). */
 export const CORRECTIONS = ["i meant", "i mean", "meant", "make it", "rather", "instead", "use", "go with", "but", "just", "only", "sino", "sondern", "plutot", "mais"];
+
+/** Possessives: a verb right after one is a noun ("my list", "our build"). */
+export const POSSESSIVE_WORDS = [
+  "my",
+  "our",
+  "your",
+  "their",
+  "his",
+  "her",
+  "mi",
+  "mis",
+  "nuestro",
+  "nuestra",
+  "mein",
+  "meine",
+  "unser",
+  "unsere",
+  "mon",
+  "ma",
+  "mes",
+  "notre",
+  "nos",
+];
+
+/** Words around what a withdrawal names ("forget about my last request for the CA"): not the thing itself. */
+export const OBJECT_FILLER_WORDS = [
+  "the",
+  "a",
+  "an",
+  "my",
+  "our",
+  "that",
+  "this",
+  "those",
+  "these",
+  "about",
+  "on",
+  "for",
+  "of",
+  "to",
+  "last",
+  "previous",
+  "request",
+  "it",
+  "el",
+  "la",
+  "le",
+  "die",
+  "der",
+  "das",
+  "den",
+];
+
+/** Words that end an action's object ("create a vm called web01": the object is "vm"). */
+export const OBJECT_END_WORDS = [",", "with", "called", "named", "on", "for", "in", "at", "from", "using", "and", "mit", "con", "avec", "llamada", "namens", "nommee"];
+
+/** Who speaks in a clause that says "myself" / "by hand": the speaker does it. */
+export const SPEAKER_WORDS = ["i", "i'll", "i'd", "i've", "we", "we'll", "we'd", "we've", "team", "yo", "ich", "wir", "je", "nous"];

@@ -56,6 +56,14 @@ describe("readFrame: negation scope and retraction", () => {
     }
   });
 
+  test("a withdrawal takes back an earlier request when it names that request's object or nothing, not when it drops a detail", () => {
+    expect(readFrame("create a vm called web01. never mind the vm")).toMatchObject({ action: null, withdrawn: true });
+    expect(readFrame("install harbor, cancel that")).toMatchObject({ action: null, withdrawn: true });
+    const detail = readFrame("deploy freeipa, forget the dns forwarder");
+    expect(detail).toMatchObject({ action: "create", withdrawn: false });
+    expect(positiveText(detail)).not.toMatch(/forwarder/);
+  });
+
   test("a withdrawal followed by a new request keeps the new one; 'don't forget to' withdraws nothing", () => {
     expect(readFrame("forget about harbor, install quay instead").action).toBe("create");
     expect(readFrame("don't forget to create the vm web-2")).toMatchObject({ action: "create", withdrawn: false });

@@ -13,6 +13,7 @@ import {
   WITHDRAWALS,
   type Action,
 } from "./action-lexicon";
+import { OBJECT_END_WORDS, OBJECT_FILLER_WORDS, POSSESSIVE_WORDS, SPEAKER_WORDS } from "./clause-words";
 
 /** One action word found in the request. */
 export interface ActionMention {
@@ -109,32 +110,22 @@ const BREAKS = CLAUSE_BREAKS.map(phrase).sort(byLength);
 const RETRACT = RETRACTIONS.map((t) => phrase(t.replace(",", ""))).sort(byLength);
 const WITHDRAW = WITHDRAWALS.map(phrase).sort(byLength);
 const SELF = SELF_WORDS.map(phrase).sort(byLength);
-const POSSESSIVES = new Set([
-  "my",
-  "our",
-  "your",
-  "their",
-  "his",
-  "her",
-  "mi",
-  "mis",
-  "nuestro",
-  "nuestra",
-  "mein",
-  "meine",
-  "unser",
-  "unsere",
-  "mon",
-  "ma",
-  "mes",
-  "notre",
-  "nos",
-]);
+const POSSESSIVES = new Set(POSSESSIVE_WORDS);
 const ARTICLES = new Set(["the", "a", "this", "that", "to-do", "todo", "shopping", "la", "le", "die", "der"]);
 const LIST = wordKey("list");
 const FORGET = wordKey("forget");
+/** Words that end an action's object ("create a vm called web01": the object is "vm"). */
+const OBJECT_ENDS = new Set(OBJECT_END_WORDS.map((w) => (w === "," ? w : wordKey(w))));
+/** The words of the object after an action that ends at `from` ("deploy freeipa with …" → freeipa). */
+function objectOf(keys: readonly string[], from: number): string[] {
+  const out: string[] = [];
+  for (let k = from; k < keys.length && k < from + 6 && !OBJECT_ENDS.has(keys[k]!); k++) if (!OBJECT_FILLERS.has(keys[k]!)) out.push(keys[k]!);
+  return out;
+}
+/** Words around what a withdrawal names ("forget about my last request for the CA"): not the thing itself. */
+const OBJECT_FILLERS = new Set(OBJECT_FILLER_WORDS.map((w) => wordKey(w)));
 const LONE_NO = new Set(["no", "nope", "nah", "nein", "non"]);
-const SPEAKERS = new Set(["i", "i'll", "i'd", "i've", "we", "we'll", "we'd", "we've", "team", "yo", "ich", "wir", "je", "nous"]);
+const SPEAKERS = new Set(SPEAKER_WORDS);
 const ASK = INTERROGATIVES.map(phrase).sort(byLength);
 const POLITE = POLITE_PREFIXES.map(phrase).sort(byLength);
 const STATE = new Set(STATE_WORDS.map(fold));
@@ -240,12 +231,22 @@ export function readFrame(raw: string): IntentFrame {
   let lastClause: [number, number] = [0, 0];
   let correction = false;
   let withdrawing = false;
+  let withdrawnFrom = 0;
   /** Mentions in a clause that was withdrawn or that the speaker does themselves: never carried on. */
   const dropped = new Set<ActionMention>();
   const endClause = (i: number) => {
     // "I'll set it up myself": the speaker does it; the clause asks for nothing.
     const self = words.slice(clauseStart, i).some((x) => SPEAKERS.has(x)) && keys.slice(clauseStart, i).some((_, k) => !!firstMatch(keys, clauseStart + k, SELF));
     for (const m of mentions) if ((withdrawing || self) && m.at >= clauseStart && m.at < i) dropped.add(m);
+    if (withdrawing) {
+      // What the withdrawal names is not asked for; it takes back what came before when it names
+      // nothing (a bare "never mind") or names the same thing ("create vm web01. never mind the vm"),
+      // not when it drops a detail ("deploy freeipa, forget the dns forwarder").
+      const object = keys.slice(withdrawnFrom, i).filter((k) => !OBJECT_FILLERS.has(k));
+      const asked = new Set(mentions.filter((m) => m.at < clauseStart).flatMap((m) => objectOf(keys, m.end)));
+      if (object.length === 0 || object.some((k) => asked.has(k))) for (const m of mentions) if (m.at < clauseStart) m.retracted = true;
+      for (let k = withdrawnFrom; k < i; k++) excluded.add(k);
+    }
     withdrawing = false;
     // A clause reporting a failed attempt: none of its values are the ones to use.
     for (let k = clauseStart; k < i; k++)
@@ -277,10 +278,10 @@ export function readFrame(raw: string): IntentFrame {
     }
     const wd = negating ? undefined : firstMatch(keys, i, WITHDRAW);
     if (wd) {
-      // Everything before is taken back, and the rest of this clause is what is dropped.
-      for (const m of mentions) m.retracted = true;
+      // The rest of this clause is what is dropped (and, at the clause's end, maybe what came before).
       retractedAt = i;
       withdrawing = true;
+      withdrawnFrom = i + wd.words.length;
       i += wd.words.length - 1;
       continue;
     }
