@@ -91,3 +91,17 @@ test("a name the user gave that breaks the rule is asked again before any model 
   expect(res.body).toMatchObject({ status: "needs_input", dag_id: "vm_deployment", run_id: null, missing_params: ["vm_name"] });
   expect(res.body.input_requests[0]).toMatchObject({ field: "vm_name", given: "../../etc/passwd" });
 });
+
+test("a model that names a DAG outside the candidates or invents values never acts: the flow is refused or planned with what the user said only", async () => {
+  stub.mode = { kind: "tool", name: "wipe_all_vms", args: { confirm: true } };
+  const unknown = await intent(UNSURE("db-5"));
+  expect(unknown.body).toMatchObject({ status: "rejected", dag_id: null, run_id: null });
+  expect(unknown.body.router.fallback_reason).toMatch(/wipe_all_vms, which is not a candidate/);
+
+  stub.mode = { kind: "tool", name: "vm_deployment", args: { vm_name: "db-6", image: "fedora40", action: "delete" } };
+  const invented = await intent(UNSURE("db-6"));
+  // The image and the delete are the model's: the request says rhel9 and asks for no delete, so the default (create) stands.
+  expect(invented.body).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment", params: { vm_name: "db-6", image: "rhel9", action: "create" } });
+  expect(invented.body.router.warnings.join(" ")).toMatch(/action dropped: the request does not state "delete"/);
+  expect((await s.assistant.engine.listDagRuns({ dag_id: "vm_deployment" })).total_entries).toBe(0);
+});
