@@ -4,7 +4,8 @@ export { toRouterCatalogEntry, describeCatalogue, missingRequiredParams } from "
 export { createOfflineRouter, DEFAULT_THRESHOLDS } from "./router/offline-router";
 export type { OfflineRouter, OfflineRouterOptions, RouterThresholds } from "./router/offline-router";
 export { checkSafety } from "./router/safety-gate";
-export { isHostRoomQuestion } from "./router/host-questions";
+export { isHostRoomQuestion, readHostQuestion } from "./router/host-questions";
+export type { HostQuestion, FitSize } from "./router/host-questions";
 export { ALIASES } from "./router/aliases";
 export type { AliasDefinition } from "./router/aliases";
 export { createLlmRouter } from "./llm/llm-router";

@@ -31,6 +31,11 @@ export interface RouteRefusal {
    * free memory?"): nothing is started; a caller answers from the host inventory (chat, svc-hosts).
    */
   about_hosts?: boolean;
+  /**
+   * Set with about_hosts when the question asks where a VM of a given size would fit ("would a
+   * 32 GB, 8 vCPU vm fit anywhere?"): the size it states, for the caller to judge on each host.
+   */
+  about_fit?: { memory_mb?: number; cpus?: number; disk_gb?: number };
 }
 
 /**

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { CATALOG_FIXTURE } from "../src/catalog/catalog-fixture";
-import { parseJsonl, scoreLine, summarize, type EvalOutcome } from "../src/eval/eval-score";
+import { parseJsonl, reportByCategory, scoreLine, summarize, type EvalOutcome } from "../src/eval/eval-score";
 import { loadEvalCatalog } from "../src/eval/load-catalog";
 import { createOfflineRouter } from "../src/router/offline-router";
 import type { RouterCatalogEntry } from "../src/types";
@@ -135,6 +135,32 @@ describe("operator-language sets (chat, slang, mentions, past runs, values not o
         refusal_rate: 1,
         misses: true,
       });
+      const guarded = outcomes.filter((o) => o.expectedStatus === "rejected" || o.expectedStatus === "needs_input");
+      expect(guarded.filter((o) => !o.statusOk).map((o) => o.intent)).toEqual([]);
+    },
+  );
+});
+
+describe("kind sets (chat around the request, sizes in words, capacity and expiry questions, typos, retractions, unoffered things, delete verbs in other languages)", () => {
+  const KINDS = ["chat", "sizes", "capacity", "expiry", "typos", "retraction", "unoffered", "delete_lang"];
+  let entries: readonly RouterCatalogEntry[] = CATALOG_FIXTURE;
+  beforeAll(async () => {
+    entries = (await loadEvalCatalog()).entries;
+  });
+
+  test("the fresh set has at least 150 lines over every kind, each with an expected status", () => {
+    const cases = parseJsonl(readFileSync(path.resolve(__dirname, "eval/intents-kinds-fresh.jsonl"), "utf8"));
+    expect(cases.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(cases.map((c) => c.kind))).toEqual(new Set(KINDS));
+    expect(cases.every((c) => c.status !== undefined)).toBe(true);
+  });
+
+  test.each(["intents-kinds-fresh.jsonl", "intents-kinds-blind.jsonl"])(
+    "%s: top-1 ≥ 95%% and params exact ≥ 95%% in every kind; every refusal, every host question marked as one (with the size asked about) and every needs_input line right",
+    (name) => {
+      const { outcomes } = evaluate(entries, path.resolve(__dirname, "eval", name));
+      const byKind = reportByCategory(outcomes).map((k) => ({ kind: k.category, ok: k.top1_accuracy >= 0.95 && k.params_exact_rate >= 0.95 }));
+      expect(byKind.filter((k) => !k.ok)).toEqual([]);
       const guarded = outcomes.filter((o) => o.expectedStatus === "rejected" || o.expectedStatus === "needs_input");
       expect(guarded.filter((o) => !o.statusOk).map((o) => o.intent)).toEqual([]);
     },

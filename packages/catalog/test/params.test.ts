@@ -40,6 +40,7 @@ const BAD: [string, string, Record<string, unknown>, string][] = [
   ["cluster_initial_deployment", "unknown enum value", { deployment_size: "large" }, "deployment_size"],
   ["cluster_initial_deployment", "bad cluster_name", { cluster_name: "OCP_prod" }, "cluster_name"],
   ["cluster_initial_deployment", "not a 4.x version", { version: "3.11" }, "version"],
+  ["cluster_initial_deployment", "a 4.x before the agent-based installer (4.12)", { version: "4.2" }, "version"],
   ["cluster_initial_deployment", "pull secret path (an operator setting)", { pull_secret_path: "pull-secret.json" }, "pull_secret_path"],
   ["infrastructure_health_check", "playbooks directory (an operator setting)", { playbooks_dir: "/tmp/playbooks" }, "playbooks_dir"],
   ["infrastructure_health_check", "wrong type", { cert_warn_days: "30" }, "cert_warn_days"],

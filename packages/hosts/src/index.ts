@@ -24,5 +24,7 @@ export { createCachedHostList } from "./view/cached-list";
 export type { HostList } from "./view/cached-list";
 export { hostRoom, describeRoom } from "./view/room";
 export type { HostRoom } from "./view/room";
+export { describeFit } from "./view/fit";
+export type { FitAnswer, FitQuestion } from "./view/fit";
 export { planPlacement } from "./view/plan-placement";
 export type { PlannedVm, PlacementPreview, VmPlacementPreview } from "./view/plan-placement";

@@ -167,6 +167,14 @@ export const ChatResponseSchema = z.object({
       }),
     )
     .optional(),
+  /** mode inventory, for "would a VM of this size fit?": the size asked about, the host placement would choose (null: none fits) and each host's verdict. */
+  fit: z
+    .object({
+      size: z.record(z.string(), z.number()),
+      host: z.string().nullable(),
+      verdicts: z.array(z.object({ host: z.string(), fits: z.boolean(), reasons: z.array(z.string()) })),
+    })
+    .optional(),
 });
 
 export const ProblemSchema = z.object({

@@ -34,11 +34,25 @@ tasks:
       host: "{{ params.host or none }}"
 `;
 
+// The health check shaped like dags/infrastructure_health_check.yaml: which checks to run, and the certificates' warning window.
+const HEALTH_DAG = `dag_id: infrastructure_health_check
+description: Run an infrastructure health check of the host, VMs, networks, DNS and certificates.
+tags: [health, monitoring, certificates]
+params:
+  checks: {type: array, items: {type: string, enum: [host, hypervisor, vms, networks, dns, certificates, products]}, uniqueItems: true, minItems: 1, default: [host, hypervisor, vms, networks, dns, certificates, products], description: Which checks to run}
+  cert_warn_days: {type: integer, minimum: 1, maximum: 365, default: 30, description: Report certificates that end within this many days}
+examples:
+  - run a health check
+  - are any certificates about to expire?
+tasks:
+  - {task_id: report, operator: noop}
+`;
+
 let s: Stack;
 let inv: HostInventory;
 
 beforeAll(async () => {
-  s = await createStack("aihosts", { extraDags: { "vm-deployment.yaml": VM_DAG } });
+  s = await createStack("aihosts", { extraDags: { "vm-deployment.yaml": VM_DAG, "health-check.yaml": HEALTH_DAG } });
   inv = createHostInventory(s.tdb.db);
 });
 afterAll(async () => s?.close());
@@ -157,6 +171,40 @@ describe("two hosts recorded with their probes", () => {
     expect(p.blocked).toBe(true);
     expect(p.vms[0]!.host).toBeNull();
     expect(flow.warnings.join(" ")).toMatch(/No host fits VM 'web07' now: a: memory: 65536 MiB asked, 3976 MiB free.*The run would fail at create_vm before creating anything/);
+  });
+
+  test("the intent endpoint answers where a VM of a stated size would fit, host by host, by placement over the last probes, and starts nothing", async () => {
+    const flow = await intent({ intent: "would a vm with 8 GB of ram and 4 vcpus fit anywhere?" });
+    expect(flow).toMatchObject({ status: "rejected", dag_id: null, run_id: null });
+    expect(flow.summary).toMatch(/nothing was started/);
+    expect(flow.summary).toMatch(/A VM with 8192 MiB of memory, 4 vCPU\(s\), disk not stated \(not counted\)/);
+    expect(flow.summary).toMatch(/- a: does not fit: memory: 8192 MiB asked, 3976 MiB free after a 1024 MiB reserve/);
+    expect(flow.summary).toMatch(/- b: fits \(memory 10976 MiB, vCPUs 14, disk 190 GB free\)/);
+    expect(flow.summary).toMatch(/- local: does not fit: down/);
+    expect(flow.summary).toMatch(/Placement \(spread\) would put it on b now\./);
+  });
+
+  test("a size no host has room for gets 'no host fits', with each host's reason", async () => {
+    const flow = await intent({ intent: "is there enough free memory on the hosts for a 64 GB VM?" });
+    expect(flow).toMatchObject({ status: "rejected", dag_id: null, run_id: null });
+    expect(flow.summary).toMatch(/- b: does not fit: memory: 65536 MiB asked, 10976 MiB free/);
+    expect(flow.summary).toMatch(/No host fits it now/);
+  });
+
+  test("the chat answers the same fit question from the inventory, with the size and each host's verdict", async () => {
+    const res = await request(s.app).post("/chat").send({ message: "can any host take a vm with 4 cpus, 8gb memory and 200gb disk?" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mode: "inventory", fit: { size: { cpus: 4, memory_mb: 8192, disk_gb: 200 }, host: null } });
+    // b has the memory but not the disk: 190 GB free after its reserve.
+    expect(res.body.fit.verdicts.find((v: { host: string }) => v.host === "b")).toMatchObject({ fits: false, reasons: ["disk: 200 GB asked, 190 GB free after a 10 GB reserve"] });
+    expect(res.body.answer).toMatch(/No host fits it now/);
+  });
+
+  test("a certificate-expiry question is a plan of the health check's certificate report, never a CA", async () => {
+    const flow = await intent({ intent: "any TLS certs going stale soon?", auto_execute: false });
+    expect(flow).toMatchObject({ dag_id: "infrastructure_health_check", params: { checks: ["certificates"] } });
+    const windowed = await intent({ intent: "check for certificates expiring in the next 14 days", auto_execute: false });
+    expect(windowed).toMatchObject({ dag_id: "infrastructure_health_check", params: { checks: ["certificates"], cert_warn_days: 14 } });
   });
 
   test("a stale or failed probe counts as down in the chat answer", async () => {

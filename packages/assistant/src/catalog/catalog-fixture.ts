@@ -80,7 +80,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     examples: ["deploy an OpenShift cluster", "install openshift single node", "create an OCP cluster"],
     params: {
       cluster_name: { type: "string", pattern: NAME_PATTERN, default: "ocp", description: "cluster name" },
-      version: { type: "string", pattern: "^4\\.\\d{1,2}(\\.\\d{1,3})?$", default: "4.19", description: "OpenShift version" },
+      version: { type: "string", pattern: "^4\\.(1[2-9]|[2-9]\\d)(\\.\\d{1,3})?$", default: "4.19", description: "OpenShift version, 4.12 or later" },
       deployment_size: { type: "string", enum: ["sno", "compact", "full"], default: "sno", description: "topology" },
       domain,
       pull_secret_path: { type: "string", default: "~/pull-secret.json", description: "pull secret file" },

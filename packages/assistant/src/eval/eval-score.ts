@@ -9,6 +9,12 @@ export interface EvalCase {
   status?: "ready" | "needs_input" | "rejected";
   /** Free label for per-category scores (--report). */
   category?: string;
+  /** The kind of sentence (scored like category; used when category is absent). */
+  kind?: string;
+  /** The line asks about the hosts: the route must say so (refused.about_hosts), and, for "fit", the VM size asked about. */
+  answers?: "hosts" | "fit";
+  /** For answers "fit": the size the question states (memory_mb, cpus, disk_gb). */
+  fit?: Record<string, number>;
 }
 
 /** How one labelled line fared. */
@@ -65,6 +71,15 @@ function paramsMatch(expected: Record<string, unknown>, got: Record<string, unkn
   return Object.entries(expected).every(([k, v]) => JSON.stringify(got[k]) === JSON.stringify(v));
 }
 
+/** For a question about the hosts: is it marked as one, with the size it asks about (null when the line expects no answer). */
+function answersMatch(c: EvalCase, r: RouteResult): boolean | null {
+  if (!c.answers) return null;
+  if (!r.refused?.about_hosts) return false;
+  const fit = r.refused.about_fit;
+  if (c.answers === "hosts") return fit === undefined;
+  return fit !== undefined && JSON.stringify(Object.entries(fit).sort()) === JSON.stringify(Object.entries(c.fit ?? {}).sort());
+}
+
 /** Scores one routed line against its labels; undefined when the line has no labels. */
 export function scoreLine(c: EvalCase, r: RouteResult): EvalOutcome | undefined {
   if (c.dag_id === undefined) return undefined;
@@ -73,6 +88,7 @@ export function scoreLine(c: EvalCase, r: RouteResult): EvalOutcome | undefined 
   const dagOk = r.dag_id === expected;
   const gotStatus = r.status ?? (r.dag_id ? "ready" : "rejected");
   const expectedStatus = c.status ?? (expected === null ? "rejected" : null);
+  const answerOk = answersMatch(c, r);
   return {
     intent: c.intent,
     expected,
@@ -81,10 +97,10 @@ export function scoreLine(c: EvalCase, r: RouteResult): EvalOutcome | undefined 
     params: r.params,
     expectedParams,
     paramsOk: expected === null ? null : dagOk && paramsMatch(expectedParams, r.params),
-    category: c.category ?? "uncategorised",
+    category: c.category ?? c.kind ?? "uncategorised",
     expectedStatus,
     gotStatus,
-    statusOk: expectedStatus === null ? null : expectedStatus === gotStatus,
+    statusOk: expectedStatus === null ? (answerOk === false ? false : null) : expectedStatus === gotStatus && answerOk !== false,
   };
 }
 

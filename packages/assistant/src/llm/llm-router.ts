@@ -1,7 +1,8 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { Logger } from "@svc/logger";
 import { silentLogger } from "@svc/logger";
-import { keepGivenNamesOnly } from "../params/model-values";
+import { keepGivenNamesOnly, keepStatedValuesOnly } from "../params/model-values";
+import { GIVEN_FIELD_RULES, questionFor } from "../params/given-value-rules";
 import { validateParams } from "../params/validate-params";
 import { createOfflineRouter, type OfflineRouter } from "../router/offline-router";
 import type { IntentRouter, RouteResult, RouterCatalogEntry } from "../types";
@@ -30,8 +31,23 @@ const SYSTEM_PROMPT = [
 
 class ModelOutputError extends Error {}
 
+/** The fields whose model value was dropped because the request does not give that name. */
+const renamed = (warnings: readonly string[]) => warnings.flatMap((w) => /^model value for (\w+) dropped: the request does not give it$/.exec(w)?.slice(1, 2) ?? []);
+
 /** Candidates below this share of the best score are not offered to the model. */
 const CANDIDATE_FLOOR = 0.25;
+/** A route the offline router is this confident of or more is taken as it is: the model is not asked. */
+const SURE_FROM = 0.3;
+
+/**
+ * The offline router is unsure when it declined for want of evidence (low_confidence: no clear
+ * winner) or routed with a confidence below SURE_FROM; only then is the model consulted. Refusals
+ * (unsafe, out of scope, host and run questions) and sure routes, needs_input included, are final.
+ */
+export function offlineIsUnsure(base: RouteResult): boolean {
+  if (base.refused) return base.refused.kind === "low_confidence";
+  return base.dag_id !== null && base.confidence < SURE_FROM;
+}
 
 /** Model-assisted routing; every failure returns the offline result with a warning. */
 export function createLlmRouter(options: LlmRouterOptions): LlmRouter {
@@ -56,8 +72,8 @@ export function createLlmRouter(options: LlmRouterOptions): LlmRouter {
     offline,
     async route(intent) {
       const base = offline.route(intent);
-      // The safety gate and explicit out-of-scope refusals are final: the model never sees those requests.
-      if (base.refused?.kind === "unsafe" || base.refused?.kind === "out_of_scope") return base;
+      // The safety gate, refusals and the routes the offline router is sure of are final: the model never sees those requests.
+      if (!offlineIsUnsure(base)) return base;
       // Near-zero scores are BM25 noise, not alternatives worth offering.
       const floor = (base.candidates[0]?.score ?? 0) * CANDIDATE_FLOOR;
       const candidates = base.candidates
@@ -103,9 +119,11 @@ export function createLlmRouter(options: LlmRouterOptions): LlmRouter {
       }
       // The model's values obey the same rules as the user's: valid for the schema, and a name only when the user gave it.
       const fromModel = validateParams(entry.params, choice.args);
-      const unstated = keepGivenNamesOnly(intent, fromModel.params);
       // Values read literally from the request win over the model's reading of them.
       const stated = offline.paramsFor(intent, entry.dag_id);
+      const named = keepGivenNamesOnly(intent, fromModel.params);
+      // Defaults only for what was not said: a value the request does not state is the model's invention.
+      const unstated = keepStatedValuesOnly(intent, named.params, stated.params);
       if (stated.unsafe)
         return {
           ...base,
@@ -119,6 +137,12 @@ export function createLlmRouter(options: LlmRouterOptions): LlmRouter {
       // A value the user gave that breaks a rule is asked again: the model never substitutes one.
       for (const i of stated.input) if (i.given !== undefined) delete params[i.field];
       const input = stated.input.filter((i) => i.given !== undefined || params[i.field] === undefined);
+      // A name the model gave that the request does not (a renamed VM) is asked for, never replaced by a generated one.
+      const badNames = fromModel.errors.filter((e) => GIVEN_FIELD_RULES[e.field] && e.field !== "image").map((e) => e.field);
+      for (const field of [...renamed(named.warnings), ...badNames]) {
+        if (params[field] === undefined && !input.some((i) => i.field === field))
+          input.push({ field, rule: `${field} must be the name the request gives`, question: questionFor(field) });
+      }
       const top = base.candidates[0]?.score ?? 1;
       const own = base.candidates.find((c) => c.dag_id === entry.dag_id)?.score ?? 0;
       return {
@@ -130,7 +154,7 @@ export function createLlmRouter(options: LlmRouterOptions): LlmRouter {
         candidates: base.candidates,
         reason: `model chose ${entry.dag_id} among ${candidates.map((c) => c.dag_id).join(", ")}`,
         mode: "llm",
-        warnings: [...fromModel.warnings.map((w) => `model ${w}`), ...unstated.warnings, ...stated.warnings],
+        warnings: [...fromModel.warnings.map((w) => `model ${w}`), ...named.warnings, ...unstated.warnings, ...stated.warnings],
       };
     },
   };

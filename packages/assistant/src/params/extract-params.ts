@@ -22,6 +22,8 @@ import {
 } from "./value-extractors";
 
 const NAME = /^[a-z][a-z0-9-]{0,62}$/;
+/** Adjectives Spanish and French put after the VM noun ("máquina virtual", "machine virtuelle"). */
+const POSTPOSED = new Set(["virtual", "virtuelle", "virtuel", "nueva", "nuevo", "nouvelle", "nouveau"]);
 const VM_NOUNS = ["vm", "vms", "machine", "server", "instance", "box", "guest", "maquina", "maschine", "servidor", "serveur"];
 const CLUSTER_NOUNS = ["cluster", "openshift", "ocp", "okd"];
 
@@ -151,7 +153,8 @@ export function extractName(intent: ParsedIntent): NameMention | undefined {
     if (w === "called" || w === "named") at = i + 1;
     else if ((w === "name" || w === "call") && ["is", "of", "it", "them"].includes(t[i + 1] ?? "")) at = i + 2;
     else if ((VM_NOUNS.includes(w) || w === "cluster") && !["called", "named"].includes(t[i + 1] ?? "")) {
-      at = i + 1;
+      // "la máquina virtual web-3", "la machine virtuelle web-12": the adjective comes after the noun.
+      at = POSTPOSED.has(t[i + 1] ?? "") ? i + 2 : i + 1;
       explicit = false;
     }
     // "the old-api vm": a name-shaped word (digit or hyphen) between a determiner and the noun.
@@ -266,7 +269,9 @@ export function extractValues(intent: ParsedIntent, from: { values?: ParsedInten
   const framed = from.action === "create" || from.action === "delete" ? from.action : undefined;
   const verb = from.action !== undefined && (from.action !== null || (from.frame?.mentions.length ?? 0) > 0) ? framed : extractActionVerb(intent.text);
   // create is the default everywhere; say it only when a named VM is being created (what users and the dev set expect).
-  if (verb === "delete" || (verb === "create" && out.vm_name !== undefined)) set("action", verb);
+  // "give me a vm named edge-5", "a vm called cache-2 with …": a named VM with no action word is one to create.
+  const implied = verb === undefined && !from.action && !from.frame?.withdrawn && !from.frame?.question ? "create" : verb;
+  if (implied === "delete" || (implied === "create" && out.vm_name !== undefined)) set("action", implied);
   return { values: out, issues, shell, ...(os ? { os } : {}) };
 }
 

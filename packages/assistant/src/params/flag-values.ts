@@ -31,7 +31,8 @@ const PINS = ["on", "to", "onto", "at"];
 function hostReferenceWords(words: readonly string[]): Set<number> {
   const out = new Set<number>();
   words.forEach((w, i) => {
-    if (!HOST_WORD.test(w) || words[i + 1] === undefined) return;
+    // "check the hypervisor?": a host word at a clause's end names the area, not a host.
+    if (!HOST_WORD.test(w) || words[i + 1] === undefined || words[i + 1] === ",") return;
     const before = words[i - 1] === "the" ? words[i - 2] : words[i - 1];
     if (PINS.includes(before ?? "") || (out.has(i - 1) && w === "host")) out.add(i);
   });

@@ -23,6 +23,12 @@ export function questionForSchema(field: string, schema: ParamSchema | undefined
     const fallback = typeof s.default === "string" && s.default !== "" && !s.default.includes("{{") ? `; the default is ${s.default}` : "";
     return `Which value should ${field} have? Offered: ${s.description.replace(/\s+/g, " ").trim()}${fallback}.`;
   }
+  // A value outside a list ("artifactory" for a registry type): name what is offered, and the default.
+  if (Array.isArray(s.enum)) {
+    const fallback = typeof s.default === "string" && s.default !== "" && !s.default.includes("{{") ? `; the default is ${s.default}` : "";
+    const about = typeof s.description === "string" ? ` (${s.description.replace(/\s+/g, " ").trim()})` : "";
+    return `Which value should ${field} have? Offered: ${s.enum.join(", ")}${fallback}${about}.`;
+  }
   const what = typeof s.description === "string" ? s.description.split(/[.;(]/)[0]!.trim() : field;
   const range =
     typeof s.minimum === "number" && typeof s.maximum === "number" ? ` (${s.minimum} to ${s.maximum})` : Array.isArray(s.enum) ? ` (one of ${s.enum.join(", ")})` : ` (${rule})`;

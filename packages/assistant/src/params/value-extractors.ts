@@ -119,10 +119,19 @@ export function extractDomain(tokens: readonly string[]): string | undefined {
 
 /** harbor / quay / mirror registry, in the DAG's enum spelling. */
 export function extractRegistryType(text: string): string | undefined {
-  const harbor = /\bharbou?r\b/.exec(text);
-  const mirror = /\bquay\b|\bmirror[ -]registry\b/.exec(text);
-  if (harbor && (!mirror || harbor.index < mirror.index)) return "harbor";
-  return mirror ? "mirror-registry" : undefined;
+  const named = [
+    { re: /\bharbou?r\b/, value: "harbor" },
+    { re: /\bquay\b|\bmirror(ing|ed|s)?\b|\b(disconnected|air[ -]?gapped)\b/, value: "mirror-registry" },
+    { re: /\b(oci |docker )?distribution\b|\bdocker[ -]registry\b|\bregistry:2\b/, value: "distribution" },
+    // Registries the catalogue does not offer: kept as said, so that the schema asks (naming what is offered).
+    { re: /\b(artifactory|jfrog|nexus|gitlab|zot|dragonfly|ecr|acr|gcr|docker ?hub)\b/, value: "" },
+    // "registry type X", "of type X", "type: X": the word as said.
+    { re: /\b(?:registry[ _]type|type)\s*[:=]?\s*([a-z][a-z0-9-]*)\b/, value: "" },
+  ].flatMap((r) => {
+    const m = r.re.exec(text);
+    return m ? [{ at: m.index, value: r.value || (m[2] ?? m[1] ?? m[0]) }] : [];
+  });
+  return named.sort((a, b) => a.at - b.at)[0]?.value;
 }
 
 const PRODUCT_WORDS = new Set(["openshift", "ocp", "okd", "version", "release", "ver"]);
@@ -146,8 +155,11 @@ export function extractVersion(tokens: readonly string[]): string | undefined {
 }
 
 const SIZE_RULES: { re: RegExp; value: string }[] = [
-  { re: /\b(sno|single[ -]node|1[ -]nodes?)\b/, value: "sno" },
-  { re: /\b(compact|3[ -]nodes?)\b/, value: "compact" },
+  {
+    re: /\b(sno|single[ -]node|1[ -](nodes?|nodos?|knoten|noeuds?)|mono[ -]noeud|nodo unico|un solo nodo|einzelknoten|ein(em)? knoten|un seul noeud|one node only|only one node)\b/,
+    value: "sno",
+  },
+  { re: /\b(compact|3[ -](nodes?|nodos?|knoten|noeuds?))\b/, value: "compact" },
   { re: /\b(full|ha|high[ -]availability|highly[ -]available|multi[ -]node|standard)\b/, value: "full" },
 ];
 

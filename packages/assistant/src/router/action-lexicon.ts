@@ -204,6 +204,10 @@ export const ACTION_LEXICON: Record<Action, string[]> = {
     "elimine",
     "eliminen",
     "eliminad",
+    "borrad",
+    "quitad",
+    "destruid",
+    "suprimid",
     "borre",
     "borren",
     "destruya",
@@ -290,4 +294,4 @@ export const ACTION_LEXICON: Record<Action, string[]> = {
   keep: ["keep", "leave", "conserva", "manten", "behalte", "lass", "garde", "laisse"],
 };
 
-export { NEGATORS, CLAUSE_BREAKS, RETRACTIONS, INTERROGATIVES, POLITE_PREFIXES, STATE_WORDS, FAILURE_WORDS, CORRECTIONS } from "./clause-words";
+export { NEGATORS, CLAUSE_BREAKS, RETRACTIONS, WITHDRAWALS, SELF_WORDS, INTERROGATIVES, POLITE_PREFIXES, STATE_WORDS, FAILURE_WORDS, CORRECTIONS } from "./clause-words";

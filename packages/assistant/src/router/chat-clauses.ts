@@ -28,6 +28,12 @@ const CHATTY =
 /** A first-person account of what happened ("I deleted my notes", "we moved offices"): not a request. */
 const NARRATIVE = /^(i|we|they|he|she|my \w+|our \w+|the \w+)( \w+)? (\w+ed|had|was|were|did|broke|went|got|made|took|came|saw|said|forgot|lost|ran|wrote|built|walked)\b/;
 
+/** Words of the health check's questions ("is the registry ok?") that are everyday words in chat ("pizza is fine"). */
+const EVERYDAY = new Set(["ok", "okay", "fine", "alright", "working"]);
+
+/** A remark on how something stands ("the lab is done", "the demo was great"): context, when another clause asks for the change. */
+const REMARK = /^(the|this|that|our|my|your) [\p{L}-]+( [\p{L}-]+)? (is|was|are|were|'s) (now )?(done|over|finished|fine|great|good|gone|dead|slow|ready|complete|wrapped up)$/u;
+
 interface Clause {
   text: string;
   /** The clause's own end mark, kept with it. */
@@ -59,7 +65,7 @@ const fold = (s: string) =>
 /** A filter bound to one catalogue: its product and field words, and its DAGs' tags, count as signal. */
 export function createChatFilter(catalog: readonly RouterCatalogEntry[]): (raw: string) => string {
   const phrases = [
-    ...DOMAIN_KNOWLEDGE.flatMap((k) => k.groups.filter((g) => g.weight >= 2).flatMap((g) => g.terms)),
+    ...DOMAIN_KNOWLEDGE.flatMap((k) => k.groups.filter((g) => g.weight >= 2).flatMap((g) => g.terms)).filter((t) => !EVERYDAY.has(t)),
     ...catalog.flatMap((e) => [...e.tags, e.dag_id]),
     "cluster",
     "vm",
@@ -83,7 +89,9 @@ export function createChatFilter(catalog: readonly RouterCatalogEntry[]): (raw: 
   return (raw) => {
     const clauses = splitClauses(raw);
     if (clauses.length < 2) return raw;
-    const kept = clauses.filter(keep);
+    let kept = clauses.filter(keep);
+    // "Tear down the vyos router please, the lab is done.": a remark beside a clause that asks for a change is context.
+    if (kept.some((c) => hasClauseSignal(c.text) && namesCatalogue(fold(c.text)))) kept = kept.filter((c) => !REMARK.test(fold(c.text)));
     if (kept.length === 0 || kept.length === clauses.length) return raw;
     return kept
       .map((c) => `${c.text.trim()}${/[?]/.test(c.end) ? "?" : /[,;:]/.test(c.end) ? "," : "."}`)

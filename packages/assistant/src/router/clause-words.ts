@@ -104,6 +104,36 @@ export const RETRACTIONS = [
   "finalement non",
 ];
 
+/**
+ * Phrases that take back their own clause as well as everything before it: what follows them in
+ * the clause is what is dropped ("never mind the registry", "hold off on the harbor install",
+ * "cancel the openshift install I asked for").
+ */
+export const WITHDRAWALS = [
+  "never mind",
+  "nevermind",
+  "forget about",
+  "forget",
+  "hold off on",
+  "hold off",
+  "cancel",
+  "ignore my",
+  "ignore the",
+  "ignore that",
+  "disregard",
+  "scrap that",
+  "no need for",
+  "don't bother with",
+  "dont bother with",
+  "olvida",
+  "olvidate de",
+  "vergiss",
+  "oublie",
+];
+
+/** Words saying the speaker does it themselves ("I'll set it up myself"): the clause asks for nothing. */
+export const SELF_WORDS = ["myself", "ourselves", "by hand", "manually", "yo mismo", "selbst", "moi-meme"];
+
 /** Words that open a question (after an optional polite prefix). */
 export const INTERROGATIVES = [
   "which",
@@ -283,3 +313,61 @@ export const FAILURE_WORDS = [
 
 /** A clause that says what was meant instead of a negated request ("don't install harbor, I meant quay"). */
 export const CORRECTIONS = ["i meant", "i mean", "meant", "make it", "rather", "instead", "use", "go with", "but", "just", "only", "sino", "sondern", "plutot", "mais"];
+
+/** Possessives: a verb right after one is a noun ("my list", "our build"). */
+export const POSSESSIVE_WORDS = [
+  "my",
+  "our",
+  "your",
+  "their",
+  "his",
+  "her",
+  "mi",
+  "mis",
+  "nuestro",
+  "nuestra",
+  "mein",
+  "meine",
+  "unser",
+  "unsere",
+  "mon",
+  "ma",
+  "mes",
+  "notre",
+  "nos",
+];
+
+/** Words around what a withdrawal names ("forget about my last request for the CA"): not the thing itself. */
+export const OBJECT_FILLER_WORDS = [
+  "the",
+  "a",
+  "an",
+  "my",
+  "our",
+  "that",
+  "this",
+  "those",
+  "these",
+  "about",
+  "on",
+  "for",
+  "of",
+  "to",
+  "last",
+  "previous",
+  "request",
+  "it",
+  "el",
+  "la",
+  "le",
+  "die",
+  "der",
+  "das",
+  "den",
+];
+
+/** Words that end an action's object ("create a vm called web01": the object is "vm"). */
+export const OBJECT_END_WORDS = [",", "with", "called", "named", "on", "for", "in", "at", "from", "using", "and", "mit", "con", "avec", "llamada", "namens", "nommee"];
+
+/** Who speaks in a clause that says "myself" / "by hand": the speaker does it. */
+export const SPEAKER_WORDS = ["i", "i'll", "i'd", "i've", "we", "we'll", "we'd", "we've", "team", "yo", "ich", "wir", "je", "nous"];

@@ -3,7 +3,7 @@ import { DOMAIN_KNOWLEDGE, STRONG } from "./domain-knowledge";
 import type { IntentFrame } from "./intent-frame";
 import { containsPhrase, type IntentVerbs } from "./keyword-scorer";
 import { analyse } from "./analyse";
-import { foreignProduct, innerObject } from "./unsupported-objects";
+import { foreignKindOf, foreignProduct, innerObject } from "./unsupported-objects";
 
 /** Operations no catalogue DAG performs unless it names them itself. */
 const OTHER_OPERATIONS: readonly Action[] = ["stop", "start", "restart", "change"];
@@ -25,6 +25,8 @@ export function verbsFromFrame(frame: IntentFrame, lexical: IntentVerbs): Intent
   };
 }
 
+/** The catalogue's own products by name (not the nouns of their field, such as router or registry). */
+const BRAND_TERMS = ["freeipa", "ipa", "idm", "step ca", "stepca", "smallstep", "vyos", "harbor", "quay", "openshift", "ocp", "okd"].map((t) => analyse(t));
 const STRONG_TERMS = DOMAIN_KNOWLEDGE.flatMap((k) => k.groups.filter((g) => g.weight >= STRONG).flatMap((g) => g.terms.map((t) => analyse(t))));
 
 /** Why the request cannot be routed whatever its nouns say, or null. */
@@ -38,6 +40,8 @@ export function frameRefusal(frame: IntentFrame, terms: readonly string[]): stri
     STRONG_TERMS.some((p) => containsPhrase(terms, p)),
   );
   if (foreign) return `The catalogue has no workflow for ${foreign}.`;
+  const kind = foreignKindOf(frame.words);
+  if (kind && !BRAND_TERMS.some((p) => containsPhrase(terms, p))) return `The catalogue has no workflow for ${kind}.`;
   return null;
 }
 

@@ -44,6 +44,37 @@ describe("readFrame: negation scope and retraction", () => {
     expect(readFrame("no, don't tear down the router")).toMatchObject({ action: null, withdrawn: true });
   });
 
+  test("a withdrawal takes back what follows it in its clause too: nothing is left to run", () => {
+    for (const text of [
+      "never mind the registry, I'll set it up myself",
+      "hold off on the harbor registry, the team is doing it by hand",
+      "cancel the openshift install I asked for",
+      "on second thought, leave the router alone",
+      "forget about the freeipa server",
+    ]) {
+      expect({ text, ...readFrame(text) }).toMatchObject({ text, action: null, withdrawn: true });
+    }
+  });
+
+  test("a withdrawal takes back an earlier request when it names that request's object or nothing, not when it drops a detail", () => {
+    expect(readFrame("create a vm called web01. never mind the vm")).toMatchObject({ action: null, withdrawn: true });
+    expect(readFrame("install harbor, cancel that")).toMatchObject({ action: null, withdrawn: true });
+    const detail = readFrame("deploy freeipa, forget the dns forwarder");
+    expect(detail).toMatchObject({ action: "create", withdrawn: false });
+    expect(positiveText(detail)).not.toMatch(/forwarder/);
+  });
+
+  test("a withdrawal followed by a new request keeps the new one; 'don't forget to' withdraws nothing", () => {
+    expect(readFrame("forget about harbor, install quay instead").action).toBe("create");
+    expect(readFrame("don't forget to create the vm web-2")).toMatchObject({ action: "create", withdrawn: false });
+  });
+
+  test("a lone 'no' corrects the clause before it; 'my list' and 'new intern' are not verbs", () => {
+    expect(positiveText(readFrame("we need a harbor... no, an artifactory registry"))).toBe("an artifactory registry");
+    expect(readFrame("Next thing on my list: a harbor registry").action).toBeNull();
+    expect(readFrame("New intern here. Can you build me a lab?")).toMatchObject({ action: "create", question: false });
+  });
+
   test("a correction keeps the action and replaces the value or object", () => {
     const f = readFrame("install openshift 4.18, no wait, 4.19");
     expect(f.action).toBe("create");

@@ -1,5 +1,19 @@
 import { stem } from "./normalize";
-import { ACTION_LEXICON, CLAUSE_BREAKS, CORRECTIONS, FAILURE_WORDS, INTERROGATIVES, NEGATORS, POLITE_PREFIXES, RETRACTIONS, STATE_WORDS, type Action } from "./action-lexicon";
+import {
+  ACTION_LEXICON,
+  CLAUSE_BREAKS,
+  CORRECTIONS,
+  FAILURE_WORDS,
+  INTERROGATIVES,
+  NEGATORS,
+  POLITE_PREFIXES,
+  RETRACTIONS,
+  SELF_WORDS,
+  STATE_WORDS,
+  WITHDRAWALS,
+  type Action,
+} from "./action-lexicon";
+import { OBJECT_END_WORDS, OBJECT_FILLER_WORDS, POSSESSIVE_WORDS, SPEAKER_WORDS } from "./clause-words";
 
 /** One action word found in the request. */
 export interface ActionMention {
@@ -73,7 +87,9 @@ export function fold(text: string): string {
     .replace(/[\u2018\u2019\u02bc`´]/g, "'")
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
-    .replace(/ß/g, "ss");
+    .replace(/ß/g, "ss")
+    .replace(/œ/g, "oe")
+    .replace(/æ/g, "ae");
 }
 
 /** Words, with each clause-ending mark as a "," token ("—", ";", ".", " - "). */
@@ -92,6 +108,24 @@ const ACTIONS: { action: Action; p: Phrase }[] = (Object.entries(ACTION_LEXICON)
 const NEG = NEGATORS.map(phrase).sort(byLength);
 const BREAKS = CLAUSE_BREAKS.map(phrase).sort(byLength);
 const RETRACT = RETRACTIONS.map((t) => phrase(t.replace(",", ""))).sort(byLength);
+const WITHDRAW = WITHDRAWALS.map(phrase).sort(byLength);
+const SELF = SELF_WORDS.map(phrase).sort(byLength);
+const POSSESSIVES = new Set(POSSESSIVE_WORDS);
+const ARTICLES = new Set(["the", "a", "this", "that", "to-do", "todo", "shopping", "la", "le", "die", "der"]);
+const LIST = wordKey("list");
+const FORGET = wordKey("forget");
+/** Words that end an action's object ("create a vm called web01": the object is "vm"). */
+const OBJECT_ENDS = new Set(OBJECT_END_WORDS.map((w) => (w === "," ? w : wordKey(w))));
+/** The words of the object after an action that ends at `from` ("deploy freeipa with …" → freeipa). */
+function objectOf(keys: readonly string[], from: number): string[] {
+  const out: string[] = [];
+  for (let k = from; k < keys.length && k < from + 6 && !OBJECT_ENDS.has(keys[k]!); k++) if (!OBJECT_FILLERS.has(keys[k]!)) out.push(keys[k]!);
+  return out;
+}
+/** Words around what a withdrawal names ("forget about my last request for the CA"): not the thing itself. */
+const OBJECT_FILLERS = new Set(OBJECT_FILLER_WORDS.map((w) => wordKey(w)));
+const LONE_NO = new Set(["no", "nope", "nah", "nein", "non"]);
+const SPEAKERS = new Set(SPEAKER_WORDS);
 const ASK = INTERROGATIVES.map(phrase).sort(byLength);
 const POLITE = POLITE_PREFIXES.map(phrase).sort(byLength);
 const STATE = new Set(STATE_WORDS.map(fold));
@@ -121,9 +155,25 @@ function matchAt(keys: readonly string[], i: number, p: Phrase, from = 0): numbe
   return rest > 0 ? 1 + Math.floor(rest) : 0;
 }
 
-function firstMatch(words: readonly string[], i: number, list: readonly Phrase[]): Phrase | undefined {
-  return list.find((p) => matchAt(words, i, p) > 0);
+/** A list's phrases by their first word, in the list's order (longest first): a word is tried only against phrases that start with it. */
+function byFirstWord<T>(list: readonly T[], first: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of list) m.set(first(x), [...(m.get(first(x)) ?? []), x]);
+  return m;
 }
+const INDEXES = new WeakMap<readonly Phrase[], Map<string, Phrase[]>>();
+
+function firstMatch(words: readonly string[], i: number, list: readonly Phrase[]): Phrase | undefined {
+  const w = words[i];
+  if (w === undefined) return undefined;
+  let index = INDEXES.get(list);
+  if (!index) INDEXES.set(list, (index = byFirstWord(list, (p) => p.words[0]!)));
+  return index.get(w)?.find((p) => matchAt(words, i, p) > 0);
+}
+
+const ACTION_INDEX = byFirstWord(ACTIONS, (x) => x.p.words[0]!);
+/** The action phrase at i (the longest that matches), or undefined. */
+const actionAt = (keys: readonly string[], i: number) => ACTION_INDEX.get(keys[i] ?? "")?.find((x) => matchAt(keys, i, x.p) > 0);
 
 /** The words after a polite prefix ("can you please …"). */
 const FILLERS = new Set(
@@ -180,7 +230,24 @@ export function readFrame(raw: string): IntentFrame {
   let retractedAt = -1;
   let lastClause: [number, number] = [0, 0];
   let correction = false;
+  let withdrawing = false;
+  let withdrawnFrom = 0;
+  /** Mentions in a clause that was withdrawn or that the speaker does themselves: never carried on. */
+  const dropped = new Set<ActionMention>();
   const endClause = (i: number) => {
+    // "I'll set it up myself": the speaker does it; the clause asks for nothing.
+    const self = words.slice(clauseStart, i).some((x) => SPEAKERS.has(x)) && keys.slice(clauseStart, i).some((_, k) => !!firstMatch(keys, clauseStart + k, SELF));
+    for (const m of mentions) if ((withdrawing || self) && m.at >= clauseStart && m.at < i) dropped.add(m);
+    if (withdrawing) {
+      // What the withdrawal names is not asked for; it takes back what came before when it names
+      // nothing (a bare "never mind") or names the same thing ("create vm web01. never mind the vm"),
+      // not when it drops a detail ("deploy freeipa, forget the dns forwarder").
+      const object = keys.slice(withdrawnFrom, i).filter((k) => !OBJECT_FILLERS.has(k));
+      const asked = new Set(mentions.filter((m) => m.at < clauseStart).flatMap((m) => objectOf(keys, m.end)));
+      if (object.length === 0 || object.some((k) => asked.has(k))) for (const m of mentions) if (m.at < clauseStart) m.retracted = true;
+      for (let k = withdrawnFrom; k < i; k++) excluded.add(k);
+    }
+    withdrawing = false;
     // A clause reporting a failed attempt: none of its values are the ones to use.
     for (let k = clauseStart; k < i; k++)
       if (FAILURE.some((f) => matchAt(keys, k, f) > 0)) {
@@ -198,6 +265,26 @@ export function readFrame(raw: string): IntentFrame {
       endClause(i);
       continue;
     }
+    // "a harbor... no, an artifactory registry": a lone "no" corrects the clause before it; its values are not the ones to use.
+    if (LONE_NO.has(w) && i > 0 && words[i - 1] === "," && (words[i + 1] === "," || words[i + 1] === undefined) && lastClause[1] > lastClause[0]) {
+      for (let k = lastClause[0]; k < lastClause[1]; k++) excluded.add(k);
+      excluded.add(i);
+      continue;
+    }
+    // "don't forget to create …" asks for it; "do not cancel …" withdraws nothing.
+    if (negating && keys[i] === FORGET) {
+      negating = false;
+      continue;
+    }
+    const wd = negating ? undefined : firstMatch(keys, i, WITHDRAW);
+    if (wd) {
+      // The rest of this clause is what is dropped (and, at the clause's end, maybe what came before).
+      retractedAt = i;
+      withdrawing = true;
+      withdrawnFrom = i + wd.words.length;
+      i += wd.words.length - 1;
+      continue;
+    }
     const r = firstMatch(keys, i, RETRACT);
     if (r) {
       for (const m of mentions) m.retracted = true;
@@ -209,7 +296,8 @@ export function readFrame(raw: string): IntentFrame {
       i += r.words.length - 1;
       continue;
     }
-    const a = ACTIONS.find((x) => matchAt(keys, i, x.p) > 0);
+    // "my list", "our build", "the to-do list": after a possessive (or "list" after an article) the word is a noun.
+    const a = POSSESSIVES.has(words[i - 1] ?? "") || (keys[i] === LIST && ARTICLES.has(words[i - 1] ?? "")) ? undefined : actionAt(keys, i);
     if (a) {
       const len = matchAt(keys, i, a.p);
       mentions.push({ action: a.action, phrase: a.p.text, at: i, end: i + len, negated: negating, retracted: false });
@@ -235,12 +323,15 @@ export function readFrame(raw: string): IntentFrame {
     if (negating || keeping) excluded.add(i);
   }
   endClause(words.length);
+  for (const m of dropped) m.retracted = true;
   let live = mentions.filter((m) => !m.negated && !m.retracted);
+  // "New intern here … can you build me a lab?": "new" is the request's verb only when it has no other.
+  if (live.some((m) => m.phrase !== "new")) live = live.filter((m) => m.phrase !== "new");
   // A correction after a negated or retracted action keeps the action and changes its object or values:
   // "don't install harbor, I meant quay", "install openshift 4.18, no wait, 4.19".
   const afterRetraction = retractedAt >= 0 && words.slice(retractedAt).some(hasDigit);
   if (!live.some((m) => m.action !== "keep") && (correction || afterRetraction)) {
-    const carried = mentions.find((m) => m.action !== "keep");
+    const carried = mentions.find((m) => m.action !== "keep" && !dropped.has(m));
     if (carried) live = [{ ...carried, negated: false, retracted: false }];
   }
   // "keep it" asks for nothing: with no other live action the request is withdrawn.
@@ -264,13 +355,15 @@ export function readFrame(raw: string): IntentFrame {
   const readOnly = action === null || action === "list" || action === "check" || (asks && !polite);
   const past = asks && PAST.has(clause[start] ?? "");
   const stateQuestion = question && readOnly && (past || words.some((x) => STATE.has(x.replace(/[?'].*$/, ""))));
-  return { words, action, mentions, asks, withdrawn: mentions.length > 0 && action === null && mentions.some((m) => m.action !== "keep"), question, stateQuestion, excluded };
+  // Taken back: every action asked for was negated or retracted, or a retraction left no action at all.
+  const withdrawn = action === null && (mentions.some((m) => m.action !== "keep") || retractedAt >= 0);
+  return { words, action, mentions, asks, withdrawn, question, stateQuestion, excluded };
 }
 
 /** True when a clause carries an action word, a negation or a retraction: what the frame reads. */
 export function hasClauseSignal(raw: string): boolean {
   const keys = frameWords(raw).map((w) => (w === "," ? w : wordKey(w)));
-  return keys.some((_, i) => ACTIONS.some((x) => matchAt(keys, i, x.p) > 0) || !!firstMatch(keys, i, NEG) || !!firstMatch(keys, i, RETRACT));
+  return keys.some((_, i) => !!actionAt(keys, i) || !!firstMatch(keys, i, NEG) || !!firstMatch(keys, i, RETRACT));
 }
 
 /** The request without the words whose values must not be used (negated, or from a failed attempt). */

@@ -106,6 +106,15 @@ const NOT_NAMES = new Set([
   "setup",
   "called",
   "named",
+  "is",
+  "was",
+  "are",
+  "were",
+  "has",
+  "will",
+  "should",
+  "can",
+  "done",
 ]);
 const LAB_NAME = /^[a-z][a-z0-9-]{0,10}$/;
 

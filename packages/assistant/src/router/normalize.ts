@@ -8,6 +8,8 @@ export function normalizeText(raw: string): string {
       .normalize("NFD")
       .replace(/\p{M}/gu, "")
       .replace(/ß/g, "ss")
+      .replace(/œ/g, "oe")
+      .replace(/æ/g, "ae")
       .replace(/[\u2018\u2019\u02bc`´]/g, "'")
       .replace(/[\u201c\u201d]/g, '"')
       .replace(/[\u2010-\u2015\u2212]/g, "-")

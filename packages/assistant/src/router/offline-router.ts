@@ -2,13 +2,13 @@ import type { RouteRefusal, RouteResult, RouterCatalogEntry } from "../types";
 import type { SettledParams } from "../params/settle-params";
 import { ALIASES, createAliasMatcher, type AliasDefinition } from "./aliases";
 import { createChatFilter } from "./chat-clauses";
-import { isHostRoomQuestion } from "./host-questions";
+import { readHostQuestion } from "./host-questions";
 import { readFrame } from "./intent-frame";
 import { detectVerbs } from "./keyword-scorer";
 import { verbsFromFrame } from "./frame-decision";
 import { createIntentParser } from "./parse-intent";
 import { routeLab } from "./lab-route";
-import { answerReadOnly, refuseByFrame, refuseQuestion, routeByScore } from "./route-stages";
+import { answerExpiry, answerReadOnly, refuseByFrame, refuseQuestion, routeByScore } from "./route-stages";
 import { createRouterParts, refusal, type RequestContext } from "./router-parts";
 import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, type RouterThresholds, type RouterWeights } from "./route-weights";
 import { checkSafety } from "./safety-gate";
@@ -18,7 +18,7 @@ export { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS };
 export type { RouterThresholds, RouterWeights };
 
 const HOST_ROOM_REPLY =
-  "That asks how much room the hypervisor hosts have, not for a change; nothing was started. The chat (POST /chat) answers it from the host inventory's last probes, as does `svc-hosts list`.";
+  "That asks how much room the hypervisor hosts have (or where a VM would fit), not for a change; nothing was started. The answer comes from the host inventory's last probes (POST /orchestrator/intent and POST /chat give it), as does `svc-hosts list`.";
 
 /** Options for createOfflineRouter. */
 export interface OfflineRouterOptions {
@@ -63,9 +63,10 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       const gate = checkSafety(intent);
       // Unsafe text anywhere in the message is refused, chat or not.
       if (gate && gate.kind !== "out_of_scope") return refusal(gate.kind, gate.message, []);
-      if (isHostRoomQuestion(intent)) return refusal("out_of_scope", HOST_ROOM_REPLY, [], 0, { about_hosts: true });
+      const hosts = readHostQuestion(intent);
+      if (hosts) return refusal("out_of_scope", HOST_ROOM_REPLY, [], 0, { about_hosts: true, ...(hosts.fit ? { about_fit: hosts.fit } : {}) });
       const ctx = readRequest(intent, gate);
-      return refuseByFrame(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
+      return refuseByFrame(parts, ctx) ?? answerExpiry(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
     },
     paramsFor(intent, dagId) {
       const entry = parts.byId.get(dagId);

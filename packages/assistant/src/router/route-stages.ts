@@ -4,12 +4,13 @@ import { extractValues } from "../params/extract-params";
 import { bareObjectName, frameRefusal } from "./frame-decision";
 import { mentionRefusal } from "./mentions";
 import { runQuestion } from "./run-questions";
+import { isExpiryQuestion } from "./expiry-questions";
 import { isCheckDag, refusal, round, type Ranked, type RequestContext, type RouterParts } from "./router-parts";
 import type { ParsedIntent } from "./parse-intent";
 
 /**
  * The stages of route(), in order; each returns a route or null to pass the request on:
- * refuseByFrame → answerReadOnly → refuseQuestion → routeLab (lab-route.ts) → routeByScore.
+ * refuseByFrame → answerExpiry → answerReadOnly → refuseQuestion → routeLab (lab-route.ts) → routeByScore.
  */
 
 /** Refusals whatever the nouns say: taken back, inside a service, a foreign product, a mention, a question about a run. */
@@ -32,6 +33,14 @@ export function refuseByFrame(parts: RouterParts, ctx: RequestContext): RouteRes
   const mention = mentionRefusal(ctx.frame);
   if (mention) return refusal("out_of_scope", `${mention} ${describeCatalogue(catalog)}`, []);
   return null;
+}
+
+/** "Any TLS certs going stale soon?": the read-only check's certificate report answers it, never a new CA. */
+export function answerExpiry(parts: RouterParts, ctx: RequestContext): RouteResult | null {
+  const check = parts.checkDag;
+  if (!check || !isExpiryQuestion(ctx.request, ctx.frame)) return null;
+  if (ctx.scope) return refusal(ctx.scope.kind, ctx.scope.message, []);
+  return parts.finish(check, ctx.parsed, ctx, 1, [{ dag_id: check.dag_id, score: 1 }], "a question about certificate expiry: answered by the read-only check's certificate report");
 }
 
 /** A question about the state of things, or a request to list, is answered by a read-only check, never by a change. */

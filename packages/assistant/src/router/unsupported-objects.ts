@@ -58,6 +58,11 @@ export const FOREIGN_PRODUCTS: ReadonlySet<string> = new Set([
   "vsphere",
   "esxi",
   "docker-swarm",
+  "pfsense",
+  "opnsense",
+  "openwrt",
+  "mikrotik",
+  "fortigate",
   "awx",
   "satellite",
   "foreman",
@@ -143,6 +148,25 @@ const SERVICES = new Set([
   "pki",
 ]);
 const VM_NOUNS = new Set(["vm", "vms", "virtual", "machine", "server", "instance", "box", "guest", "node", "nodes", "host"]);
+
+/** Nouns of a kind of service that a product's name can qualify ("an opnsense router", "keycloak for sso"). */
+const KIND_NOUNS = new Set(["router", "routeur", "enrutador", "firewall", "gateway", "sso", "ldap", "idp", "directory", "cluster", "ca", "pki"]);
+/** Registries the registry workflow's type question answers ("an artifactory registry" is asked, naming the types offered). */
+const REGISTRY_PRODUCTS = new Set(["artifactory", "nexus", "gitlab", "jfrog"]);
+
+/**
+ * A foreign product named as the kind of a service the catalogue has a noun for ("set up an
+ * opnsense router", "deploy keycloak for sso"): the service asked for is that product, which the
+ * catalogue's own nouns do not change. Null when none is, or when the catalogue's product is named too.
+ */
+export function foreignKindOf(words: readonly string[]): string | null {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (!FOREIGN_PRODUCTS.has(w) || REGISTRY_PRODUCTS.has(w)) continue;
+    if (KIND_NOUNS.has(words[i + 1] ?? "") || (words[i + 1] === "for" && KIND_NOUNS.has(words[i + 2] ?? ""))) return w;
+  }
+  return null;
+}
 
 /** The foreign product asked for, when nothing in the catalogue's own words is asked for too. */
 export function foreignProduct(words: readonly string[], hasCatalogueProduct: boolean): string | null {

@@ -82,7 +82,7 @@ function routerEvidence(deps: PipelineDeps, result: RouteResult) {
 async function rejectUnmatched(deps: PipelineDeps, flow: FlowRow, result: RouteResult, router: RouterEvidence, entries: RouterCatalogEntry[]): Promise<FlowRow> {
   const refusal = result.refused?.message ?? result.reason;
   // A question about the room on the hosts is answered here, from the inventory; nothing runs.
-  const rooms = result.refused?.about_hosts ? await hostRoomAnswer(deps.hosts, deps.logger) : null;
+  const rooms = result.refused?.about_hosts ? await hostRoomAnswer(deps.hosts, deps.logger, result.refused.about_fit) : null;
   const summary = rooms ? `${refusal}\n${rooms}` : refusal.includes("I can:") ? refusal : `${refusal} ${describeCatalogue(entries)}`;
   return patchFlow(
     deps.store,
