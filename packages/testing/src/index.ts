@@ -1,4 +1,4 @@
-export { createTestDb } from "./test-db";
+export { createEmptyTestDb, createTestDb } from "./test-db";
 export type { TestDb } from "./test-db";
 export { dbOutage } from "./db-outage";
 export type { DbOutage } from "./db-outage";
