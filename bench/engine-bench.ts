@@ -26,6 +26,7 @@ import { profiled } from "./profile";
 import { percentile } from "./stats";
 import { runTimeline } from "./timeline";
 import { benchArgs } from "./lib/args";
+import { runMain } from "./lib/run-main";
 
 const USAGE = `Usage: pnpm bench [--runs 200] [--chain 20] [--tasks 8000] [--workers 4] [--concurrency 4] [--rounds 7] [--warmup 1] [--profile FILE] [--timeline] [--claimed]
 The engine alone, in one process, against raw BullMQ: latency, then throughput in rounds (ratios from one run).`;
@@ -208,10 +209,4 @@ async function main(): Promise<void> {
   rmSync(dagsDir, { recursive: true, force: true });
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

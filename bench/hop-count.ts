@@ -18,10 +18,11 @@ import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngin
 import { silentLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
-import { createTestDb, createTestRedis, waitFor } from "@svc/testing";
+import { createTestDb, createTestRedis, stackSettings, waitFor } from "@svc/testing";
 import { percentile } from "./stats";
 import { cpuUse } from "./system/cpu-use";
 import { benchArgs } from "./lib/args";
+import { runMain } from "./lib/run-main";
 
 const values = benchArgs(
   "hop-count",
@@ -70,10 +71,7 @@ async function main(): Promise<void> {
   writeFileSync(path.join(dagsDir, "w10.yaml"), `dag_id: wide10\ntasks:\n${Array.from({ length: 10 }, (_, i) => `  - {task_id: t${i}, operator: ${OP}}`).join("\n")}\n`);
   // Slow background timers: the counts are the hops', not the heartbeats' or reconciliation's.
   const config = loadConfig({
-    DATABASE_URL: tdb.url,
-    REDIS_URL: redis.url,
-    SVC_REDIS_PREFIX: redis.prefix,
-    SVC_DAGS_DIR: dagsDir,
+    ...stackSettings(tdb, redis, dagsDir),
     SVC_LOG_LEVEL: "silent",
     SVC_ZOMBIE_AFTER_MS: "60000",
     SVC_WORKER_HEARTBEAT_MS: "30000",
@@ -178,10 +176,4 @@ async function main(): Promise<void> {
   rmSync(dagsDir, { recursive: true, force: true });
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -6,7 +6,7 @@ import { createEngineApi, createQueueNotifier, startEngineRuntime, syncDagFolder
 import { silentLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues, type Queues } from "@svc/queue";
-import { createTestDb, createTestRedis, waitFor, type TestDb, type TestRedis } from "@svc/testing";
+import { createTestDb, createTestRedis, stackSettings, waitFor, type TestDb, type TestRedis } from "@svc/testing";
 
 const CAP = 2048;
 let tdb: TestDb;
@@ -21,10 +21,7 @@ beforeAll(async () => {
   // 5,000 numbered lines (about 24 KB) from a real command.
   writeFileSync(path.join(dagsDir, "chatty.yaml"), "dag_id: chatty\ntasks:\n  - {task_id: talk, operator: shell, args: {argv: [seq, '1', '5000']}}\n");
   const config = loadConfig({
-    DATABASE_URL: tdb.url,
-    REDIS_URL: redis.url,
-    SVC_REDIS_PREFIX: redis.prefix,
-    SVC_DAGS_DIR: dagsDir,
+    ...stackSettings(tdb, redis, dagsDir),
     SVC_LOG_LEVEL: "silent",
     SVC_LOG_MAX_BYTES_PER_TRY: String(CAP),
   });

@@ -11,7 +11,7 @@ import { dagSettingsFromConfig, loadConfig } from "@svc/config";
 import { createEngineApi, createQueueNotifier } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
 import { createQueues, type Queues } from "@svc/queue";
-import { createTestDb, createTestRedis, startSshd, waitFor, type TestDb, type TestRedis, type TestSshd } from "@svc/testing";
+import { createTestDb, createTestRedis, stackSettings, startSshd, waitFor, type TestDb, type TestRedis, type TestSshd } from "@svc/testing";
 import { serviceProc, type ServiceProc } from "../../bench/chaos/service-proc";
 
 jest.setTimeout(240_000);
@@ -65,10 +65,7 @@ test("a worker frozen past the zombie timeout: try 2 adopts try 1's still-runnin
     HOME: process.env.HOME,
     USER: process.env.USER,
     LANG: process.env.LANG,
-    DATABASE_URL: tdb.url,
-    REDIS_URL: redis.url,
-    SVC_REDIS_PREFIX: redis.prefix,
-    SVC_DAGS_DIR: dagsDir,
+    ...stackSettings(tdb, redis, dagsDir),
     SVC_LOG_LEVEL: "warn",
     SVC_LOG_FORMAT: "json",
     SVC_ZOMBIE_AFTER_MS: "3000",

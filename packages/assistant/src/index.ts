@@ -19,7 +19,7 @@ export type { DocsIndex, DocsIndexOptions, DocHit, ExtraDoc } from "./docs/docs-
 export { answerFromDocs } from "./docs/answer-from-docs";
 export type { DocsAnswer, DocSource, AnswerOptions } from "./docs/answer-from-docs";
 export { dagDocs } from "./docs/dag-docs";
-export { observeRun } from "./observer/observe-run";
-export type { ObserveInput, Observation, Concern, ObservedRun, ObservedTask } from "./observer/observe-run";
+export { observeRun } from "./observer";
+export type { ObserveInput, Observation, Concern, ObservedRun, ObservedTask } from "./observer";
 export type { RouteStatus, InputRequest } from "./types";
 export { brokenRule, questionFor, valueHasShellSyntax, GIVEN_FIELD_RULES } from "./params/given-value-rules";

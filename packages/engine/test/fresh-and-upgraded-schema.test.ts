@@ -1,36 +1,22 @@
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { sql } from "kysely";
-import pg from "pg";
-import { createDb, migrateToLatest, type Db } from "@svc/db";
+import { migrateToLatest, type Db } from "@svc/db";
 import { engineFunctions, migrateDatabase } from "@svc/engine-sql";
-import { createTestDb, type TestDb } from "@svc/testing";
+import { createEmptyTestDb, createTestDb, type TestDb } from "@svc/testing";
 
-const ADMIN_URL = process.env.SVC_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 /** The last numbered migration before the engine's functions became repeatable sources. */
 const LAST_PATCHED = "019-dag-change-notify";
 
 let fresh: TestDb;
-let upgraded: { name: string; url: string; db: Db };
+let upgraded: TestDb;
 beforeAll(async () => {
   fresh = await createTestDb("schemafresh");
-  const name = `svc_test_schemaupgr_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  upgraded = { name, url: u.toString(), db: createDb(u.toString(), { max: 2, applicationName: "test-schemaupgr" }) };
+  upgraded = await createEmptyTestDb("schemaupgr");
 });
 afterAll(async () => {
   await fresh.drop();
-  await upgraded.db.destroy().catch(() => undefined);
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists "${upgraded.name}" with (force)`);
-  await admin.end();
+  await upgraded.drop();
 });
 
 /** The schema as pg_dump prints it, without the per-run \restrict key of recent pg_dump versions. */

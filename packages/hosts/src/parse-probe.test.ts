@@ -1,4 +1,5 @@
-import { parseDf, parseFreeCell, parseImageList, parseNodeInfo, parseNodeMemStats } from "./parse-probe";
+import { parseDf } from "./capacity-text";
+import { parseFreeCell, parseImageList, parseNodeInfo, parseNodeMemStats } from "./parse-probe";
 
 describe("probe parsers", () => {
   it("reads virsh nodeinfo", () => {

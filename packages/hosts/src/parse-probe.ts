@@ -1,4 +1,4 @@
-// Parsers of what the probe's commands print (virsh, df, find); pure, so tests feed them text.
+// Parsers of what the probe's commands print (virsh, find; df in capacity-text); pure, so tests feed them text.
 
 const KIB_PER_MIB = 1024;
 
@@ -27,15 +27,6 @@ export function parseFreeCell(text: string): number {
   const m = /^Total:\s*(\d+)\s*KiB/m.exec(text);
   if (!m) throw new Error(`cannot read virsh freecell: ${text.trim().slice(0, 200)}`);
   return Math.floor(Number(m[1]) / KIB_PER_MIB);
-}
-
-/** `df -B1 --output=size,avail PATH`: bytes, as GiB (floor). */
-export function parseDf(text: string): { totalGb: number; freeGb: number } {
-  const line = text.trim().split("\n")[1];
-  const m = line ? /^\s*(\d+)\s+(\d+)\s*$/.exec(line) : null;
-  if (!m) throw new Error(`cannot read df output: ${text.trim().slice(0, 200)}`);
-  const gib = 1024 ** 3;
-  return { totalGb: Math.floor(Number(m[1]) / gib), freeGb: Math.floor(Number(m[2]) / gib) };
 }
 
 /**

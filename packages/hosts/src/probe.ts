@@ -1,7 +1,7 @@
-import { dirname } from "node:path";
 import { runSections, type HostExecutor, type Section } from "@svc/host";
 import { parseDomainXml } from "@svc/vm";
-import { parseDf, parseFreeCell, parseImageList, parseNames, parseNodeInfo, parseNodeMemStats } from "./parse-probe";
+import { DF_SCRIPT, parseDf, pathAndParents } from "./capacity-text";
+import { parseFreeCell, parseImageList, parseNames, parseNodeInfo, parseNodeMemStats } from "./parse-probe";
 import type { HostCapacity, HostRecord, ProbedVm, ProbeResult } from "./types";
 
 /** What the probe needs of a host record. */
@@ -22,7 +22,7 @@ section all virsh --connect "$uri" list --all --name && printf '%s\\n' "$out" | 
   [ -n "$d" ] && section domname printf '%s' "$d" && section dom virsh --connect "$uri" dumpxml -- "$d"
 done
 section running virsh --connect "$uri" list --state-running --name
-for p in "$@"; do section df df -B1 --output=size,avail -- "$p" && { section dfpath printf '%s' "$p"; break; }; done
+for p in "$@"; do section df ${DF_SCRIPT} && { section dfpath printf '%s' "$p"; break; }; done
 section images find "$images" -mindepth 1 -maxdepth 2 -printf '%P\\n'`;
 
 const failed = (what: string, f: Section) => new Error(`${what} exited ${f.code}: ${f.out.trim().split("\n").pop() ?? ""}`.slice(0, 400));
@@ -52,12 +52,7 @@ function diskOf(found: Section[], dir: string): { totalGb: number; freeGb: numbe
  * reports the host down).
  */
 export async function probeCapacity(ex: HostExecutor, h: ProbeTarget): Promise<HostCapacity> {
-  const parents: string[] = [];
-  for (let p = h.disks_dir; ; p = dirname(p)) {
-    parents.push(p);
-    if (p === "/" || p === "." || p === dirname(p)) break;
-  }
-  const r = await runSections(ex, PROBES, [h.libvirt_uri, h.images_dir, ...parents], { root: true, timeoutMs: CMD_MS });
+  const r = await runSections(ex, PROBES, [h.libvirt_uri, h.images_dir, ...pathAndParents(h.disks_dir)], { root: true, timeoutMs: CMD_MS });
   const found = r.sections;
   if (!found.length) throw new Error(`the probe printed nothing (exit ${r.code}): ${r.stderr.trim().split("\n").pop() ?? ""}`.slice(0, 400));
   const virsh = (name: string, args: string) => need(found, name, `virsh --connect ${h.libvirt_uri} ${args}`);

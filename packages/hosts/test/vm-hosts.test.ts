@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { createTestDb, ensureLibvirtd, startSecondHost, type SecondHost, type TestDb } from "@svc/testing";
-import { buildDomainXml } from "@svc/vm";
 import { runCli } from "../src";
 import { runVmHostsCli } from "../src/cli/vm-hosts";
+import { svcDomainXml } from "./domain";
 
 // svc-vm -C HOST / --all-hosts against a real Postgres inventory of three hosts: `local` (this
 // machine's qemu:///system, run in this process) and b and c (each a private libvirtd reached over
@@ -46,23 +46,7 @@ function define(h: SecondHost | null, name: string): void {
   const disks = h ? h.disksDir : join(dir, "vms");
   const vmDir = join(disks, name);
   mkdirSync(vmDir, { recursive: true });
-  const meta = { image: null, memory_mb: 128, cpus: 1, disks_gb: [], nets: [], ssh_port: null, ssh_user: null, vm_dir: vmDir };
-  const xml = buildDomainXml({
-    name,
-    virtType: "qemu",
-    memoryMb: 128,
-    cpus: 1,
-    disks: [],
-    seedIso: null,
-    iso: null,
-    kernel: null,
-    networks: [],
-    userNetPort: null,
-    userNetMac: null,
-    consoleLog: join(vmDir, "console.log"),
-    meta,
-    owner: { dagId: "d", runId: "r", taskId: "t" },
-  });
+  const xml = svcDomainXml(name, vmDir, join(vmDir, "console.log"));
   const file = join(h ? h.dir : dir, `${name}.xml`);
   writeFileSync(file, xml);
   if (h) h.virsh("define", file);

@@ -1,4 +1,5 @@
-export { createTestDb } from "./test-db";
+export { createEmptyTestDb, createTestDb } from "./test-db";
+export { stackSettings } from "./stack-settings";
 export type { TestDb } from "./test-db";
 export { dbOutage } from "./db-outage";
 export type { DbOutage } from "./db-outage";

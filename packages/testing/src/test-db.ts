@@ -16,6 +16,14 @@ export interface TestDb {
 
 /** A fresh, migrated database for one test file: `svc_test_<label>_<random>`. */
 export async function createTestDb(label = "t"): Promise<TestDb> {
+  const t = await createEmptyTestDb(label);
+  const { error } = await migrateDatabase(t.db);
+  if (error) throw error;
+  return t;
+}
+
+/** A fresh database with no migration applied (for tests of the migrations themselves). */
+export async function createEmptyTestDb(label = "t"): Promise<TestDb> {
   const name = `svc_test_${label
     .replace(/[^a-z0-9]/gi, "")
     .toLowerCase()
@@ -28,8 +36,6 @@ export async function createTestDb(label = "t"): Promise<TestDb> {
   u.pathname = `/${name}`;
   const url = u.toString();
   const db = createDb(url, { max: 5, applicationName: `test-${label}` });
-  const { error } = await migrateDatabase(db);
-  if (error) throw error;
   return {
     db,
     url,

@@ -24,5 +24,7 @@ export { detectVirtType } from "./libvirt/virt-type";
 export { KcliDriver } from "./kcli/driver";
 export { createVmDriver, onPath } from "./select-driver";
 export { runCli } from "./cli/run";
+export { startCli } from "./cli/start";
+export { imageTable, vmDetails, vmTable } from "./cli/format";
 export type { CliIo } from "./cli/run";
 export { EXIT as VM_CLI_EXIT } from "./cli/exit-codes";

@@ -1,6 +1,6 @@
-import path from "node:path";
 import { validateParams } from "@svc/dags";
 import type { EngineApi } from "@svc/engine";
+import { cpuCount, dfArgv, dfFreeGb, memAvailableMb, pathAndParents } from "@svc/hosts/capacity";
 import type { VmCliInfo, VmTools } from "./vm-access";
 
 export interface PreflightCheck {
@@ -9,46 +9,43 @@ export interface PreflightCheck {
   detail: string;
 }
 
-const GIB = 1024 * 1024 * 1024;
-
 async function probe(vms: VmTools, argv: string[]): Promise<string | undefined> {
   const r = await vms.exec(argv).catch(() => undefined);
   return r && r.code === 0 ? r.stdout : undefined;
 }
 
-/** Free space (KiB) of `dir`, or of its nearest existing parent when the first VM has not created it yet. */
-async function freeSpace(vms: VmTools, dir: string): Promise<{ dir: string; freeKb: number }> {
-  for (let d = dir; ; d = path.posix.dirname(d)) {
-    const df = await probe(vms, ["df", "-Pk", "--", d]);
-    if (df) return { dir: d, freeKb: Number(df.trim().split("\n").pop()?.split(/\s+/)[3]) };
-    if (d === path.posix.dirname(d)) return { dir, freeKb: NaN };
+/** Free space (GiB) of `dir`, or of its nearest existing parent when the first VM has not created it yet. */
+async function freeSpace(vms: VmTools, dir: string): Promise<{ dir: string; freeGb: number | null }> {
+  for (const d of pathAndParents(dir)) {
+    const df = await probe(vms, dfArgv(d));
+    if (df) return { dir: d, freeGb: dfFreeGb(df) };
   }
+  return { dir, freeGb: null };
 }
 
 /** Host resources against the request: memory available, CPUs (over-commit is only noted), disk space for the disks. */
 async function resourceChecks(vms: VmTools, conf: Record<string, unknown>): Promise<PreflightCheck[]> {
   const out: PreflightCheck[] = [];
-  const mem = await probe(vms, ["cat", "/proc/meminfo"]);
-  const availKb = mem ? Number(/MemAvailable:\s+(\d+)/.exec(mem)?.[1]) : NaN;
+  const availMb = memAvailableMb(await probe(vms, ["cat", "/proc/meminfo"]));
   const wantMb = Number(conf.memory_mb ?? 0);
   out.push(
-    Number.isFinite(availKb)
-      ? { check: "memory", ok: availKb / 1024 >= wantMb, detail: `${wantMb} MiB requested, ${Math.floor(availKb / 1024)} MiB available` }
+    availMb !== null
+      ? { check: "memory", ok: availMb >= wantMb, detail: `${wantMb} MiB requested, ${availMb} MiB available` }
       : { check: "memory", ok: false, detail: "could not read /proc/meminfo on the host" },
   );
-  const cpus = Number((await probe(vms, ["nproc"]))?.trim());
+  const cpus = cpuCount(await probe(vms, ["nproc"]));
   const wantCpus = Number(conf.cpus ?? 1);
   out.push({
     check: "cpus",
-    ok: Number.isFinite(cpus) && cpus > 0,
-    detail: Number.isFinite(cpus) ? `${wantCpus} vCPU requested, host has ${cpus}${wantCpus > cpus ? " (over-committed)" : ""}` : "could not count host CPUs",
+    ok: cpus !== null,
+    detail: cpus !== null ? `${wantCpus} vCPU requested, host has ${cpus}${wantCpus > cpus ? " (over-committed)" : ""}` : "could not count host CPUs",
   });
-  const { dir, freeKb } = await freeSpace(vms, vms.disksDir);
+  const { dir, freeGb } = await freeSpace(vms, vms.disksDir);
   const wantGb = Number(conf.disk_gb ?? 0);
   const where = dir === vms.disksDir ? dir : `${dir} (where ${vms.disksDir} will be created)`;
   out.push(
-    Number.isFinite(freeKb)
-      ? { check: "disk", ok: (freeKb * 1024) / GIB >= wantGb, detail: `${wantGb} GiB requested, ${Math.floor((freeKb * 1024) / GIB)} GiB free in ${where}` }
+    freeGb !== null
+      ? { check: "disk", ok: freeGb >= wantGb, detail: `${wantGb} GiB requested, ${freeGb} GiB free in ${where}` }
       : { check: "disk", ok: false, detail: `could not read free space of ${vms.disksDir}` },
   );
   return out;

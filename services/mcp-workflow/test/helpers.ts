@@ -160,3 +160,26 @@ export async function progressOnTheWire<T>(client: Client, fn: () => Promise<T>)
     transport.onmessage = inner;
   }
 }
+
+/** What a tool call answers, as the tests read it. */
+export type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> };
+
+/** svc-vm of this checkout, the VM CLI the tools run. */
+export const VM_CLI = path.resolve(__dirname, "../../../packages/vm/bin/svc-vm");
+
+/** The VM workflow's params (with host) and a no-op task, with these defaults: the tools' path through it without touching a host. */
+export const vmDeploymentDag = (d: { image: string; memory_mb: number; disk_gb: number }) => `dag_id: vm_deployment
+description: Create or delete a VM (no-op stand-in)
+tags: [vm]
+params:
+  action: {type: string, enum: [create, delete], default: create}
+  vm_name: {type: string, pattern: "^([a-z][a-z0-9-]{0,62})?$", default: ""}
+  image: {type: string, pattern: "^[a-z0-9][a-z0-9._-]{0,62}$", default: "${d.image}"}
+  cpus: {type: integer, minimum: 1, maximum: 64, default: 2}
+  memory_mb: {type: integer, minimum: 256, maximum: 262144, default: ${d.memory_mb}}
+  disk_gb: {type: integer, minimum: 1, maximum: 4096, default: ${d.disk_gb}}
+  host: {type: string, pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$", default: ""}
+tasks:
+  - task_id: act
+    operator: noop
+`;

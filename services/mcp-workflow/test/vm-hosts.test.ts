@@ -1,27 +1,8 @@
-import path from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import type { HostCapacity } from "@svc/hosts";
-import { connectStdio, startStack, type Stack } from "./helpers";
+import { connectStdio, startStack, vmDeploymentDag, VM_CLI, type Stack, type ToolResult } from "./helpers";
 
-type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> };
-
-/** The VM workflow's params (with host) and a no-op task: the tools' path through it without a host. */
-const VM_DEPLOYMENT = `dag_id: vm_deployment
-description: Create or delete a VM (no-op stand-in)
-tags: [vm]
-params:
-  action: {type: string, enum: [create, delete], default: create}
-  vm_name: {type: string, pattern: "^([a-z][a-z0-9-]{0,62})?$", default: ""}
-  image: {type: string, pattern: "^[a-z0-9][a-z0-9._-]{0,62}$", default: "debian12"}
-  cpus: {type: integer, minimum: 1, maximum: 64, default: 2}
-  memory_mb: {type: integer, minimum: 256, maximum: 262144, default: 2048}
-  disk_gb: {type: integer, minimum: 1, maximum: 4096, default: 10}
-  host: {type: string, pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$", default: ""}
-tasks:
-  - task_id: act
-    operator: noop
-`;
-const VM_CLI = path.resolve(__dirname, "../../../packages/vm/bin/svc-vm");
+const VM_DEPLOYMENT = vmDeploymentDag({ image: "debian12", memory_mb: 2048, disk_gb: 10 });
 
 /** A probe as a worker would have recorded it (hand-written: the probe itself is tested in @svc/hosts). */
 function probe(o: Partial<HostCapacity>): HostCapacity {

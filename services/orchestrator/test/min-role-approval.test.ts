@@ -1,7 +1,6 @@
-import type { RouteResult } from "@svc/assistant";
-import { approveFlow, createFlowRouter, processFlow, runIdForExecution, type FlowRouter, type PipelineDeps } from "@svc/flows";
-import { silentLogger } from "@svc/logger";
+import { approveFlow, processFlow, runIdForExecution, type PipelineDeps } from "@svc/flows";
 import { createStack, type Stack } from "../../assistant-api/test/stack";
+import { pick, pipelineOf } from "./pick-router";
 
 /**
  * A param reserved for admin (min_role: admin) is covered only by an admin's approval, given by
@@ -13,25 +12,10 @@ const VAULT =
   "dag_id: vault_job\ndescription: Rotate the vault widgets.\nparams:\n  purge: { type: boolean, default: false, min_role: admin }\ntasks:\n  - {task_id: a, operator: noop}\n";
 const PAUSED = "dag_id: paused_job\ndescription: Polish the paused widgets.\ntasks:\n  - {task_id: a, operator: noop}\n";
 
-const pick = (dagId: string): FlowRouter => ({
-  mode: "offline",
-  model: null,
-  route: async (): Promise<RouteResult> => ({
-    status: "ready",
-    dag_id: dagId,
-    confidence: 1,
-    params: {},
-    candidates: [{ dag_id: dagId, score: 9 }],
-    reason: "test",
-    mode: "offline",
-    warnings: [],
-  }),
-});
-
 beforeAll(async () => {
   s = await createStack("orchminrole", { orchestrator: false, extraDags: { "vault.yaml": VAULT, "paused.yaml": PAUSED } });
+  pipeline = pipelineOf(s);
   const a = s.assistant;
-  pipeline = { store: a.store, engine: a.engine, router: createFlowRouter(s.config.model, silentLogger()), logger: silentLogger(), workflowUiUrl: s.config.workflowUiUrl };
   await a.engine.setPaused("vault_job", false);
   await a.engine.setPaused("paused_job", true);
 });

@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import type { RouteResult } from "@svc/assistant";
-import { createFlowRouter, processFlow, runIdForExecution, type FlowRouter, type PipelineDeps } from "@svc/flows";
+import { processFlow, runIdForExecution, type FlowRouter, type PipelineDeps } from "@svc/flows";
 import { silentLogger } from "@svc/logger";
 import { waitFor } from "@svc/testing";
 import { createStack, type Stack } from "../../assistant-api/test/stack";
+import { pick, pipelineOf } from "./pick-router";
 import { createOrchestrator } from "../src";
 
 let s: Stack;
@@ -21,25 +21,10 @@ const refusingRouter: FlowRouter = {
     throw new Error("router must not be called");
   },
 };
-const pick = (dagId: string, params: Record<string, unknown> = {}): FlowRouter => ({
-  mode: "offline",
-  model: null,
-  route: async (): Promise<RouteResult> => ({
-    status: "ready",
-    dag_id: dagId,
-    confidence: 1,
-    params,
-    candidates: [{ dag_id: dagId, score: 9 }],
-    reason: "test",
-    mode: "offline",
-    warnings: [],
-  }),
-});
 
 beforeAll(async () => {
   s = await createStack("orchpipe", { orchestrator: false, extraDags: { "doomed.yaml": DOOMED, "reserved.yaml": RESERVED } });
-  const a = s.assistant;
-  pipeline = { store: a.store, engine: a.engine, router: createFlowRouter(s.config.model, silentLogger()), logger: silentLogger(), workflowUiUrl: s.config.workflowUiUrl };
+  pipeline = pipelineOf(s);
 });
 afterAll(async () => s?.close());
 

@@ -30,14 +30,19 @@ export const qCsv = () =>
 /** limit / offset, as Airflow names them. */
 export const pageQuery = { limit: qInt().optional(), offset: qInt().optional() };
 
-/** Date range filters of runs and task instances. */
-export const dateRangeQuery = {
+/** Execution, start and end date ranges: the filters of the batch lists. */
+export const runDateRange = {
   execution_date_gte: qDate().optional(),
   execution_date_lte: qDate().optional(),
   start_date_gte: qDate().optional(),
   start_date_lte: qDate().optional(),
   end_date_gte: qDate().optional(),
   end_date_lte: qDate().optional(),
+};
+
+/** Date range filters of runs and task instances. */
+export const dateRangeQuery = {
+  ...runDateRange,
   updated_at_gte: qDate().optional(),
   updated_at_lte: qDate().optional(),
 };

@@ -1,5 +1,6 @@
 import { commands } from "./commands";
 import { errorLines, logTail } from "./error-lines";
+import { tasksIn } from "./task-states";
 
 /** A DAG run as the observer needs it. */
 export interface ObservedRun {
@@ -88,8 +89,9 @@ export function observeRun(input: ObserveInput): Observation {
   const progress = finished ? 100 : tasks.length === 0 ? 0 : Math.round((done / tasks.length) * 100);
   const concerns: Concern[] = [];
   const recommendations: string[] = [];
+  const by = tasksIn(tasks);
 
-  for (const t of tasks.filter((x) => x.state === "failed")) {
+  for (const t of by.failed) {
     const lines = logTails[t.task_id] ?? [];
     const errs = errorLines(lines);
     concerns.push({
@@ -104,7 +106,7 @@ export function observeRun(input: ObserveInput): Observation {
       `After fixing the cause, clear and retry it: ${commands.clearTask(dagId, run.run_id, t.task_id)}`,
     );
   }
-  for (const t of tasks.filter((x) => x.state === "up_for_retry")) {
+  for (const t of by.retrying) {
     const lines = logTails[t.task_id] ?? [];
     concerns.push({
       severity: "warning",
@@ -115,9 +117,9 @@ export function observeRun(input: ObserveInput): Observation {
     });
     recommendations.push(`Task ${t.task_id} is retrying; its last try's log: ${commands.taskLogs(dagId, run.run_id, t.task_id, t.try_number)}`);
   }
-  const upstream = tasks.filter((x) => x.state === "upstream_failed").map((x) => x.task_id);
+  const upstream = by.upstream.map((x) => x.task_id);
   if (upstream.length > 0) concerns.push({ severity: "warning", message: `${upstream.length} task(s) did not run because an upstream task failed: ${upstream.join(", ")}` });
-  if (overall === "failed" && !tasks.some((t) => t.state === "failed")) {
+  if (overall === "failed" && by.failed.length === 0) {
     concerns.push({ severity: "error", message: `Run ${run.run_id} failed without a failed task (timed out, or marked failed by hand)` });
   }
   if (concerns.length > 0 || overall !== "success") recommendations.push(`See the run in the grid: ${grid}`);

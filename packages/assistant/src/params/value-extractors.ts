@@ -1,23 +1,10 @@
 /** Extractors for single param values from a request's token text (tokens joined by spaces). */
-import { numberWordsToDigits } from "./number-words";
+import { numberWordsToDigits, numberWordValue } from "./number-words";
 
-/** English number words as digits. */
-export const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twelve: 12,
-  sixteen: 16,
-  "thirty-two": 32,
-  "sixty-four": 64,
-};
+/** The English number words the value readers take, as digits (their values from numberWordValue). */
+export const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
+  ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve", "sixteen", "thirty-two", "sixty-four"].map((w) => [w, numberWordValue(w)!]),
+);
 
 function toNumber(s: string): number | undefined {
   const n = NUMBER_WORDS[s] ?? Number(s);

@@ -1,9 +1,12 @@
-import { runCli as runVmCli, VM_CLI_EXIT as EXIT, type CliIo, type ImageInfo, type VmInfo } from "@svc/vm";
+import { imageTable, runCli as runVmCli, vmDetails, vmTable, VM_CLI_EXIT as EXIT, type CliIo, type ImageInfo, type VmInfo } from "@svc/vm";
 import type { HostRecord } from "../types";
 import { CliContext, UsageError } from "./context";
 import { parseFanOutArgs, FanOutUsageError, type FanOutArgs } from "./vm-hosts-args";
 import { failureOf, runOnHost, type HostRun } from "./vm-hosts-exec";
-import { hostImageTable, hostVmDetails, hostVmTable, type OnHost } from "./vm-hosts-format";
+
+/** A VM or an image with the host it is on (svc-vm -C / --all-hosts output): svc-vm's columns after a HOST column. */
+type OnHost<T> = { host: string } & T;
+const hostOf = (r: { host: string }) => r.host;
 
 /** An error of the fan-out with svc-vm's exit code and error code. */
 class FanOutError extends Error {
@@ -55,7 +58,13 @@ async function list(a: FanOutArgs, targets: HostRecord[], run: Run, io: CliIo): 
     else failed.push(x);
   }
   const images = a.noun === "image" || a.noun === "images";
-  io.out(a.json ? JSON.stringify(rows, null, 2) : images ? hostImageTable(rows as unknown as OnHost<ImageInfo>[]) : hostVmTable(rows as unknown as OnHost<VmInfo>[]));
+  io.out(
+    a.json
+      ? JSON.stringify(rows, null, 2)
+      : images
+        ? imageTable(rows as unknown as OnHost<ImageInfo>[], "no images", hostOf)
+        : vmTable(rows as unknown as OnHost<VmInfo>[], hostOf),
+  );
   return report(io, failed);
 }
 
@@ -81,7 +90,7 @@ async function locate(name: string, targets: HostRecord[], run: Run, io: CliIo):
 async function infoOrDelete(a: FanOutArgs, targets: HostRecord[], run: Run, io: CliIo): Promise<number> {
   if (!a.name) throw new FanOutUsageError(`usage: svc-vm ${a.verb} vm <name> (-C HOST | --all-hosts)`);
   const { host, info } = await locate(a.name, targets, run, io);
-  if (a.verb === "info") return (io.out(a.json ? JSON.stringify(info, null, 2) : hostVmDetails(info)), EXIT.ok);
+  if (a.verb === "info") return (io.out(a.json ? JSON.stringify(info, null, 2) : vmDetails(info, info.host)), EXIT.ok);
   if (!a.yes) {
     if (!io.isTTY) throw new FanOutUsageError(`refusing to delete VM '${a.name}' on host '${host.name}' without -y (no terminal to ask)`);
     const answer = (await io.ask(`Delete VM '${a.name}' on host '${host.name}' and its disks? [y/N] `)).trim().toLowerCase();

@@ -1,11 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SvcConfig } from "@svc/config";
-import { sharedSshPool } from "@svc/host";
-import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
-import { createHostOperators } from "./index";
-import { sshdTestConfig } from "./sshd-test-config";
+import { createTestOperatorContext, type TestSshd } from "@svc/testing";
+import { playbookTarget, sshdTestConfig } from "./sshd-test-config";
 import type { Operator } from "../types";
 
 // Each task reports, from the target, the SSH connection it came over, the control sockets in
@@ -35,17 +32,11 @@ let dir: string;
 let op: Operator;
 let cfg: SvcConfig;
 
-beforeAll(async () => {
-  sshd = await startSshd();
-  dir = mkdtempSync(join(tmpdir(), "svc-ssh-reuse-"));
+const target = playbookTarget("svc-ssh-reuse-");
+beforeAll(() => {
+  ({ sshd, dir, op } = target);
   // Ansible's own SSH plumbing is what this file checks (Mitogen brings its own: ansible-strategy.test.ts).
   cfg = sshdTestConfig(sshd, dir, { SVC_ANSIBLE_STRATEGY: "linear" });
-  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
-}, 60_000);
-afterAll(async () => {
-  await sharedSshPool().closeAll();
-  await sshd?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("a play reuses one SSH connection whose socket is in the run's temp dir, and pipelines its tasks (no module files on the target)", async () => {

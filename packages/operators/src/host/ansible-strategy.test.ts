@@ -1,12 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
-import { LocalExecutor, sharedSshPool, type HostExecutor } from "@svc/host";
-import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
+import { LocalExecutor, type HostExecutor } from "@svc/host";
+import { createTestOperatorContext, type TestSshd } from "@svc/testing";
 import { ansibleStrategyFor, forgetAnsibleStrategyProbes } from "./ansible-strategy";
-import { createHostOperators } from "./index";
-import { sshdTestConfig } from "./sshd-test-config";
+import { playbookTarget, sshdTestConfig } from "./sshd-test-config";
 import type { Operator } from "../types";
 
 // The task reports the process that ran it: under Mitogen a persistent interpreter named
@@ -35,19 +33,13 @@ let dir: string;
 let op: Operator;
 const configs: Record<string, SvcConfig> = {};
 
-beforeAll(async () => {
-  sshd = await startSshd();
-  dir = mkdtempSync(join(tmpdir(), "svc-ansible-strategy-"));
+const target = playbookTarget("svc-ansible-strategy-");
+beforeAll(() => {
+  ({ sshd, dir, op } = target);
   writeFileSync(join(dir, "probe.yml"), PLAYBOOK);
   for (const strategy of ["auto", "linear", "mitogen_linear"]) {
     configs[strategy] = sshdTestConfig(sshd, join(dir, strategy), { SVC_PLAYBOOKS_DIR: dir, SVC_ANSIBLE_STRATEGY: strategy });
   }
-  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
-}, 60_000);
-afterAll(async () => {
-  await sharedSshPool().closeAll();
-  await sshd?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function play(strategy: string): Promise<{ log: string; parent: string; stdin: string }> {

@@ -1,11 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SvcConfig } from "@svc/config";
-import { sharedSshPool } from "@svc/host";
-import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
-import { createHostOperators } from "./index";
-import { sshdTestConfig } from "./sshd-test-config";
+import { createTestOperatorContext, type TestSshd } from "@svc/testing";
+import { playbookTarget, sshdTestConfig } from "./sshd-test-config";
 import { unsafeExtraVarsYaml } from "./unsafe-vars";
 import type { Operator } from "../types";
 
@@ -25,17 +22,11 @@ let dir: string;
 let op: Operator;
 let cfg: SvcConfig;
 
-beforeAll(async () => {
-  sshd = await startSshd();
-  dir = mkdtempSync(join(tmpdir(), "svc-unsafe-"));
+const target = playbookTarget("svc-unsafe-");
+beforeAll(() => {
+  ({ sshd, dir, op } = target);
   writeFileSync(join(dir, "write.yml"), PLAYBOOK);
   cfg = sshdTestConfig(sshd, dir, { SVC_SECRETS_FILE: "/etc/svc/{{ not-templated }}/secrets.yml" });
-  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
-}, 60_000);
-afterAll(async () => {
-  await sharedSshPool().closeAll();
-  await sshd?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function runPlaybook(target: Record<string, unknown>, out: string, extra: Record<string, unknown> = {}) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
 import { runSections, type HostExecutor } from "@svc/host";
+import { DF_SCRIPT, dfFreeGb, memAvailableMb, pathAndParents } from "@svc/hosts/capacity";
 import type { Operator, OperatorContext } from "../types";
 import { actedOnHost, defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { hostPath, imageName, inventoryHost, vmName } from "./schemas";
@@ -89,12 +90,10 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
         const found = r[`tool${i}`]?.code === 0;
         add(`tool:${tool}`, found ? "ok" : "error", found ? `${tool} found` : `${tool} not found on PATH`);
       });
-      const dfm = r.df?.code === 0 ? /\n\S+\s+\d+\s+\d+\s+(\d+)\s+/.exec(r.df.out) : null;
-      const diskFree = dfm ? Math.floor(Number(dfm[1]) / 1024 / 1024) : null;
+      const diskFree = r.df?.code === 0 ? dfFreeGb(r.df.out) : null;
       if (diskFree === null) add("disk", "warning", `cannot measure free disk at ${diskPath}`);
       else add("disk", diskFree >= a.min_disk_gb ? "ok" : "error", `${diskFree} GB free (minimum ${a.min_disk_gb} GB)`);
-      const avail = /MemAvailable:\s+(\d+) kB/.exec(r.mem?.out ?? "");
-      const memMb = avail ? Math.floor(Number(avail[1]) / 1024) : null;
+      const memMb = memAvailableMb(r.mem?.out);
       if (memMb === null) add("memory", "warning", "cannot read /proc/meminfo");
       else add("memory", memMb >= a.min_memory_mb ? "ok" : "warning", `${memMb} MiB available (minimum ${a.min_memory_mb} MiB)`);
 
@@ -123,15 +122,13 @@ section virt grep -c -E -w 'vmx|svm' /proc/cpuinfo
 section kvm test -r /dev/kvm -a -w /dev/kvm
 section virsh virsh --connect "$uri" version
 i=0; while [ "$i" -lt "$n" ]; do section "tool$i" command -v -- "$1"; i=$((i + 1)); shift; done
-for p in "$@"; do df -Pk -- "$p" >/dev/null 2>&1 && { section df df -Pk -- "$p"; break; }; done
+for p in "$@"; do ${DF_SCRIPT} >/dev/null 2>&1 && { section df ${DF_SCRIPT}; break; }; done
 section mem cat /proc/meminfo`;
 
 type Probes = Record<string, { code: number; out: string } | undefined>;
 
 async function probeHost(ex: HostExecutor, uri: string, tools: string[], diskPath: string, ctx: OperatorContext): Promise<Probes> {
-  const parts = diskPath.split("/");
-  const paths = parts.map((_, i) => parts.slice(0, parts.length - i).join("/") || "/");
-  const r = await runSections(ex, PROBES, [uri, String(tools.length), ...tools, ...paths], { root: true, timeoutMs: 60_000, signal: ctx.signal });
+  const r = await runSections(ex, PROBES, [uri, String(tools.length), ...tools, ...pathAndParents(diskPath)], { root: true, timeoutMs: 60_000, signal: ctx.signal });
   return Object.fromEntries(r.sections.map((x) => [x.name, { code: x.code, out: x.out }]));
 }
 

@@ -3,11 +3,12 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { loadConfig, type SvcConfig } from "@svc/config";
+import type { SvcConfig } from "@svc/config";
 import { HostUnreachableError, NonRetryableError } from "@svc/errors";
 import { AuthFailedError, FencedError, HostKeyUnknownError, sharedSshPool, SshExecutor, sshOptionsFromConfig } from "@svc/host";
 import { createTestOperatorContext, freePort, startSshd, waitFor, type TestSshd } from "@svc/testing";
 import { createHostOperators } from "./index";
+import { sshdTestConfig } from "./sshd-test-config";
 import type { Operator } from "../types";
 
 let sshd: TestSshd;
@@ -16,16 +17,7 @@ let base: string;
 const ops = new Map<string, Operator>();
 
 function config(over: Record<string, string> = {}): SvcConfig {
-  return loadConfig({
-    SVC_SSH_HOST: "127.0.0.1",
-    SVC_SSH_PORT: String(sshd.port),
-    SVC_SSH_USER: sshd.user,
-    SVC_SSH_KEY_PATH: sshd.keyPath,
-    SVC_SSH_KNOWN_HOSTS: sshd.knownHostsPath,
-    SVC_VM_IMAGES_DIR: sshd.dir,
-    SVC_HOST_STATE_DIR: join(sshd.dir, "tries"),
-    ...over,
-  });
+  return sshdTestConfig(sshd, sshd.dir, { SVC_VM_IMAGES_DIR: sshd.dir, ...over });
 }
 async function run(name: string, args: Record<string, unknown>, cfg = config()) {
   const op = ops.get(name)!;

@@ -1,11 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SvcConfig } from "@svc/config";
-import { sharedSshPool } from "@svc/host";
-import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
-import { createHostOperators } from "./index";
-import { sshdTestConfig } from "./sshd-test-config";
+import { createTestOperatorContext, type TestSshd } from "@svc/testing";
+import { playbookTarget, sshdTestConfig } from "./sshd-test-config";
 import type { Operator } from "../types";
 
 // playbooks/vm-verify.yml, the verify step of the VM workflows, against an SSH target: each check
@@ -19,16 +16,10 @@ let dir: string;
 let op: Operator;
 const configs: Record<string, SvcConfig> = {};
 
-beforeAll(async () => {
-  sshd = await startSshd();
-  dir = mkdtempSync(join(tmpdir(), "svc-vm-verify-"));
+const target = playbookTarget("svc-vm-verify-");
+beforeAll(() => {
+  ({ sshd, dir, op } = target);
   for (const strategy of ["auto", "linear"]) configs[strategy] = sshdTestConfig(sshd, join(dir, strategy), { SVC_PLAYBOOKS_DIR: PLAYBOOKS, SVC_ANSIBLE_STRATEGY: strategy });
-  op = createHostOperators().find((o) => o.name === "ansible_playbook")!;
-}, 60_000);
-afterAll(async () => {
-  await sharedSshPool().closeAll();
-  await sshd?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function verify(strategy: string, commands: string[][]) {

@@ -1,5 +1,8 @@
 import type { ImageInfo, VmInfo } from "../types";
 
+/** Where a row is (svc-vm -C / --all-hosts): a HOST column first, a `host:` line first. */
+type HostOf<T> = ((row: T) => string) | undefined;
+
 function table(head: string[], rows: string[][]): string {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (r: string[]) =>
@@ -10,20 +13,33 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), ...rows.map(line)].join("\n");
 }
 
+/** The table, with the HOST column first when rows say where they are. */
+function hostTable<T>(head: string[], rows: T[], cells: (r: T) => string[], hostOf: HostOf<T>): string {
+  return hostOf
+    ? table(
+        ["HOST", ...head],
+        rows.map((r) => [hostOf(r), ...cells(r)]),
+      )
+    : table(head, rows.map(cells));
+}
+
 const endpoint = (v: VmInfo) => (v.ssh_host && v.ssh_port ? `${v.ssh_user ?? "root"}@${v.ssh_host}:${v.ssh_port}` : "-");
 
 /** `list vm` as a table. */
-export function vmTable(vms: VmInfo[]): string {
+export function vmTable<T extends VmInfo>(vms: T[], hostOf?: HostOf<T>): string {
   if (vms.length === 0) return "no VMs";
-  return table(
+  return hostTable(
     ["NAME", "STATE", "IMAGE", "CPUS", "MEMORY", "SSH"],
-    vms.map((v) => [v.name, v.state, v.image ?? "-", String(v.cpus ?? "-"), v.memory_mb ? `${v.memory_mb} MiB` : "-", endpoint(v)]),
+    vms,
+    (v) => [v.name, v.state, v.image ?? "-", String(v.cpus ?? "-"), v.memory_mb ? `${v.memory_mb} MiB` : "-", endpoint(v)],
+    hostOf,
   );
 }
 
-/** `info vm` as aligned key: value lines. */
-export function vmDetails(v: VmInfo): string {
+/** `info vm` as aligned key: value lines (lists another host's svc-vm may leave out read as none). */
+export function vmDetails(v: VmInfo, host?: string): string {
   const rows: [string, string][] = [
+    ...(host === undefined ? [] : [["host", host] as [string, string]]),
     ["name", v.name],
     ["state", v.state],
     ["image", v.image ?? "-"],
@@ -32,19 +48,16 @@ export function vmDetails(v: VmInfo): string {
     ["memory", v.memory_mb ? `${v.memory_mb} MiB` : "-"],
     ["ip", v.ip ?? "-"],
     ["ssh", endpoint(v)],
-    ["nets", v.nets.join(", ") || "-"],
-    ["macs", v.macs.join(", ") || "-"],
-    ["disks", v.disks.map((d) => (d.size_gb ? `${d.path} (${d.size_gb} GB)` : d.path)).join(", ") || "-"],
+    ["nets", (v.nets ?? []).join(", ") || "-"],
+    ["macs", (v.macs ?? []).join(", ") || "-"],
+    ["disks", (v.disks ?? []).map((d) => (d.size_gb ? `${d.path} (${d.size_gb} GB)` : d.path)).join(", ") || "-"],
     ["driver", v.driver],
   ];
   return rows.map(([k, val]) => `${`${k}:`.padEnd(8)} ${val}`).join("\n");
 }
 
-/** `list image` as a table. */
-export function imageTable(images: ImageInfo[], dir: string): string {
-  if (images.length === 0) return `no images in ${dir}`;
-  return table(
-    ["NAME", "OS", "BOOT", "PATH"],
-    images.map((i) => [i.name, i.os ?? "-", i.boot, i.path]),
-  );
+/** `list image` as a table; `none` is what an empty list says. */
+export function imageTable<T extends ImageInfo>(images: T[], none: string, hostOf?: HostOf<T>): string {
+  if (images.length === 0) return none;
+  return hostTable(["NAME", "OS", "BOOT", "PATH"], images, (i) => [i.name, i.os ?? "-", i.boot, i.path], hostOf);
 }

@@ -1,20 +1,5 @@
-import { createInterface } from "node:readline/promises";
 import { runCli } from "./run";
+import { startCli } from "./start";
 
 // Entry point of the svc-vm bin: real stdio, real environment.
-void runCli(process.argv.slice(2), {
-  out: (t) => process.stdout.write(`${t}\n`),
-  err: (t) => process.stderr.write(`${t}\n`),
-  isTTY: Boolean(process.stdin.isTTY && process.stderr.isTTY),
-  ask: async (q) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      return await rl.question(q);
-    } finally {
-      rl.close();
-    }
-  },
-  env: process.env,
-}).then((code) => {
-  process.exitCode = code;
-});
+startCli(runCli, process.env);

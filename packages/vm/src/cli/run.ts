@@ -45,7 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case "list images":
         return await done(args, async () => {
           const images = await driver.listImages();
-          print(images, imageTable(images, settings.imagesDir));
+          print(images, imageTable(images, `no images in ${settings.imagesDir}`));
         });
       case "info vm":
         return await done(

@@ -15,7 +15,7 @@ import { assertForwards } from "../forwards";
 import { buildDomainXml, parseDomainXml, type ParsedDomain, type RecordedForward, type SvcVmMeta } from "./domain-xml";
 import { pickForwardPort } from "./ports";
 import { writeSeedIso } from "./seed-iso";
-import { specDiff } from "./spec-diff";
+import { recordedSpec, specDiff } from "./spec-diff";
 import { detectVirtType } from "./virt-type";
 import { Virsh } from "./virsh";
 
@@ -247,12 +247,7 @@ export class LibvirtDriver implements VmDriver {
       const forwards = userNet ? await this.pickForwards(spec, taken.add(port!)) : [];
       const meta: SvcVmMeta = {
         image: image?.name ?? null,
-        iso: spec.iso ?? null,
-        memory_mb: spec.memoryMb,
-        cpus: spec.cpus,
-        disks_gb: spec.disksGb,
-        nets: spec.nets,
-        macs: spec.macs ?? [],
+        ...recordedSpec(spec),
         ssh_port: port,
         ...(forwards.length ? { forwards } : {}),
         ...(spec.userNetOutbound ? { user_net_outbound: true } : {}),

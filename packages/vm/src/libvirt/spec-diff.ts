@@ -2,6 +2,11 @@ import { assertForwards, forwardText } from "../forwards";
 import type { VmSpec } from "../types";
 import type { SvcVmMeta } from "./domain-xml";
 
+/** What the metadata records of a create request, beside the image, ports and forwards. */
+export function recordedSpec(spec: VmSpec): Pick<SvcVmMeta, "memory_mb" | "cpus" | "disks_gb" | "nets"> & { iso: string | null; macs: string[] } {
+  return { iso: spec.iso ?? null, memory_mb: spec.memoryMb, cpus: spec.cpus, disks_gb: spec.disksGb, nets: spec.nets, macs: spec.macs ?? [] };
+}
+
 /**
  * How an existing VM's recorded spec differs from a create request: "" when it is the same VM
  * (create is then an idempotent success), else one `key: has X, asked Y` per difference.
@@ -11,12 +16,7 @@ export function specDiff(spec: VmSpec, meta: SvcVmMeta | null): string {
   if (!meta) return "not created by svc-vm";
   const want = {
     image: spec.image ?? null,
-    iso: spec.iso ?? null,
-    memory_mb: spec.memoryMb,
-    cpus: spec.cpus,
-    disks_gb: spec.disksGb,
-    nets: spec.nets,
-    macs: spec.macs ?? [],
+    ...recordedSpec(spec),
     forwards: assertForwards(spec.forwards ?? [], spec.nets).map(forwardText),
     user_net_outbound: spec.userNetOutbound ?? false,
   };

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { dagConcerns, runConcerns } from "@svc/assistant/observer";
 import { defineTool, ToolInputError, type ToolDef } from "@svc/mcp";
 import type { WorkflowToolDeps } from "../deps";
-import { dagConcerns, runConcerns } from "../concerns";
 import { readLog } from "../log-view";
 import { DagSummary, dagIdField, dagSummary, runIdField, RunSummary, runSummary, TaskSummary, taskSummary } from "../shapes";
 

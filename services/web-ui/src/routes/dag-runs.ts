@@ -3,7 +3,7 @@ import { DagRunCollectionSchema, DagRunSchema, TaskInstanceCollectionSchema } fr
 import { BadRequestError } from "@svc/errors";
 import { roleAtLeast, roleOf } from "@svc/http";
 import { pickFields } from "../fields";
-import { dateRangeQuery, pageQuery, qArray, qDate } from "../query-schemas";
+import { dateRangeQuery, pageQuery, qArray, qDate, runDateRange } from "../query-schemas";
 import { dagIdParams, defineRoute, errors, runParams } from "./route";
 
 const triggerBody = z.object({
@@ -20,12 +20,7 @@ const listForm = z.strictObject({
   page_limit: z.number().int().min(1).optional(),
   dag_ids: z.array(z.string()).optional(),
   states: z.array(z.string()).optional(),
-  execution_date_gte: qDate().optional(),
-  execution_date_lte: qDate().optional(),
-  start_date_gte: qDate().optional(),
-  start_date_lte: qDate().optional(),
-  end_date_gte: qDate().optional(),
-  end_date_lte: qDate().optional(),
+  ...runDateRange,
 });
 
 /** /dags/{dag_id}/dagRuns and below (runs, notes, state, clear), plus the batch list. */

@@ -1,12 +1,25 @@
-import type { DagSummary, RunSummary, TaskSummary } from "./shapes";
+import { tasksIn } from "./task-states";
 
+/** What looks wrong, and what to do about it, as an agent reads it (the MCP tools' vocabulary). */
 export interface Findings {
   concerns: string[];
   recommendations: string[];
 }
 
+/** A run as the concern checks read it. */
+export interface ConcernRun {
+  run_id: string;
+  state: string | null;
+}
+
+/** A task instance as the concern checks read it. */
+export interface ConcernTask {
+  task_id: string;
+  state: string | null;
+}
+
 /** What looks wrong with a DAG, and what to do about it. */
-export function dagConcerns(dag: DagSummary, recent: Omit<RunSummary, "conf">[], importError: string | null): Findings {
+export function dagConcerns(dag: { is_paused: boolean }, recent: readonly ConcernRun[], importError: string | null): Findings {
   const concerns: string[] = [];
   const recommendations: string[] = [];
   if (importError !== null) {
@@ -28,12 +41,10 @@ export function dagConcerns(dag: DagSummary, recent: Omit<RunSummary, "conf">[],
 }
 
 /** What looks wrong with one run, and what to do about it. */
-export function runConcerns(run: RunSummary, tasks: TaskSummary[], dagPaused: boolean): Findings {
+export function runConcerns(run: ConcernRun, tasks: readonly ConcernTask[], dagPaused: boolean): Findings {
   const concerns: string[] = [];
   const recommendations: string[] = [];
-  const failed = tasks.filter((t) => t.state === "failed");
-  const upstream = tasks.filter((t) => t.state === "upstream_failed");
-  const retrying = tasks.filter((t) => t.state === "up_for_retry");
+  const { failed, upstream, retrying } = tasksIn(tasks);
   if (failed.length) {
     concerns.push(`${failed.length} task(s) failed: ${failed.map((t) => t.task_id).join(", ")}`);
     recommendations.push("read the failed tasks' log tails; after fixing the cause, call clear_task_instances for this run to retry them");
