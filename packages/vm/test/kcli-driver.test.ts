@@ -43,7 +43,8 @@ beforeAll(() => {
   process.env.FAKE_KCLI_LOG = join(dir, "argv.log");
   process.env.FAKE_KCLI_STATE = join(dir, "state.json");
   process.env.FAKE_KCLI_IMAGES = "centos9stream,debian-test";
-  driver = new KcliDriver(new LocalExecutor({ env: process.env }));
+  // As svc-vm runs it: a person's command passes its whole environment on (the fake reads FAKE_KCLI_*).
+  driver = new KcliDriver(new LocalExecutor({ env: process.env, inheritAll: true }));
 });
 afterAll(() => {
   process.env.PATH = savedPath;
@@ -118,7 +119,7 @@ describe("kcli argv contract", () => {
     expect(onPath("kcli", process.env.PATH ?? "")).toBe(true);
     const d = createVmDriver(
       { imagesDir: "/nonexistent", disksDir: "/nonexistent", libvirtUri: "qemu:///system", virtType: "auto", driver: "auto", sshPubkeyPaths: [] },
-      new LocalExecutor({ env: process.env }),
+      new LocalExecutor({ env: process.env, inheritAll: true }),
       process.env.PATH ?? "",
     );
     expect(d.name).toBe("kcli");
