@@ -6,7 +6,7 @@ import { SshExecutor, sharedSshPool } from "@svc/host";
 import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
 import type { Operator, OperatorHost } from "../types";
 import { createHostOperators } from "./index";
-import { sshdTestConfig } from "./sshd-test-config";
+import { sshdTestConfig } from "./sshd-test-helpers";
 
 // A play for a VM on a routed host, reached through that host. Three private sshds on this
 // machine: `conf` is the configured host (ansible-playbook runs there), `routed` the host the try

@@ -6,7 +6,7 @@ import type { SvcConfig } from "@svc/config";
 import { sharedSshPool, SshExecutor, sshOptionsFromConfig, type HostExecutor } from "@svc/host";
 import { createTestOperatorContext, startSshd, type TestSshd } from "@svc/testing";
 import { createHostOperators } from "./index";
-import { sshdTestConfig } from "./sshd-test-config";
+import { sshdTestConfig } from "./sshd-test-helpers";
 import type { Operator } from "../types";
 
 // Every command on the host is an sshd session and a login shell there: a play against SSH targets

@@ -4,7 +4,7 @@ import { loadConfig, type SvcConfig } from "@svc/config";
 import { LocalExecutor, type HostExecutor } from "@svc/host";
 import { createTestOperatorContext, type TestSshd } from "@svc/testing";
 import { ansibleStrategyFor, forgetAnsibleStrategyProbes } from "./ansible-strategy";
-import { playbookTarget, sshdTestConfig } from "./sshd-test-config";
+import { playbookTarget, sshdTestConfig } from "./sshd-test-helpers";
 import type { Operator } from "../types";
 
 // The task reports the process that ran it: under Mitogen a persistent interpreter named

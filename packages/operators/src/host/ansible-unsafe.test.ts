@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SvcConfig } from "@svc/config";
 import { createTestOperatorContext, type TestSshd } from "@svc/testing";
-import { playbookTarget, sshdTestConfig } from "./sshd-test-config";
+import { playbookTarget, sshdTestConfig } from "./sshd-test-helpers";
 import { unsafeExtraVarsYaml } from "./unsafe-vars";
 import type { Operator } from "../types";
 

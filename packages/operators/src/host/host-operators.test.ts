@@ -8,7 +8,7 @@ import { HostUnreachableError, NonRetryableError } from "@svc/errors";
 import { AuthFailedError, FencedError, HostKeyUnknownError, sharedSshPool, SshExecutor, sshOptionsFromConfig } from "@svc/host";
 import { createTestOperatorContext, freePort, startSshd, waitFor, type TestSshd } from "@svc/testing";
 import { createHostOperators } from "./index";
-import { sshdTestConfig } from "./sshd-test-config";
+import { sshdTestConfig } from "./sshd-test-helpers";
 import type { Operator } from "../types";
 
 let sshd: TestSshd;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SvcConfig } from "@svc/config";
 import { createTestOperatorContext, type TestSshd } from "@svc/testing";
-import { playbookTarget, sshdTestConfig } from "./sshd-test-config";
+import { playbookTarget, sshdTestConfig } from "./sshd-test-helpers";
 import type { Operator } from "../types";
 
 // playbooks/vm-verify.yml, the verify step of the VM workflows, against an SSH target: each check
