@@ -161,10 +161,12 @@ export function createHostService(deps: HostServiceDeps) {
           `host '${name}' is a ${row.provider} host: svc does not count its instances here yet (svc-vm list vm -C ${name}); --force removes it from the inventory and touches no instance`,
         );
       }
+      if (row.provider !== "libvirt") {
+        await inv.remove(name, o.actor);
+        return { removed: name, vm_count: null };
+      }
       const h = await refresh(row);
-      if (h.provider !== "libvirt") {
-        // forced above: nothing to count
-      } else if (h.up && h.last_probe) {
+      if (h.up && h.last_probe) {
         const mine = h.last_probe.vms.filter((v) => v.svc).map((v) => v.name);
         if (mine.length) throw new ConflictError(`host '${name}' holds ${mine.length} VM(s) svc made (${mine.join(", ")}): delete them first`);
       } else if (!o.force) {

@@ -26,3 +26,5 @@ export { createVmDriver, onPath } from "./select-driver";
 export { runCli } from "./cli/run";
 export type { CliIo } from "./cli/run";
 export { EXIT as VM_CLI_EXIT } from "./cli/exit-codes";
+export { AwsDriver } from "./aws/driver";
+export type { AwsCredentials } from "./aws/settings";
