@@ -14,7 +14,7 @@ const NOT_READ = "its credentials come from SVC_SECRETS_FILE (vault_aws_*), whic
 export function createCloudProbe(src: CloudCredentialSources = {}): (h: HostRecord) => Promise<CloudProbeResult> {
   return async (h) => {
     const s = h.provider_settings;
-    if (h.provider !== "aws") return { up: false, error: `no ${h.provider} driver in this version of svc` };
+    if (h.provider !== "aws") return { up: false, error: "its token comes from SVC_SECRETS_FILE (vault_hcloud_token), which this process does not read yet" };
     if (s.credentials !== "default-chain" && !src.awsSecrets) return { up: false, error: NOT_READ };
     try {
       const credentials = s.credentials === "default-chain" ? "default-chain" : await src.awsSecrets!();

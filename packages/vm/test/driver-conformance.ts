@@ -10,6 +10,8 @@ export interface ConformanceTarget {
   sshKeys: string[];
   /** What info reports for 384 MiB and 1 vCPU where the driver rounds up to a size (clouds); else exactly that. */
   sized?: { memory_mb: number; cpus: number };
+  /** A change of spec the driver sees as another VM (default 768 MiB; a cloud whose smallest size holds both needs more). */
+  otherSpec?: Partial<VmSpec>;
 }
 
 /** One behavioural contract, run against every VmDriver (libvirt for real, kcli through its argv). */
@@ -43,7 +45,7 @@ export function describeVmDriverConformance(label: string, target: () => Conform
     });
 
     it("refuses a create that reuses the name with another spec", async () => {
-      await expect(target().driver.create(spec({ memoryMb: 768 }))).rejects.toBeInstanceOf(VmExistsError);
+      await expect(target().driver.create(spec(target().otherSpec ?? { memoryMb: 768 }))).rejects.toBeInstanceOf(VmExistsError);
     });
 
     it("rejects invalid names before touching the hypervisor", async () => {
