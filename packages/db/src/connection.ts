@@ -24,6 +24,7 @@ import * as m017 from "./migrations/017-closed-run-reads";
 import * as m018 from "./migrations/018-kept-hops-claimed";
 import * as m019 from "./migrations/019-dag-change-notify";
 import * as m020 from "./migrations/020-run-roles-flow-owners";
+import * as m022 from "./migrations/022-cloud-hosts";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -118,6 +119,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "018-kept-hops-claimed": m018,
   "019-dag-change-notify": m019,
   "020-run-roles-flow-owners": m020,
+  "022-cloud-hosts": m022,
 };
 
 /** Create the database named in `url` when it does not exist (connects to the `postgres` database; on a multi-host URL, of the host chosen). */

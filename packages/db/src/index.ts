@@ -33,4 +33,4 @@ export type {
   HeartbeatRow,
 } from "./schema";
 export { HOST_STATES } from "./schema";
-export type { HostState, HypervisorHostRow, NewHypervisorHost, HypervisorHostUpdate } from "./schema";
+export type { HostState, HostProvider, HypervisorHostRow, NewHypervisorHost, HypervisorHostUpdate } from "./schema";

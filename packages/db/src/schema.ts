@@ -172,6 +172,9 @@ export interface IdempotencyKeyTable {
 }
 
 export const HOST_STATES = ["active", "draining"] as const;
+/** Where a host's VMs are made (migration 022): libvirt over SSH, or a cloud's API. */
+export const HOST_PROVIDERS = ["libvirt", "aws", "hetzner"] as const;
+export type HostProvider = (typeof HOST_PROVIDERS)[number];
 export type HostState = (typeof HOST_STATES)[number];
 
 /** A hypervisor host of the inventory (migration 012); VMs are counted by probing it. */
@@ -199,6 +202,9 @@ export interface HypervisorHostTable {
   created_by: string;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  provider: ColumnType<HostProvider, HostProvider | undefined, HostProvider>;
+  /** The provider's settings (region, location, endpoint, credentials mode); never credentials. `{}` for libvirt. */
+  provider_settings: ColumnType<Record<string, string>, Record<string, string> | string | undefined, Record<string, string> | string>;
 }
 
 export interface Database {

@@ -13,6 +13,7 @@ export { place, describePlacement, hostNumbers, WEIGHERS } from "./place";
 export type { Placement, PlacementHost, PlacementRequest, HostVerdict, HostNumbers, Weigher } from "./place";
 export { createHostService, probeRecord } from "./service";
 export type { HostService, HostServiceDeps, AddOptions, ProbedHost, ProbeInput } from "./service";
+export { createCloudProbe } from "./cloud-probe";
 export { runCli, EXIT as HOSTS_CLI_EXIT } from "./cli/run";
 export type { CliIo as HostsCliIo } from "./cli/context";
 export { createHostRouting } from "./routing/create-host-routing";

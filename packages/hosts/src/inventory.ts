@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db, HostState, HypervisorHostRow } from "@svc/db";
+import type { Db, HostProvider, HostState, HypervisorHostRow } from "@svc/db";
 import { AlreadyExistsError, NotFoundError } from "@svc/errors";
 import type { NewHost } from "./names";
 import type { HostCapacity, HostRecord } from "./types";
@@ -29,7 +29,7 @@ export interface HostInventory {
   list(): Promise<HostRecord[]>;
   get(name: string): Promise<HostRecord>;
   find(name: string): Promise<HostRecord | undefined>;
-  insert(host: Omit<NewHost, "host_key"> & { host_key: string | null }, actor: string): Promise<HostRecord>;
+  insert(host: Omit<NewHost, "host_key"> & { host_key: string | null; provider?: HostProvider; provider_settings?: Record<string, string> }, actor: string): Promise<HostRecord>;
   setState(name: string, state: HostState, actor: string): Promise<HostRecord>;
   setHostKey(name: string, hostKey: string, actor: string): Promise<HostRecord>;
   saveProbe(name: string, result: { capacity: HostCapacity } | { error: string }): Promise<void>;
@@ -72,10 +72,10 @@ export function createHostInventory(db: Db): HostInventory {
       try {
         const r = await db
           .insertInto("hypervisor_host")
-          .values({ ...h, labels: JSON.stringify(h.labels), created_by: actor })
+          .values({ ...h, labels: JSON.stringify(h.labels), provider_settings: JSON.stringify(h.provider_settings ?? {}), created_by: actor })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await audit(actor, "host.add", h.name, { address: h.address, port: h.port, ssh_user: h.ssh_user });
+        await audit(actor, "host.add", h.name, { address: h.address, port: h.port, ssh_user: h.ssh_user, provider: h.provider ?? "libvirt", ...h.provider_settings });
         return toRecord(r);
       } catch (e) {
         if ((e as { code?: string }).code !== "23505") throw e;

@@ -1,8 +1,9 @@
-import type { Db } from "@svc/db";
+import type { Db, HostProvider } from "@svc/db";
 import { BadRequestError, ConflictError, HostUnreachableError } from "@svc/errors";
 import { firstContactKey, hostExecutor, type HostTarget } from "./connect";
 import { createHostInventory, type HostInventory } from "./inventory";
-import { LOCAL_HOST, newHostSchema, type NewHostInput } from "./names";
+import { LOCAL_HOST, hostNameSchema, newHostSchema, type NewHostInput } from "./names";
+import { apiAddress, parseProviderSettings, providerOf } from "./providers";
 import { place, type Placement, type PlacementHost, type PlacementRequest, type Weigher } from "./place";
 import { probeHost, type ProbeTarget } from "./probe";
 import type { HostRecord, ProbeResult } from "./types";
@@ -12,6 +13,22 @@ export interface HostServiceDeps {
   db: Db;
   probe?: (h: ProbeInput) => Promise<ProbeResult>;
   firstContact?: (h: HostTarget) => Promise<string>;
+  /** Who a cloud host's credentials are (the provider's identity call); without it cloud hosts are not probed. */
+  cloudProbe?: (h: HostRecord) => Promise<CloudProbeResult>;
+}
+
+/** A cloud host's probe: the identity its credentials have, or the provider's own error. */
+export type CloudProbeResult = { up: true; identity: Record<string, string> } | { up: false; error: string };
+
+/** What an operator gives to add a cloud host (`svc-hosts add NAME --provider aws|hetzner ...`). */
+export interface NewCloudHostInput {
+  name: string;
+  provider: string;
+  /** Region, zone, subnet, security group, endpoint, credentials mode (aws); location, network, endpoint (hetzner). */
+  settings: Record<string, unknown>;
+  /** The private key svc reaches the instances with (its public key is given to the provider). */
+  key_path: string;
+  labels?: Record<string, string>;
 }
 
 /** Options of add: `probe: false` records the host without contacting it (then it has no pinned key unless given). */
@@ -21,13 +38,14 @@ export interface AddOptions {
 }
 
 /** A host with the outcome of the probe made for this answer, if one was. */
-export type ProbedHost = HostRecord & { up: boolean | null };
+export type ProbedHost = HostRecord & { up: boolean | null; identity?: Record<string, string> };
 
 /** What a probe needs: where the host is, its pinned key, its libvirt URI and directories. */
-export type ProbeInput = HostTarget & ProbeTarget & Pick<HostRecord, "host_key">;
+export type ProbeInput = HostTarget & ProbeTarget & Pick<HostRecord, "host_key"> & { provider?: HostProvider };
 
-/** Probe a host with its pinned key over its own executor. */
+/** Probe a host with its pinned key over its own executor (a cloud host is not reached over SSH). */
 export async function probeRecord(h: ProbeInput): Promise<ProbeResult> {
+  if (h.provider && h.provider !== "libvirt") return { up: false, error: `a ${h.provider} host is probed through its provider's API, not over SSH` };
   let ex;
   try {
     ex = hostExecutor(h);
@@ -48,9 +66,22 @@ export function createHostService(deps: HostServiceDeps) {
   const firstContact = deps.firstContact ?? ((h: HostTarget) => firstContactKey(h));
 
   const refresh = async (h: HostRecord): Promise<ProbedHost> => {
+    if (h.provider !== "libvirt") return refreshCloud(h);
     const r = await probe(h);
     await inv.saveProbe(h.name, r.up ? { capacity: r.capacity } : { error: r.error });
     return { ...(await inv.get(h.name)), up: r.up };
+  };
+
+  /** A cloud host's identity call; its error marks the host down. The row keeps no capacity for it. */
+  const refreshCloud = async (h: HostRecord): Promise<ProbedHost> => {
+    if (!deps.cloudProbe) return { ...h, up: null };
+    const r = await deps.cloudProbe(h).catch((e: unknown) => ({ up: false as const, error: (e as Error).message }));
+    await deps.db
+      .updateTable("hypervisor_host")
+      .set({ probe_error: r.up ? null : r.error.slice(0, 2000), probed_at: new Date().toISOString() })
+      .where("name", "=", h.name)
+      .execute();
+    return { ...(await inv.get(h.name)), up: r.up, ...(r.up ? { identity: r.identity } : {}) };
   };
 
   return {
@@ -85,6 +116,31 @@ export function createHostService(deps: HostServiceDeps) {
       await inv.saveProbe(h.name, { capacity: r.capacity });
       return { ...(await inv.get(h.name)), up: true };
     },
+    /**
+     * Add a cloud host (a region or location of a provider): validated, recorded without creating
+     * anything, then probed (who its credentials are) when a cloud probe is given and `probe` is not false.
+     */
+    async addCloud(input: NewCloudHostInput, o: AddOptions): Promise<ProbedHost> {
+      const provider = providerOf(input.provider);
+      if (typeof provider !== "string") throw new BadRequestError(provider.error);
+      if (provider === "libvirt") throw new BadRequestError("a libvirt host is added with --ssh and --key, not as a cloud host");
+      const settings = parseProviderSettings(provider, input.settings);
+      const rest = newHostSchema.pick({ name: true, key_path: true, labels: true }).safeParse({ name: input.name, key_path: input.key_path, labels: input.labels ?? {} });
+      const problems = [...("problems" in settings ? settings.problems : []), ...(rest.success ? [] : rest.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`))];
+      if (problems.length || !rest.success || !("settings" in settings)) throw new BadRequestError(problems.join("; "));
+      if (!hostNameSchema.safeParse(input.name).success || input.name === LOCAL_HOST) throw new BadRequestError(`'${input.name}' cannot name a cloud host`);
+      if (await inv.find(input.name)) throw new ConflictError(`host '${input.name}' is already in the inventory`);
+      const row = await inv.insert(
+        {
+          ...newHostSchema.parse({ ...rest.data, ssh_user: "svc", ...apiAddress(provider, settings.settings) }),
+          host_key: null,
+          provider,
+          provider_settings: settings.settings,
+        },
+        o.actor,
+      );
+      return o.probe === false ? { ...row, up: null } : refresh(row);
+    },
     drain: (name: string, actor: string) => inv.setState(name, "draining", actor),
     activate: (name: string, actor: string) => inv.setState(name, "active", actor),
     /** Pin the key the host presents now (or the one given), after the operator checked it. */
@@ -99,7 +155,17 @@ export function createHostService(deps: HostServiceDeps) {
      */
     async remove(name: string, o: { force?: boolean; actor: string }): Promise<{ removed: string; vm_count: number | null }> {
       if (name === LOCAL_HOST) throw new ConflictError("host 'local' is the host the stack runs on and cannot be removed (drain it instead)");
-      const h = await refresh(await inv.get(name));
+      const row = await inv.get(name);
+      if (row.provider !== "libvirt" && !o.force) {
+        throw new ConflictError(
+          `host '${name}' is a ${row.provider} host: svc does not count its instances here yet (svc-vm list vm -C ${name}); --force removes it from the inventory and touches no instance`,
+        );
+      }
+      if (row.provider !== "libvirt") {
+        await inv.remove(name, o.actor);
+        return { removed: name, vm_count: null };
+      }
+      const h = await refresh(row);
       if (h.up && h.last_probe) {
         const mine = h.last_probe.vms.filter((v) => v.svc).map((v) => v.name);
         if (mine.length) throw new ConflictError(`host '${name}' holds ${mine.length} VM(s) svc made (${mine.join(", ")}): delete them first`);
@@ -111,7 +177,7 @@ export function createHostService(deps: HostServiceDeps) {
     },
     /** Where a VM would go now: probes every host, then place(). */
     async placement(request: PlacementRequest, weigher: Weigher = "spread"): Promise<Placement> {
-      const hosts = await Promise.all((await inv.list()).map(refresh));
+      const hosts = await Promise.all((await inv.list()).filter((h) => h.provider === "libvirt").map(refresh));
       const view: PlacementHost[] = hosts.map((h) => ({ ...h, capacity: h.up ? h.last_probe : null, ...(h.up ? {} : { down_reason: h.probe_error ?? "unreachable" }) }));
       return place(request, view, weigher);
     },

@@ -1,4 +1,4 @@
-import type { HostState } from "@svc/db";
+import type { HostProvider, HostState } from "@svc/db";
 
 /** A host of the inventory, as the library, the CLI and the REST API show it (snake_case JSON). */
 export interface HostRecord {
@@ -24,6 +24,10 @@ export interface HostRecord {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** `libvirt` (reached over SSH), or the cloud whose API makes the VMs. */
+  provider: HostProvider;
+  /** A cloud host's region/location, endpoint, credentials mode...; `{}` for libvirt. Never credentials. */
+  provider_settings: Record<string, string>;
 }
 
 /** One libvirt domain on a host, as the probe saw it. */

@@ -25,3 +25,5 @@ export { sampleCapacity, sampleHostRow } from "./host/host-fixtures";
 export type { SampleVm } from "./host/host-fixtures";
 export { startTcpHold } from "./tcp-hold";
 export type { TcpHold } from "./tcp-hold";
+export { startMoto } from "./moto";
+export type { Moto } from "./moto";

@@ -28,3 +28,5 @@ export { startCli } from "./cli/start";
 export { imageTable, vmDetails, vmTable } from "./cli/format";
 export type { CliIo } from "./cli/run";
 export { EXIT as VM_CLI_EXIT } from "./cli/exit-codes";
+export { AwsDriver } from "./aws/driver";
+export type { AwsCredentials } from "./aws/settings";

@@ -25,6 +25,8 @@ export interface VmSpec {
    * uplink. Off by default: the guest then reaches nothing, 127.0.0.1 forwards still work.
    */
   userNetOutbound?: boolean;
+  /** A cloud size by the provider's name (instance type, server type); else the smallest fitting memoryMb and cpus. Cloud drivers only. */
+  size?: string;
 }
 
 /** A guest port a client on the host needs: forwarded from a 127.0.0.1 port picked at create. */
@@ -63,6 +65,25 @@ export interface VmInfo {
   /** Every forwarded port of a user-mode VM, SSH's included; empty otherwise. */
   forwards: PortForward[];
   driver: string;
+  /** What a cloud driver knows of the instance; absent on libvirt and kcli. */
+  cloud?: CloudInstanceInfo;
+}
+
+/** A cloud instance as its provider reports it. */
+export interface CloudInstanceInfo {
+  provider: string;
+  region: string;
+  zone: string | null;
+  instance_id: string;
+  size: string;
+  /** The provider's image id (the OS name is `image`). */
+  image_id: string;
+  public_ip: string | null;
+  private_ip: string | null;
+  /** Tags or labels, `managed-by=svc` and the owner's among them. */
+  labels: Record<string, string>;
+  launched_at: string | null;
+  age_s: number | null;
 }
 
 /** One image the VM CLI can create from. */
@@ -123,8 +144,9 @@ export interface DeleteOptions {
 
 /** A VM backend: libvirt (virsh, qemu-img) or kcli. */
 export interface VmDriver {
-  readonly name: "libvirt" | "kcli";
-  list(): Promise<VmInfo[]>;
+  readonly name: "libvirt" | "kcli" | "aws" | "hetzner";
+  /** The VMs svc made (`all`: every VM the driver sees; cloud drivers only, the others list every domain). */
+  list(opts?: { all?: boolean }): Promise<VmInfo[]>;
   /** Throws VmNotFoundError when there is no such VM. */
   info(name: string): Promise<VmInfo>;
   create(spec: VmSpec, opts?: CreateOptions): Promise<CreateResult>;

@@ -23,7 +23,7 @@ export function hostsTable(hosts: ProbedHost[]): string {
       h.name,
       h.state,
       up(h),
-      `${h.ssh_user}@${h.address}:${h.port}`,
+      h.provider === "libvirt" ? `${h.ssh_user}@${h.address}:${h.port}` : `${h.provider}:${h.provider_settings.region ?? h.provider_settings.location}`,
       c ? String(c.vm_count) : "-",
       c ? `${c.memory_free_mb}/${c.memory_total_mb}` : "-",
       c ? `${c.disk_free_gb}/${c.disk_total_gb}` : "-",
@@ -53,6 +53,16 @@ export function hostInfo(h: ProbedHost): string {
     ["reserves", `memory ${h.reserve_memory_mb} MiB, disk ${h.reserve_disk_gb} GB, vcpus ${h.reserve_vcpus}; cpu ratio ${h.cpu_ratio}`],
     ["probed_at", h.probed_at ?? "-"],
   ];
+  if (h.provider !== "libvirt") {
+    lines.splice(3, 6, ["provider", h.provider], ["settings", JSON.stringify(h.provider_settings)], ["api", `${h.address}:${h.port}`], ["key_path", h.key_path]);
+    if (h.identity)
+      lines.push([
+        "identity",
+        Object.entries(h.identity)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" "),
+      ]);
+  }
   if (h.probe_error && !h.up) lines.push(["probe_error", h.probe_error]);
   if (c) {
     lines.push(["memory", `${c.memory_free_mb} MiB free of ${c.memory_total_mb}, ${c.memory_committed_mb} held by running VMs`]);

@@ -10,6 +10,8 @@ Commands:
   info NAME            One host: settings, pinned host key, last probe, its VMs
   add NAME --ssh USER@ADDR[:PORT] --key PATH
                        Add a host: pin its host key on first contact, probe it, record it
+  add NAME --provider aws --region R | --provider hetzner --location L
+                       Add a cloud region as a host (its VMs are made through the provider's API)
   drain NAME           No new VMs on the host; running work finishes
   activate NAME        Take new VMs again (also: undrain)
   pin NAME             Pin the host key the host presents now (after a legitimate key change)
@@ -48,7 +50,28 @@ and records the host. Nothing is recorded when the host cannot be reached, unles
   --reserve-vcpus N         vCPUs kept for the host (default 0)
   --cpu-ratio R             vCPUs per physical CPU (default 4)
   --no-probe                Record without contacting the host (no key pinned unless
-                            --host-key; pin it later with svc-hosts pin NAME)`,
+                            --host-key; pin it later with svc-hosts pin NAME)
+
+Cloud hosts: svc-hosts add NAME --provider aws|hetzner [options] [--key PATH] [--label k=v]
+The host is recorded without creating anything; with a cloud driver its credentials are checked
+(who they are: svc-hosts info NAME), and bad ones mark it down with the provider's error.
+  --provider P              libvirt (the default), aws or hetzner; equinix is refused:
+                            Equinix Metal was shut down on 2026-06-30
+  --key PATH                Private key svc reaches the instances with (default SVC_VM_SSH_PRIVKEY)
+ aws:
+  --region R                The region, e.g. eu-west-1 (required)
+  --zone Z                  Availability zone in the region, e.g. eu-west-1a
+  --subnet ID               Subnet of the instances (subnet-...), else the default VPC's
+  --security-group ID       Security group of the instances (sg-...), else the VPC's default
+  --endpoint URL            EC2 (and STS) endpoint of a compatible API or a test server
+  --credentials MODE        secrets-file (default: vault_aws_access_key_id,
+                            vault_aws_secret_access_key, vault_aws_session_token of
+                            SVC_SECRETS_FILE) or default-chain (the SDK's: profile, SSO, role)
+ hetzner:
+  --location L              fsn1, nbg1, hel1, ash, hil, sin... (required; token: vault_hcloud_token)
+  --network NAME            A private network to attach the servers to
+  --endpoint URL            API base in place of https://api.hetzner.cloud/v1
+Credentials are never options nor inventory rows: only where they come from.`,
   drain: `Usage: svc-hosts drain NAME
 
 Placement stops choosing the host (a task that pins it is refused); VMs and runs there go on.`,

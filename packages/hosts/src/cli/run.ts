@@ -4,6 +4,7 @@ import { isSvcError } from "@svc/errors";
 import { parseLabels, parseSshTarget } from "../names";
 import { WEIGHERS, type Weigher } from "../place";
 import type { HostServiceDeps } from "../service";
+import { addProvider, cloudHostInput } from "./add-cloud";
 import { CliContext, UsageError, type CliIo } from "./context";
 import { hostInfo, hostsTable, placementText } from "./format";
 import { HELP } from "./help";
@@ -29,6 +30,15 @@ const VERB_OPTS: Record<string, Record<string, Opt>> = {
     "reserve-vcpus": { type: "string" },
     "cpu-ratio": { type: "string" },
     "no-probe": { type: "boolean" },
+    provider: { type: "string" },
+    region: { type: "string" },
+    zone: { type: "string" },
+    subnet: { type: "string" },
+    "security-group": { type: "string" },
+    endpoint: { type: "string" },
+    credentials: { type: "string" },
+    location: { type: "string" },
+    network: { type: "string" },
   },
   drain: {},
   activate: {},
@@ -67,6 +77,14 @@ async function runVerb(verb: string, name: string | undefined, v: Values, json: 
       return (show(h, hostInfo(h)), EXIT.ok);
     }
     case "add": {
+      const provider = addProvider(v);
+      if (provider !== "libvirt") {
+        const labels = parseLabels((v.label as string[] | undefined) ?? []);
+        if (typeof labels === "string") throw new UsageError(labels);
+        const h = await svc.addCloud(cloudHostInput(name!, provider, v, labels, ctx.config.vm.sshPrivkey), { probe: !v["no-probe"], actor: ctx.actor });
+        const where = h.provider_settings.region ?? h.provider_settings.location;
+        return (show(h, `host '${h.name}' added: ${h.provider} ${where}${h.up === false ? `, but it is down: ${h.probe_error}` : ""}`), EXIT.ok);
+      }
       const ssh = str(v, "ssh");
       const key = str(v, "key");
       if (!ssh || !key) throw new UsageError("add needs --ssh USER@ADDR[:PORT] and --key PATH (see svc-hosts add --help)");
@@ -153,6 +171,7 @@ export async function runCli(argv: string[], io: CliIo, deps: Omit<HostServiceDe
     }
     const { values, positionals } = parsed;
     if (values.help) return (io.out(HELP[verb]!), EXIT.ok);
+    if (verb === "add") addProvider(values as Values);
     const want = NAMED.has(verb) ? 1 : 0;
     if (positionals.length !== want) throw new UsageError(want ? `${verb} needs one host NAME (see svc-hosts ${verb} --help)` : `unexpected argument '${positionals[0]}'`);
     const output = (values.output as string | undefined) ?? "table";

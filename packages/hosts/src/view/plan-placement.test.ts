@@ -31,6 +31,8 @@ function rec(name: string, c: HostCapacity | null, o: Partial<HostRecord> = {}):
     created_by: "test",
     created_at: ago(100),
     updated_at: ago(100),
+    provider: "libvirt",
+    provider_settings: {},
     ...o,
   };
 }

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import type { HostProvider } from "@svc/db";
+
+/** The providers svc makes VMs on. */
+export const PROVIDERS: readonly HostProvider[] = ["libvirt", "aws", "hetzner"];
+export type CloudProvider = Exclude<HostProvider, "libvirt">;
+
+/** Providers that are gone, with why (refused by name instead of pretending). */
+const RETIRED: Record<string, string> = { equinix: "Equinix Metal was shut down on 2026-06-30" };
+
+/** The provider named, or a clear error naming those svc supports. */
+export function providerOf(name: string): HostProvider | { error: string } {
+  if ((PROVIDERS as readonly string[]).includes(name)) return name as HostProvider;
+  const supported = `svc supports the providers ${PROVIDERS.join(", ")}`;
+  const gone = RETIRED[name.toLowerCase()];
+  return { error: gone ? `${gone}: ${supported}` : `unknown provider '${name}': ${supported}` };
+}
+
+/** An API endpoint: http(s), a host, an optional port and path; no credentials, query or fragment. */
+const endpoint = z
+  .string()
+  .max(512)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return /^https?:$/.test(u.protocol) && u.hostname !== "" && !u.username && !u.password && !u.search && !u.hash && !/\s/.test(s);
+    } catch {
+      return false;
+    }
+  }, "an http(s) URL without credentials, query or fragment, such as https://ec2.eu-west-1.amazonaws.com");
+
+const awsRegion = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, "an AWS region such as eu-west-1");
+
+/** An AWS host's settings (credentials are never here: only where they come from). */
+export const awsSettingsSchema = z
+  .object({
+    region: awsRegion,
+    zone: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}[a-z]$|^[a-z]{2}(-[a-z0-9]+)+-\d[a-z]$/, "an availability zone such as eu-west-1a")
+      .optional(),
+    subnet: z
+      .string()
+      .regex(/^subnet-[0-9a-f]{8,17}$/, "a subnet id such as subnet-0123456789abcdef0")
+      .optional(),
+    security_group: z
+      .string()
+      .regex(/^sg-[0-9a-f]{8,17}$/, "a security group id such as sg-0123456789abcdef0")
+      .optional(),
+    endpoint: endpoint.optional(),
+    credentials: z.enum(["secrets-file", "default-chain"], { message: "secrets-file (the default) or default-chain" }).default("secrets-file"),
+  })
+  .strict()
+  .refine((s) => !s.zone || s.zone.startsWith(s.region), { message: "the zone must be in the region", path: ["zone"] });
+
+/** A Hetzner Cloud host's settings (the token comes from the secrets file, never from here). */
+export const hetznerSettingsSchema = z
+  .object({
+    location: z.string().regex(/^[a-z]{3}\d{0,2}$/, "a Hetzner location such as fsn1, nbg1, hel1, ash, hil, sin"),
+    network: z
+      .string()
+      .regex(/^[A-Za-z0-9]([A-Za-z0-9._-]{0,62})$/, "a network name or id")
+      .optional(),
+    endpoint: endpoint.optional(),
+  })
+  .strict();
+
+export type AwsSettings = z.output<typeof awsSettingsSchema>;
+export type HetznerSettings = z.output<typeof hetznerSettingsSchema>;
+
+/** The API a cloud host talks to (its `address` and `port` in the inventory). */
+export function apiAddress(provider: CloudProvider, s: { region?: string; endpoint?: string }): { address: string; port: number } {
+  const url = new URL(s.endpoint ?? (provider === "aws" ? `https://ec2.${s.region}.amazonaws.com` : "https://api.hetzner.cloud/v1"));
+  return { address: url.hostname.replace(/^\[|\]$/g, ""), port: url.port ? Number(url.port) : url.protocol === "http:" ? 80 : 443 };
+}
+
+/** Validate a cloud provider's settings; the problems as one line each. */
+export function parseProviderSettings(provider: CloudProvider, input: Record<string, unknown>): { settings: Record<string, string> } | { problems: string[] } {
+  const r = (provider === "aws" ? awsSettingsSchema : hetznerSettingsSchema).safeParse(input);
+  if (r.success) return { settings: r.data };
+  return { problems: r.error.issues.map((i) => `${i.path.join(".") || provider}: ${i.message}`) };
+}
