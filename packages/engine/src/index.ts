@@ -1,7 +1,7 @@
 // Public API of @svc/engine: the engine API and what the processes around it share. The worker's and
 // scheduler's entry is @svc/engine/runtime; the operators' ports are @svc/engine/ports.
-export { createQueueNotifier, nullNotifier, recordingNotifier } from "./notifier";
-export type { Notifier, RecordingNotifier } from "./notifier";
+export { createQueueNotifier, nullNotifier } from "./notifier";
+export type { Notifier } from "./notifier";
 export { decideRun } from "./core/decide";
 export type { TiView } from "./core/decide";
 export { startEngineRuntime, newInstanceId } from "./runtime/start-runtime";

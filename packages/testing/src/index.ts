@@ -5,6 +5,8 @@ export type { DbOutage } from "./db-outage";
 export { createTestRedis, deletePrefix, TEST_REDIS_URL } from "./test-redis";
 export type { TestRedis } from "./test-redis";
 export { freePort, waitFor } from "./ports";
+export { recordingNotifier } from "./notifier";
+export type { RecordingNotifier } from "./notifier";
 export { startRedisServer } from "./redis-server";
 export type { OwnRedis } from "./redis-server";
 export { startSshd } from "./host/sshd";
