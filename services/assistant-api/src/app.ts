@@ -1,5 +1,5 @@
-import express, { type Express, type Request } from "express";
-import { allowedHostsFor, csrfGuard, errorHandler, hostGuard, notFoundHandler, parseInput, requireAuth, securityHeaders, type Role } from "@svc/http";
+import express, { type Express } from "express";
+import { allowedHostsFor, csrfGuard, errorHandler, hostGuard, notFoundHandler, parseInput, requireAuth, securityHeaders } from "@svc/http";
 import { assistantAuth } from "./api-auth";
 import type { AssistantDeps } from "./deps";
 import { renderDocsPage } from "./docs-page";
