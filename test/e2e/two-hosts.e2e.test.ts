@@ -186,7 +186,10 @@ describe("two hypervisor hosts", () => {
 
   test("svc-vm list vm --all-hosts shows every VM with its host", () => {
     const bin = path.resolve(__dirname, "../../packages/vm/bin/svc-vm");
-    const r = spawnSync(process.execPath, [bin, "list", "vm", "--all-hosts", "-o", "json"], { encoding: "utf8", env: { ...process.env, DATABASE_URL: tdb.url, SVC_VM_CLI: JSON.stringify(hosts.a.vmCli) } });
+    const r = spawnSync(process.execPath, [bin, "list", "vm", "--all-hosts", "-o", "json"], {
+      encoding: "utf8",
+      env: { ...process.env, DATABASE_URL: tdb.url, SVC_VM_CLI: JSON.stringify(hosts.a.vmCli) },
+    });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     const rows = JSON.parse(r.stdout) as { host: string; name: string }[];

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { createDb } from "../../packages/db/src";
-import { createEngineApi, recordingNotifier, syncDagFolder } from "@svc/engine";
+import { createEngineApi, syncDagFolder } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
-import { createTestDb, freePort, type TestDb } from "@svc/testing";
+import { createTestDb, freePort, recordingNotifier, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../../services/web-ui/src/app";
 
 const DAG = "dag_id: idem\nparams:\n  n: {type: integer, default: 1}\ntasks:\n  - task_id: a\n    operator: noop\n";

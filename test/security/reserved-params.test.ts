@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { parseDagFile } from "@svc/dags";
-import { createEngineApi, recordingNotifier, syncDagFolder } from "@svc/engine";
+import { createEngineApi, syncDagFolder } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
-import { createTestDb, type TestDb } from "@svc/testing";
+import { createTestDb, recordingNotifier, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../../services/web-ui/src/app";
 import { authWithRoles, basicFor } from "./users";
 

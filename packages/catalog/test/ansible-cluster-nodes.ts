@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { CATALOG_PATHS } from "../src";
+import { CATALOG_PATHS } from "../src/paths";
 
 /** One node as the cluster role's defaults list it. */
 export interface AnsibleNode {

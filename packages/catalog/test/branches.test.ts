@@ -1,5 +1,5 @@
 import type { DagDefinition } from "@svc/dags";
-import { PRODUCT_DAG_IDS } from "../src";
+import { PRODUCT_DAG_IDS } from "../src/paths";
 import { loadCatalogue } from "./load-catalogue";
 import { simulateRun } from "./simulate-run";
 

@@ -3,7 +3,7 @@ import { createQueueNotifier, syncDagFolder } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
 import { createQueues, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, type TestDb, type TestRedis } from "@svc/testing";
-import { CATALOG_DAG_IDS, CATALOG_PATHS } from "../src";
+import { CATALOG_DAG_IDS, CATALOG_PATHS } from "../src/paths";
 import { TEST_SETTINGS } from "./settings";
 
 test("every DAG file in dags/ loads with the real operator registry, and they are exactly the eight", async () => {

@@ -1,5 +1,5 @@
 import type { DagDefinition } from "@svc/dags";
-import { renderTaskArgs } from "../src";
+import { renderTaskArgs } from "../src/preview";
 import { ansibleClusterNodes } from "./ansible-cluster-nodes";
 import { loadCatalogue } from "./load-catalogue";
 import { simulateRun } from "./simulate-run";

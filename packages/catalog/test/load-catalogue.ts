@@ -1,6 +1,6 @@
 import { formatProblems, parseDagFolder, type DagDefinition } from "@svc/dags";
 import { defaultOperators } from "@svc/operators";
-import { CATALOG_PATHS } from "../src";
+import { CATALOG_PATHS } from "../src/paths";
 import { TEST_SETTINGS } from "./settings";
 
 /** Every DAG of the catalogue, loaded with the real operator registry; throws listing import errors. */

@@ -1,6 +1,6 @@
 import { validateParams, type DagDefinition } from "@svc/dags";
 import { HOSTILE_STRINGS } from "@svc/testing";
-import { CATALOG_DAG_IDS } from "../src";
+import { CATALOG_DAG_IDS } from "../src/paths";
 import { loadCatalogue } from "./load-catalogue";
 
 let dags: Record<string, DagDefinition>;

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { CATALOG_PATHS } from "../src";
+import { CATALOG_PATHS } from "../src/paths";
 
 const { playbooksDir, dagsDir } = CATALOG_PATHS;
 /** Top-level *.yml files are playbooks; roles/, tasks/, templates/ and vars/ hold their parts. */

@@ -1,7 +1,7 @@
 import { ParamsInvalidError } from "@svc/errors";
 import type { DagDefinition } from "@svc/dags";
 import { defaultOperators } from "@svc/operators";
-import { previewPlaybookTask, renderTaskArgs } from "../src";
+import { previewPlaybookTask, renderTaskArgs } from "../src/preview";
 import { loadCatalogue } from "./load-catalogue";
 
 let dags: Record<string, DagDefinition>;

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureLibvirtd } from "@svc/testing";
-import { CATALOG_PATHS } from "../src";
+import { CATALOG_PATHS } from "../src/paths";
 
 const PREFIX = `svct-rh${process.pid}`;
 const NETS = [

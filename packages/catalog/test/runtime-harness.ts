@@ -7,7 +7,7 @@ import { silentLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, startSshd, waitFor, type TestDb, type TestRedis, type TestSshd } from "@svc/testing";
-import { CATALOG_PATHS } from "../src";
+import { CATALOG_PATHS } from "../src/paths";
 
 /** The real catalogue on the real scheduler and worker, the host reached over SSH on 127.0.0.1. */
 export interface CatalogueRuntime {

@@ -1,5 +1,5 @@
 import { VM_DEFAULTS } from "@svc/config";
-import { CATALOG_PATHS } from "../src";
+import { CATALOG_PATHS } from "../src/paths";
 
 /** Platform settings the catalogue's param defaults read, as the engine passes them. */
 export const TEST_SETTINGS: Record<string, string> = {

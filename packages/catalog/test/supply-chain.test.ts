@@ -10,7 +10,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
-import { CATALOG_PATHS } from "../src";
+import { CATALOG_PATHS } from "../src/paths";
 
 const { playbooksDir } = CATALOG_PATHS;
 const SHA = "a".repeat(64);

@@ -1,4 +1,5 @@
-import { CHILD_ENV_ALLOWLIST, ConfigError, loadConfig } from "./index";
+import { ConfigError, loadConfig } from "./index";
+import { CHILD_ENV_ALLOWLIST } from "./child-env";
 
 describe("settings sections parsed by loadConfig", () => {
   test("childEnv keeps only the allowlisted variables: never DATABASE_URL, SVC_* or API keys", () => {

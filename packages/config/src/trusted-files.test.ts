@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assertTrustedFileModes, assertTrustedFiles, ConfigError, loadConfig, trustedFilesOf } from "./index";
+import { assertTrustedFiles, ConfigError, loadConfig } from "./index";
+import { assertTrustedFileModes, trustedFilesOf } from "./trusted-files";
 
 let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "svc-trusted-"))));

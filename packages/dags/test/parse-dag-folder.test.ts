@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { NotFoundError } from "@svc/errors";
-import { fileToken, formatProblems, listDagFiles, parseDagFolder, resolveFileToken } from "../src";
+import { fileToken, formatProblems, parseDagFolder, resolveFileToken } from "../src";
+import { listDagFiles } from "../src/parse-dag-folder";
 import { testCatalog } from "./helpers/test-catalog";
 
 const FIXTURES = path.join(__dirname, "fixtures");

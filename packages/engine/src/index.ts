@@ -1,66 +1,23 @@
-// Public API of @svc/engine. Each area appends its own export lines.
-export { createQueueNotifier, nullNotifier, recordingNotifier } from "./notifier";
-export type { DagChange, Notifier, RecordingNotifier } from "./notifier";
-export { decideRun, evaluateTriggerRule, countUpstream, canRetry, retryDelayMs, runStateOf, isFinished } from "./core";
-export type { TiView, RunDecision, RuleVerdict, UpstreamCounts } from "./core";
-export {
-  evaluateRun,
-  startQueuedRuns,
-  executeTry,
-  claimTry,
-  commitTry,
-  tryBatcher,
-  reconcile,
-  reapZombies,
-  startWorker,
-  startScheduler,
-  schedulerInstantTries,
-  startEngineRuntime,
-  newInstanceId,
-  syncCronSchedulers,
-  dagSettingsFromConfig,
-  beat,
-  startHeartbeat,
-  bootDatabase,
-  onShutdown,
-} from "./runtime";
-export type { TryBatcher } from "./runtime/task-claim";
+// Public API of @svc/engine: the engine API and what the processes around it share. The worker's and
+// scheduler's entry is @svc/engine/runtime; the operators' ports are @svc/engine/ports.
+export { createQueueNotifier, nullNotifier } from "./notifier";
+export type { Notifier } from "./notifier";
+export { decideRun } from "./core/decide";
+export type { TiView } from "./core/decide";
+export { startEngineRuntime, newInstanceId } from "./runtime/start-runtime";
+export type { EngineRuntime } from "./runtime/start-runtime";
+export { dagSettingsFromConfig } from "./runtime/settings";
+export { startHeartbeat } from "./runtime/heartbeat";
+export { bootDatabase, onShutdown } from "./runtime/boot";
 export { microBatch } from "./runtime/micro-batch";
-export type { MicroBatchOptions } from "./runtime/micro-batch";
-export { createDagRunsPort } from "./runtime/dag-runs-port";
-export type {
-  RuntimeDeps,
-  HostRouting,
-  RouteRequest,
-  RouteDecision,
-  ReconcileReport,
-  EngineWorker,
-  EngineScheduler,
-  SchedulerOptions,
-  EngineRuntime,
-  EngineRuntimeOptions,
-} from "./runtime";
-export { syncDagFolder, watchDagFolder, getImportErrorForDag } from "./processor";
-export type { SyncDagFolderDeps, SyncReport, WatchDagFolderOptions } from "./processor";
+export { syncDagFolder } from "./processor/sync-dag-folder";
+export { createEngineApi } from "./api/engine-api";
+export type { EngineApi } from "./api/engine-api";
+export { openEngineApi } from "./api/open-engine-api";
+export { listenedDefinitions } from "./api/listened-definitions";
+export { API_COMPAT_VERSION } from "./api/health";
+export { dagEdges, topoOrder } from "./api/dag-graph";
 export {
-  createEngineApi,
-  listenedDefinitions,
-  openEngineApi,
-  RUN_ID_PATTERN,
-  parseApiDate,
-  DEFAULT_MAX_PAGE_LIMIT,
-  SCHEDULER_HEALTH_WINDOW_MS,
-  API_COMPAT_VERSION,
-  expandTaskIds,
-  dagEdges,
-  topoOrder,
-  isoDate,
-  isoOrNull,
-  formatLogLine,
-  encodeLogToken,
-  decodeLogToken,
-  timetableDescription,
-  scheduleInterval,
   API_COMPONENTS,
   DagSchema,
   DagDetailSchema,
@@ -68,49 +25,13 @@ export {
   DagRunSchema,
   DagRunCollectionSchema,
   TaskInstanceSchema,
-  TriggeredDagRunSchema,
   TaskInstanceCollectionSchema,
   TaskInstanceReferenceCollectionSchema,
-  TaskSchema,
   TaskCollectionSchema,
   ImportErrorSchema,
   ImportErrorCollectionSchema,
   HealthInfoSchema,
   VersionInfoSchema,
   TaskLogSchema,
-  DAG_RUN_STATE_VALUES,
-} from "./api";
-export type {
-  EngineApi,
-  OpenedEngineApi,
-  EngineApiDeps,
-  ListDagsQuery,
-  PausePatternOptions,
-  DagDefinitionEntry,
-  ListDagDefinitionsOptions,
-  ListDagRunsQuery,
-  ListTaskInstancesQuery,
-  ClearTaskInstancesOptions,
-  TriggerOptions,
-  RunType,
-  MarkableRunState,
-  TaskLogOptions,
-  TaskLogChunk,
-  PageQuery,
-  ApiDag,
-  ApiDagDetail,
-  ApiDagRun,
-  ApiTaskInstance,
-  ApiTriggeredDagRun,
-  ApiTaskInstanceReference,
-  ApiTask,
-  ApiImportError,
-  ApiHealthInfo,
-  ApiVersionInfo,
-  ApiDagCollection,
-  ApiDagRunCollection,
-  ApiTaskInstanceCollection,
-  ApiTaskInstanceReferenceCollection,
-  ApiTaskCollection,
-  ApiImportErrorCollection,
-} from "./api";
+} from "./api/schemas";
+export type { ApiDag, ApiDagDetail, ApiDagRun, ApiTaskInstance, ApiImportError } from "./api/schemas";

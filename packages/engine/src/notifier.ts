@@ -41,19 +41,3 @@ const uniqueId = (kind: string, dagId: string) => `${kind}|${dagId.replace(/[|:]
 
 /** A notifier that does nothing (CLI tools that only read, unit tests of pure parts). */
 export const nullNotifier: Notifier = { runChanged: async () => undefined, dagChanged: async () => undefined };
-
-/** A notifier that records what it was told (`run:<dag>:<run>:<version>`, `dag:<dag>`, `dag:<dag>:schedule`): for tests of what writes signal. */
-export interface RecordingNotifier extends Notifier {
-  calls: string[];
-  clear(): void;
-}
-
-export function recordingNotifier(): RecordingNotifier {
-  const calls: string[] = [];
-  return {
-    calls,
-    clear: () => void calls.splice(0),
-    runChanged: async (dagId, runId, version) => void calls.push(`run:${dagId}:${runId}:${version}`),
-    dagChanged: async (dagId, opts) => void calls.push(`dag:${dagId}${opts?.schedule ? ":schedule" : ""}`),
-  };
-}

@@ -1,5 +1,7 @@
 import { waitFor } from "@svc/testing";
-import { executeTry, tryBatcher, type RuntimeDeps } from "../src";
+import { executeTry } from "../src/runtime/execute-try";
+import { tryBatcher } from "../src/runtime/task-claim";
+import { type RuntimeDeps } from "../src/runtime/deps";
 import { createHarness, type Harness } from "./harness";
 
 let h: Harness;

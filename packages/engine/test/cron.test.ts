@@ -1,5 +1,5 @@
 import { waitFor } from "@svc/testing";
-import { syncCronSchedulers } from "../src";
+import { syncCronSchedulers } from "../src/runtime/cron";
 import { silentLogger } from "@svc/logger";
 import { createHarness, type Harness } from "./harness";
 

@@ -4,7 +4,9 @@ import path from "node:path";
 import type { DagDefinition } from "@svc/dags";
 import { defaultOperators } from "@svc/testing/operators";
 import { createTestDb, waitFor, type TestDb } from "@svc/testing";
-import { getImportErrorForDag, syncDagFolder, watchDagFolder, type Notifier } from "../src";
+import { syncDagFolder, type Notifier } from "../src";
+import { getImportErrorForDag } from "../src/processor/import-errors";
+import { watchDagFolder } from "../src/processor/watch-dag-folder";
 
 const catalog = defaultOperators();
 const settings = { domain: "lab.example.com", cluster_name: "ocp", admin_user: "admin" };

@@ -8,17 +8,10 @@ import { defaultOperators } from "@svc/testing/operators";
 import type { OperatorRegistry } from "../src/ports";
 import { createQueues, createRedis, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor, type TestDb } from "@svc/testing";
-import {
-  createEngineApi,
-  createQueueNotifier,
-  dagSettingsFromConfig,
-  startEngineRuntime,
-  syncDagFolder,
-  type EngineRuntime,
-  type EngineScheduler,
-  type HostRouting,
-  type RuntimeDeps,
-} from "../src";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime } from "../src";
+import { type EngineScheduler } from "../src/runtime/scheduler";
+import { type HostRouting } from "../src/ports/host-routing";
+import { type RuntimeDeps } from "../src/runtime/deps";
 
 export interface Harness {
   db: Db;

@@ -3,7 +3,9 @@ import { createOperatorRegistry, defaultOperators } from "@svc/testing/operators
 import type { Operator, OperatorHost } from "../src/ports";
 import { hostQueueName, taskJobId } from "@svc/queue";
 import { waitFor } from "@svc/testing";
-import { reconcile, type HostRouting, type RuntimeDeps } from "../src";
+import { reconcile } from "../src/runtime/reconcile";
+import { type HostRouting } from "../src/ports/host-routing";
+import { type RuntimeDeps } from "../src/runtime/deps";
 import { createHarness, type Harness } from "./harness";
 
 /** A host-scoped operator that reports the host it ran on (the engine's routing is what is tested). */

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import { silentLogger } from "@svc/logger";
 import { taskJobId } from "@svc/queue";
-import { evaluateRun, nullNotifier, startQueuedRuns } from "../src";
+import { nullNotifier } from "../src";
+import { evaluateRun } from "../src/runtime/evaluate-run";
+import { startQueuedRuns } from "../src/runtime/start-runs";
 import { createHarness, type Harness } from "./harness";
 
 // A decision commits without waiting for the disk (run-read.ts: applyDecision), so a database crash

@@ -1,6 +1,6 @@
 import { jobDagHash, taskJobId } from "@svc/queue";
 import { waitFor } from "@svc/testing";
-import { schedulerInstantTries } from "../src";
+import { schedulerInstantTries } from "../src/runtime/scheduler-instant";
 import { createHarness, type Harness } from "./harness";
 
 // The scheduler finishes the no-op tries its evaluations queue, with no job and no worker, as

@@ -1,7 +1,7 @@
 import { createOperatorRegistry, triggerDagRunOperator } from "@svc/testing/operators";
 import type { Operator } from "../src/ports";
 import { waitFor } from "@svc/testing";
-import { executeTry } from "../src";
+import { executeTry } from "../src/runtime/execute-try";
 import { createHarness, type Harness } from "./harness";
 
 let h: Harness;

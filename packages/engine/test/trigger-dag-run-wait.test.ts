@@ -1,6 +1,7 @@
 import { triggerDagRunOperator } from "@svc/testing/operators";
-import { isRescheduleTry, type OperatorContext } from "../src/ports";
-import { createDagRunsPort } from "../src";
+import { type OperatorContext } from "../src/ports";
+import { isRescheduleTry } from "../src/ports/reschedule";
+import { createDagRunsPort } from "../src/runtime/dag-runs-port";
 import { createHarness, type Harness } from "./harness";
 
 let h: Harness;

@@ -1,7 +1,8 @@
 import { silentLogger } from "@svc/logger";
 import { taskJobId } from "@svc/queue";
 import { waitFor } from "@svc/testing";
-import { nullNotifier, startQueuedRuns } from "../src";
+import { nullNotifier } from "../src";
+import { startQueuedRuns } from "../src/runtime/start-runs";
 import { createHarness, type Harness } from "./harness";
 
 // A worker runs an instant downstream (noop) itself when its upstream's round queues it, and a

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import { silentLogger } from "@svc/logger";
 import { taskJobId } from "@svc/queue";
-import { nullNotifier, startQueuedRuns } from "../src";
+import { nullNotifier } from "../src";
+import { startQueuedRuns } from "../src/runtime/start-runs";
 import { createHarness, type Harness } from "./harness";
 
 // The hop from a task to its downstream is the worker's: it evaluates the run after the outcome

@@ -1,6 +1,9 @@
 import { silentLogger } from "@svc/logger";
 import { taskJobId } from "@svc/queue";
-import { nullNotifier, startQueuedRuns, startWorker, tryBatcher, type EngineWorker, type TryBatcher } from "../src";
+import { nullNotifier } from "../src";
+import { startQueuedRuns } from "../src/runtime/start-runs";
+import { startWorker, type EngineWorker } from "../src/runtime/worker";
+import { tryBatcher, type TryBatcher } from "../src/runtime/task-claim";
 import { createHarness, type Harness } from "./harness";
 
 // A slot's claimed downstream is claimed by the round that lands its upstream's success (migration

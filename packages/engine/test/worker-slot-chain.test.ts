@@ -3,7 +3,8 @@ import { silentLogger } from "@svc/logger";
 import { createOperatorRegistry, noopOperator } from "@svc/testing/operators";
 import type { Operator } from "../src/ports";
 import { taskJobId } from "@svc/queue";
-import { nullNotifier, startQueuedRuns } from "../src";
+import { nullNotifier } from "../src";
+import { startQueuedRuns } from "../src/runtime/start-runs";
 import { createHarness, type Harness } from "./harness";
 
 // A claimed downstream that its upstream's round queued runs next in the upstream's slot, without a

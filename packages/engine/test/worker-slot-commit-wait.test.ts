@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import { silentLogger } from "@svc/logger";
 import { taskJobId } from "@svc/queue";
 import { waitFor } from "@svc/testing";
-import { nullNotifier, startQueuedRuns } from "../src";
+import { nullNotifier } from "../src";
+import { startQueuedRuns } from "../src/runtime/start-runs";
 import { createHarness, type Harness } from "./harness";
 
 // A slot waits for its try's commit only while it lands at once: a commit that retries (the

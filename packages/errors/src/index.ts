@@ -17,4 +17,3 @@ export {
 } from "./errors";
 export type { ErrorCode } from "./errors";
 export { toProblem, statusOf } from "./problem";
-export type { Problem } from "./problem";

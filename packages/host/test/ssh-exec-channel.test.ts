@@ -2,7 +2,8 @@
 // These tests read the channel late on purpose and check that its end was still recorded.
 import { setTimeout as sleep } from "node:timers/promises";
 import { startSshd, type TestSshd } from "@svc/testing";
-import { SshExecutor, SshPool, type SshOptions } from "../src";
+import { SshExecutor, SshPool } from "../src";
+import { type SshOptions } from "../src/ssh-options";
 import { openExecChannel } from "../src/ssh-exec-channel";
 
 let sshd: TestSshd;

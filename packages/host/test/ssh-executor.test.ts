@@ -3,7 +3,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HostUnreachableError } from "@svc/errors";
 import { freePort, startSshd, waitFor, type TestSshd } from "@svc/testing";
-import { AuthFailedError, CommandTimeoutError, HostKeyChangedError, HostKeyUnknownError, SshExecutor, SshPool, type SshOptions } from "../src";
+import { AuthFailedError, HostKeyUnknownError, SshExecutor, SshPool } from "../src";
+import { CommandTimeoutError, HostKeyChangedError } from "../src/errors";
+import { type SshOptions } from "../src/ssh-options";
 
 let sshd: TestSshd;
 const pools: SshPool[] = [];

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSshd, type TestSshd } from "@svc/testing";
-import { SshExecutor, SshPool, type SshOptions } from "../src";
+import { SshExecutor, SshPool } from "../src";
+import { type SshOptions } from "../src/ssh-options";
 
 // A server that refuses a channel on a live connection (MaxSessions reached, or sessions it has
 // not freed yet) must cost neither that command nor the others running on the connection.

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { startSshd, waitFor, type TestSshd } from "@svc/testing";
-import { SshExecutor, SshPool, SudoRequiredError } from "../src";
+import { SshExecutor, SshPool } from "../src";
+import { SudoRequiredError } from "../src/errors";
 
 // Non-root mode: a dedicated user with passwordless sudo; commands that need root get `sudo -n`.
 let withSudo: TestSshd;

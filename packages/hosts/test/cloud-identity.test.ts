@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { createTestDb, startMoto, type Moto, type TestDb } from "@svc/testing";
-import { createCloudProbe, runCli } from "../src";
+import { runCli } from "../src";
+import { createCloudProbe } from "../src/cloud-probe";
 
 // svc-hosts with the AWS driver's identity call (sts:GetCallerIdentity) against moto_server on
 // 127.0.0.1: one moto open, one with IAM authentication on (so any key is refused as AWS would).

@@ -4,7 +4,8 @@ import os from "node:os";
 import { join } from "node:path";
 import type { HostExecutor } from "@svc/host";
 import { ensureLibvirtd, startSshd, type TestSshd } from "@svc/testing";
-import { firstContactKey, hostExecutor, probeHost, type HostTarget } from "../src";
+import { firstContactKey, hostExecutor, type HostTarget } from "../src/connect";
+import { probeHost } from "../src/probe";
 import { defineSvcDomain } from "./domain";
 
 // The probe against this machine's libvirt (qemu:///system) through a private sshd, as a second

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import { waitFor } from "@svc/testing";
-import { createHostRouting, type HostRouting } from "../src";
+import { createHostRouting } from "../src";
+import { type HostRouting } from "../src/routing/types";
 import { recordingLogger, twoHosts, URI, type TwoHosts } from "./routing-fixture";
 
 jest.setTimeout(120_000);

@@ -1,6 +1,7 @@
 import { NonRetryableError } from "@svc/errors";
 import { loadConfig } from "@svc/config";
-import { createHostRouting, type HostCapacity, type HostRouting } from "../src";
+import { createHostRouting, type HostCapacity } from "../src";
+import { type HostRouting } from "../src/routing/types";
 import { recordingLogger, twoHosts, type TwoHosts } from "./routing-fixture";
 
 // route() against a real Postgres and two real hosts (this machine's libvirt through two private

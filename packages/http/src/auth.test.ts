@@ -1,6 +1,7 @@
 import express from "express";
 import request from "supertest";
-import { actorOf, isAuthorized, requireAuth, safeEqual, type AuthSettings } from "./index";
+import { actorOf, requireAuth, safeEqual, type AuthSettings } from "./index";
+import { isAuthorized } from "./auth";
 
 const AUTH: AuthSettings = { adminUser: "admin", adminPassword: "s3cret-pass", apiToken: "tok-123456" };
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;

@@ -1,6 +1,7 @@
 import express from "express";
 import request from "supertest";
-import { allowedHostsFor, csrfGuard, hostGuard, LOOPBACK_HOSTS } from "./index";
+import { allowedHostsFor, csrfGuard, hostGuard } from "./index";
+import { LOOPBACK_HOSTS } from "./edge";
 
 // The edge guards on a real express app: the Host allow-list (DNS rebinding) and the
 // cross-site request rules for state-changing methods.

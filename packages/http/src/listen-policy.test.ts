@@ -1,5 +1,6 @@
 import { loadConfig } from "@svc/config";
-import { decideListen, resolveListenHost } from "./index";
+import { resolveListenHost } from "./index";
+import { decideListen } from "./listen-policy";
 
 const cfg = (env: Record<string, string>) => loadConfig({ SVC_LOG_LEVEL: "silent", ...env });
 

@@ -1,6 +1,7 @@
 import express from "express";
 import request from "supertest";
-import { actorOf, hashPassword, requireAuth, type AuthSettings } from "./index";
+import { actorOf, requireAuth, type AuthSettings } from "./index";
+import { hashPassword } from "./passwords";
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 let auth: AuthSettings;

@@ -2,7 +2,10 @@ import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import request from "supertest";
-import { actorOf, authenticate, hashPassword, LoginLimiter, PasswordGate, requireAuth, type AuthSettings } from "./index";
+import { actorOf, LoginLimiter, requireAuth, type AuthSettings } from "./index";
+import { authenticate } from "./auth";
+import { hashPassword } from "./passwords";
+import { PasswordGate } from "./password-gate";
 
 // The failed-login limiter under a spray: invented user names, the addresses of one IPv6 /64, and
 // more password hash checks at once than the process should run.

@@ -1,6 +1,7 @@
 import express from "express";
 import request from "supertest";
-import { actorOf, authConfigured, requireAuth, roleOf, type AuthSettings } from "./index";
+import { actorOf, requireAuth, roleOf, type AuthSettings } from "./index";
+import { authConfigured } from "./auth";
 
 const AUTH: AuthSettings = {
   adminUser: "admin",

@@ -3,7 +3,6 @@ import PinoPretty from "pino-pretty";
 import { PRETTY_OPTIONS, wantsPrettyLogs, type LogFormat } from "./pretty";
 
 export { createLinePrettifier, wantsPrettyLogs } from "./pretty";
-export type { LogFormat } from "./pretty";
 
 export type Logger = pino.Logger;
 

@@ -1,10 +1,6 @@
-export type { Operator, OperatorContext, OperatorHost, LogStream, DagRunsPort, RunView } from "./types";
-export { RescheduleTry, isRescheduleTry } from "@svc/engine/ports";
-export { triggerDagRunOperator, derivedTriggerRunId, DEFAULT_TRIGGER_TIMEOUT_S } from "./trigger-dag-run";
-export type { TriggerDagRunArgs } from "./trigger-dag-run";
-export { createOperatorRegistry, checkLiteralArgs } from "./registry";
-export type { OperatorRegistry } from "@svc/engine/ports";
-export { noopOperator, sleepOperator, failOperator, shellOperator, BASIC_OPERATORS } from "./basic";
+export type { OperatorContext } from "./types";
+export { triggerDagRunOperator } from "./trigger-dag-run";
+export { createOperatorRegistry } from "./registry";
+export { noopOperator } from "./basic";
 export { defaultOperators } from "./all";
-export { createHostOperators, hostOperatorSettings, defaultHostExecutor, sshReuseEnv } from "./host";
-export type { HostOperatorDeps, HostOperatorSettings, Finding } from "./host";
+export { hostOperatorSettings, sshReuseEnv } from "./host";

@@ -8,7 +8,7 @@ import {
   RunInstancesCommand,
 } from "@aws-sdk/client-ec2";
 import { generateKeyPairSync } from "node:crypto";
-import { VmForeignError, VmInputError, VmNotFoundError } from "../src";
+import { VmForeignError, VmInputError, VmNotFoundError } from "../src/errors";
 import { AwsDriver } from "../src/aws/driver";
 import { CloudApiError, waitUntil } from "../src/aws/errors";
 import { keyFingerprints } from "../src/aws/keypair";

@@ -1,4 +1,5 @@
-import { ImageNotFoundError, VmExistsError, VmInputError, VmNotFoundError, type VmDriver, type VmSpec } from "../src";
+import { ImageNotFoundError, VmExistsError, VmInputError, VmNotFoundError } from "../src/errors";
+import { type VmDriver, type VmSpec } from "../src/types";
 
 /** What the conformance suite needs from a driver under test. */
 export interface ConformanceTarget {

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { VmForeignError, VmInputError } from "../src";
+import { VmForeignError, VmInputError } from "../src/errors";
 import { CloudApiError } from "../src/aws/errors";
 import { HetznerClient } from "../src/hetzner/client";
 import { HetznerDriver } from "../src/hetzner/driver";

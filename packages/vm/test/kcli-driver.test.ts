@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { LocalExecutor } from "@svc/host";
-import { KcliDriver, createVmDriver, onPath } from "../src";
+import { KcliDriver } from "../src/kcli/driver";
+import { createVmDriver, onPath } from "../src/select-driver";
 import { describeVmDriverConformance } from "./driver-conformance";
 
 // kcli cannot be installed here: a stand-in on PATH records its argv and keeps a tiny state

@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { LocalExecutor, type HostExecutor } from "@svc/host";
 import { acquireVmTestLock, createVmScratch, ensureLibvirtd, ensureTestImage, type VmScratch } from "@svc/testing";
-import { LibvirtDriver, LibvirtUnavailableError, type VmSettings } from "../src";
+import { LibvirtDriver } from "../src/libvirt/driver";
+import { LibvirtUnavailableError } from "../src/errors";
+import { type VmSettings } from "../src/settings";
 import { describeVmDriverConformance } from "./driver-conformance";
 
 jest.setTimeout(600_000);

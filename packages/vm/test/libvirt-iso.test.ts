@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalExecutor } from "@svc/host";
 import { acquireVmTestLock, createVmScratch, ensureLibvirtd, ensureTestImage, type VmScratch } from "@svc/testing";
-import { LibvirtDriver, VmExistsError, VmInputError, type VmSpec } from "../src";
+import { LibvirtDriver } from "../src/libvirt/driver";
+import { VmExistsError, VmInputError } from "../src/errors";
+import { type VmSpec } from "../src/types";
 
 jest.setTimeout(600_000);
 

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import request from "supertest";
 import type { Db } from "@svc/db";
-import { createEngineApi, recordingNotifier, syncDagFolder, type EngineApi, type RecordingNotifier } from "@svc/engine";
+import { createEngineApi, syncDagFolder, type EngineApi } from "@svc/engine";
 import { defaultOperators } from "@svc/operators";
-import { createTestDb, type TestDb } from "@svc/testing";
+import { createTestDb, recordingNotifier, type RecordingNotifier, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../src/app";
 import type { AuthSettings } from "@svc/http";
 

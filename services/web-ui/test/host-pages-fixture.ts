@@ -1,9 +1,9 @@
 import type { Express } from "express";
-import { createEngineApi, recordingNotifier } from "@svc/engine";
+import { createEngineApi } from "@svc/engine";
 import { createHostService, type HostCapacity, type HostService, type ProbedVm } from "@svc/hosts";
 import type { AuthSettings } from "@svc/http";
 import { defaultOperators } from "@svc/operators";
-import { createTestDb, type TestDb } from "@svc/testing";
+import { createTestDb, recordingNotifier, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../src/app";
 import { AUTH } from "./helpers";
 

@@ -1,9 +1,9 @@
 import request from "supertest";
 import type { Express } from "express";
-import { createEngineApi, recordingNotifier } from "@svc/engine";
+import { createEngineApi } from "@svc/engine";
 import { createHostService } from "@svc/hosts";
 import { defaultOperators } from "@svc/operators";
-import { createTestDb, startSshd, type TestDb, type TestSshd } from "@svc/testing";
+import { createTestDb, recordingNotifier, startSshd, type TestDb, type TestSshd } from "@svc/testing";
 import { createWebUiApp } from "../src/app";
 import { expectProblem } from "./helpers";
 

@@ -3,8 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Db } from "@svc/db";
 import { defaultOperators } from "@svc/testing/operators";
-import { createTestDb, type TestDb } from "@svc/testing";
-import { recordingNotifier, type RecordingNotifier } from "../notifier";
+import { createTestDb, recordingNotifier, type RecordingNotifier, type TestDb } from "@svc/testing";
 import { syncDagFolder } from "../processor";
 import { createEngineApi, type EngineApi } from "./engine-api";
 

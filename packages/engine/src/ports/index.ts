@@ -2,4 +2,4 @@
 // entry (`@svc/engine/ports`): types and RescheduleTry only, none of the engine's runtime.
 export type { LogStream, Operator, OperatorContext, OperatorHost, OperatorRegistry, DagRunsPort, RunView } from "./operator";
 export type { HostRouting, HostStatus, RouteDecision, RouteRequest } from "./host-routing";
-export { RescheduleTry, isRescheduleTry } from "./reschedule";
+export { RescheduleTry } from "./reschedule";

@@ -3,7 +3,7 @@ import { NonRetryableError } from "@svc/errors";
 import type { Logger } from "@svc/logger";
 import type { TaskJob } from "@svc/queue";
 import { decideFailure } from "../core/retry";
-import { isRescheduleTry, type RescheduleTry } from "../ports";
+import { isRescheduleTry, type RescheduleTry } from "../ports/reschedule";
 import { commitTry, tryBatcher, type TryBatcher, type TryOutcome } from "./task-claim";
 import type { ClaimedTry } from "./try-ops";
 import { finishTry, type TryResult } from "./finish-try";

@@ -1,21 +1,3 @@
-export type { RuntimeDeps } from "./deps";
-export type { HostRouting, RouteRequest, RouteDecision } from "../ports";
-export { evaluateRun } from "./evaluate-run";
-export { startQueuedRuns } from "./start-runs";
-export { executeTry } from "./execute-try";
-export { claimTry, commitTry, tryBatcher, acquireTryBatcher } from "./task-claim";
-export type { TryBatcher, CommitRequest, ClaimedTry } from "./task-claim";
-export { reconcile } from "./reconcile";
-export type { ReconcileReport } from "./reconcile";
-export { reapZombies } from "./zombies";
-export { startWorker } from "./worker";
-export type { EngineWorker } from "./worker";
-export { startScheduler } from "./scheduler";
-export { schedulerInstantTries } from "./scheduler-instant";
-export type { EngineScheduler, SchedulerOptions } from "./scheduler";
-export { startEngineRuntime, newInstanceId } from "./start-runtime";
-export type { EngineRuntime, EngineRuntimeOptions } from "./start-runtime";
-export { syncCronSchedulers } from "./cron";
-export { dagSettingsFromConfig } from "./settings";
-export { beat, startHeartbeat } from "./heartbeat";
+// @svc/engine/runtime: what the worker and scheduler processes start, without the engine API's callers' code.
+export { startEngineRuntime } from "./start-runtime";
 export { bootDatabase, onShutdown } from "./boot";

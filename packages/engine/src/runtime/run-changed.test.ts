@@ -1,5 +1,5 @@
 import { silentLogger } from "@svc/logger";
-import { recordingNotifier } from "../notifier";
+import { recordingNotifier } from "@svc/testing";
 import { runChangedByTry } from "./run-changed";
 import { takePrimedRead } from "./primed-read";
 import type { RunRead } from "./run-read";

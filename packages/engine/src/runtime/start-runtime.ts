@@ -5,7 +5,7 @@ import type { Db } from "@svc/db";
 import { AlreadyExistsError } from "@svc/errors";
 import { createLogger, type Logger } from "@svc/logger";
 import { createQueues } from "@svc/queue";
-import { createEngineApi } from "../api";
+import { createEngineApi } from "../api/engine-api";
 import { createQueueNotifier } from "../notifier";
 import type { HostRouting, OperatorRegistry } from "../ports";
 import type { RuntimeDeps } from "./deps";
