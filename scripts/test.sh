@@ -83,6 +83,13 @@ scripts/development/build-test-image.sh
 log "building the offline container base images (cached)"
 as_root bash scripts/build-offline-images.sh
 
+# moto (the AWS emulator the cloud driver tests start on 127.0.0.1) is a Python tool of these
+# machines, installed under pyenv: make sure its shims are on PATH for the test processes.
+if ! command -v moto_server >/dev/null 2>&1 && [ -x "$HOME/.pyenv/shims/moto_server" ]; then
+  export PATH="$HOME/.pyenv/shims:$PATH"
+fi
+command -v moto_server >/dev/null 2>&1 || log "moto_server is not on PATH: the AWS driver tests will fail (pip install 'moto[server]')"
+
 log "applying database migrations"
 pnpm --silent exec svc-engine db migrate
 
