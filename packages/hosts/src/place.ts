@@ -1,7 +1,8 @@
 // Placement of a new VM, as Nova's filter scheduler does it: filter the hosts that can take it, then
 // weigh the rest. Pure: the caller brings each host's record and its last probe.
 import { PLACEMENT_WEIGHERS } from "@svc/config";
-import type { HostState } from "@svc/db";
+import type { HostProvider, HostState } from "@svc/db";
+import { isCloud, targetReasons } from "./place-target";
 import type { HostCapacity } from "./types";
 
 export const WEIGHERS = PLACEMENT_WEIGHERS;
@@ -18,6 +19,12 @@ export interface PlacementRequest {
   disksGb: number[];
   /** Pin the VM to this host (the task's `host` param). */
   host?: string;
+  /** The provider asked for: only its hosts qualify (a cloud host qualifies only when asked for). */
+  provider?: string;
+  /** The region or location asked for: only hosts there qualify. */
+  region?: string;
+  /** Labels a host must carry (a cloud host carrying them counts as asked for). */
+  labels?: Record<string, string>;
 }
 
 /** A host as placement sees it: its record's policy fields and its probe (null: down). */
@@ -31,6 +38,11 @@ export interface PlacementHost {
   capacity: HostCapacity | null;
   /** Why the host is down (the probe's error). */
   down_reason?: string;
+  /** `libvirt` when absent. A cloud host has no capacity to weigh: it is up unless `down_reason` says otherwise. */
+  provider?: HostProvider;
+  /** A cloud host's region or location. */
+  region?: string;
+  labels?: Record<string, string>;
 }
 
 /** The numbers a host was judged on (after its reserve). */
@@ -72,8 +84,13 @@ export function hostNumbers(h: PlacementHost, c: HostCapacity): HostNumbers {
 }
 
 function judge(h: PlacementHost, r: PlacementRequest): HostVerdict {
-  const reasons: string[] = [];
+  const reasons: string[] = targetReasons(h, r);
   if (h.state === "draining") reasons.push("draining");
+  if (isCloud(h)) {
+    // The provider's quota is not known here: an asked-for cloud host that is up takes the VM.
+    if (h.down_reason) reasons.push(`down: ${h.down_reason}`);
+    return { host: h.name, fits: reasons.length === 0, reasons, numbers: null };
+  }
   if (!h.capacity) {
     reasons.push(`down: ${h.down_reason ?? "not probed"}`);
     return { host: h.name, fits: false, reasons, numbers: null };
@@ -119,9 +136,11 @@ export function place(request: PlacementRequest, hosts: readonly PlacementHost[]
     }
     return { host: pinned.fits ? pinned.host : null, weigher, request, verdicts };
   }
-  const fitHosts = sorted.filter((_, i) => verdicts[i]!.fits);
-  const fit = verdicts.filter((v) => v.fits);
-  if (fit.length === 0) return { host: null, weigher, request, verdicts };
+  // Hosts with capacity are weighed; a cloud host asked for is taken (first by name) only when none of them fits.
+  const fitHosts = sorted.filter((h, i) => verdicts[i]!.fits && !isCloud(h));
+  const fit = verdicts.filter((v, i) => v.fits && !isCloud(sorted[i]!));
+  const cloud = verdicts.find((v, i) => v.fits && isCloud(sorted[i]!));
+  if (fit.length === 0) return { host: cloud?.host ?? null, weigher, request, verdicts };
   const disk = request.disksGb.reduce((s, g) => s + g, 0);
   const cols = [
     normalise(fitHosts.map((h) => memoryLeftMb(h, h.capacity!) - request.memoryMb)),

@@ -80,3 +80,10 @@ export function parseProviderSettings(provider: CloudProvider, input: Record<str
   if (r.success) return { settings: r.data };
   return { problems: r.error.issues.map((i) => `${i.path.join(".") || provider}: ${i.message}`) };
 }
+
+/** A cloud host's region or location (AWS region, Hetzner location, a zone where that is all it names); undefined for libvirt. */
+export function hostRegion(h: { provider: HostProvider; provider_settings: Record<string, string> }): string | undefined {
+  if (h.provider === "libvirt") return undefined;
+  const s = h.provider_settings;
+  return s.region ?? s.location ?? s.zone;
+}

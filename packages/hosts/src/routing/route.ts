@@ -8,7 +8,7 @@ import type { HostRecord } from "../types";
 import { vmCreations, type Creation } from "./creations";
 import type { RouteDecision, RouteRequest } from "./types";
 import { vmsNamedBy } from "./vm-of";
-import { freshness, holdersOf, unseenLoad, placementPolicy, withLoad, type Holder } from "./where";
+import { cloudPlacementHost, freshness, holdersOf, unseenLoad, placementPolicy, withLoad, type Holder } from "./where";
 
 /** Options of the router: probes older than `maxProbeAgeMs` count as down for placement. */
 export interface RouterOptions {
@@ -30,6 +30,8 @@ function placeVm(name: string, args: Record<string, unknown>, records: HostRecor
   const request = placementRequestOf(args);
   const load: string[] = [];
   const hosts: PlacementHost[] = records.map((r) => {
+    const cloud = cloudPlacementHost(r);
+    if (cloud) return cloud;
     const f = freshness(r, o.maxProbeAgeMs);
     const policy = placementPolicy(r);
     if (!f.up) return { ...policy, capacity: null, down_reason: f.reason };

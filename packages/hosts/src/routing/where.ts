@@ -1,3 +1,5 @@
+import type { PlacementHost } from "../place";
+import { hostRegion } from "../providers";
 import type { HostCapacity, HostRecord } from "../types";
 import type { Creation } from "./creations";
 
@@ -73,7 +75,27 @@ export function freshness(r: HostRecord, maxAgeMs: number, now = Date.now()): { 
   return { up: true };
 }
 
-/** The placement policy of a host record (state, reserves, CPU ratio): what place() weighs besides the probe. */
+/** The placement policy of a host record (state, reserves, CPU ratio, provider, region, labels): what place() weighs besides the probe. */
 export function placementPolicy(r: HostRecord) {
-  return { name: r.name, state: r.state, reserve_memory_mb: r.reserve_memory_mb, reserve_disk_gb: r.reserve_disk_gb, reserve_vcpus: r.reserve_vcpus, cpu_ratio: r.cpu_ratio };
+  const region = hostRegion(r);
+  return {
+    name: r.name,
+    state: r.state,
+    reserve_memory_mb: r.reserve_memory_mb,
+    reserve_disk_gb: r.reserve_disk_gb,
+    reserve_vcpus: r.reserve_vcpus,
+    cpu_ratio: r.cpu_ratio,
+    provider: r.provider,
+    labels: r.labels,
+    ...(region ? { region } : {}),
+  };
+}
+
+/**
+ * A cloud host as placement sees it: no capacity (the provider's), down when its last identity
+ * call failed (bad credentials are never up). Undefined for a libvirt host (its probe decides).
+ */
+export function cloudPlacementHost(r: HostRecord): PlacementHost | undefined {
+  if (r.provider === "libvirt") return undefined;
+  return { ...placementPolicy(r), capacity: null, ...(r.probe_error ? { down_reason: r.probe_error } : {}) };
 }
