@@ -1,4 +1,5 @@
 import type { ParamSchema } from "@svc/dags";
+import type { CloudTarget } from "./params/cloud-target";
 
 /** What the router needs to know about one DAG (derivable from a DagDefinition). */
 export interface RouterCatalogEntry {
@@ -70,6 +71,8 @@ export interface RouteResult {
   refused?: RouteRefusal;
   mode: "offline" | "llm";
   warnings: string[];
+  /** Where the request puts its VMs besides "on host X" (a provider, a region, words that may name a host): the caller matches it against the inventory. */
+  target?: CloudTarget;
 }
 
 /** Anything that routes an intent (offline or model-assisted). */

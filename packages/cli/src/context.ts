@@ -61,6 +61,7 @@ export class CliContext {
         catalog: defaultOperators(),
         settings: dagSettingsFromConfig(c),
         maxPageLimit: c.http.maxPageLimit,
+        cloudApproval: c.placement.cloudApproval,
         logger: silentLogger(),
       });
     }

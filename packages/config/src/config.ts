@@ -18,6 +18,8 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 
 /** How a VM is placed when several hosts fit (SVC_PLACEMENT_WEIGHER): spread evens the load, pack fills one host first. */
 export const PLACEMENT_WEIGHERS = ["spread", "pack"] as const;
+/** Who approves a VM-creating run on a cloud host (SVC_CLOUD_APPROVAL): an op (the default), or nobody beyond the usual rules. */
+export const CLOUD_APPROVALS = ["op", "none"] as const;
 
 /** Every SVC_* (and related) variable the platform reads, with defaults. */
 const envSchema = z.object({
@@ -43,6 +45,7 @@ const envSchema = z.object({
   /** The hosts a worker serves when --hosts is not given: NAME[,NAME...] or all (checked by the worker). */
   SVC_WORKER_HOSTS: z.string().optional(),
   SVC_PLACEMENT_WEIGHER: z.enum(PLACEMENT_WEIGHERS, { error: `must be one of ${PLACEMENT_WEIGHERS.join(", ")}` }).default("spread"),
+  SVC_CLOUD_APPROVAL: z.enum(CLOUD_APPROVALS, { error: `must be one of ${CLOUD_APPROVALS.join(", ")}` }).default("op"),
   SVC_DOMAIN: z.string().default("lab.example.com"),
   SVC_ADMIN_USER: z.string().optional(),
   SVC_ADMIN_PASSWORD: z.string().optional(),
@@ -141,7 +144,11 @@ export interface SvcConfig {
     /** SVC_WORKER_HOSTS as given (the worker checks the names, as it does --hosts); unset: all. */
     readonly hosts?: string;
   };
-  readonly placement: { readonly weigher: (typeof PLACEMENT_WEIGHERS)[number] };
+  readonly placement: {
+    readonly weigher: (typeof PLACEMENT_WEIGHERS)[number];
+    /** `op`: a VM-creating run on a cloud host waits for an op's approval (a REST trigger needs the role op); `none`: the usual rules. */
+    readonly cloudApproval: (typeof CLOUD_APPROVALS)[number];
+  };
   readonly reconcileIntervalMs: number;
   readonly domain: string;
   readonly clusterName: string;
@@ -247,7 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       lockMs: e.SVC_WORKER_LOCK_MS,
       hosts: e.SVC_WORKER_HOSTS,
     },
-    placement: { weigher: e.SVC_PLACEMENT_WEIGHER },
+    placement: { weigher: e.SVC_PLACEMENT_WEIGHER, cloudApproval: e.SVC_CLOUD_APPROVAL },
     reconcileIntervalMs: e.SVC_RECONCILE_INTERVAL_MS,
     domain: e.SVC_DOMAIN,
     clusterName: e.SVC_CLUSTER_NAME,

@@ -8,6 +8,12 @@ describe("settings sections parsed by loadConfig", () => {
     expect(Object.keys(c.childEnv).every((k) => (CHILD_ENV_ALLOWLIST as readonly string[]).includes(k))).toBe(true);
   });
 
+  test("SVC_CLOUD_APPROVAL: op (an op approves VM-creating runs on cloud hosts) when unset, none when set so, anything else refused by name", () => {
+    expect(loadConfig({}).placement).toEqual({ weigher: "spread", cloudApproval: "op" });
+    expect(loadConfig({ SVC_CLOUD_APPROVAL: "none" }).placement.cloudApproval).toBe("none");
+    expect(() => loadConfig({ SVC_CLOUD_APPROVAL: "admin" })).toThrow(/SVC_CLOUD_APPROVAL: must be one of op, none/);
+  });
+
   test("SVC_LOG_FORMAT: auto when unset, json or pretty when set, anything else refused by name", () => {
     expect(loadConfig({}).logFormat).toBe("auto");
     expect(loadConfig({ SVC_LOG_FORMAT: "json" }).logFormat).toBe("json");

@@ -11,3 +11,4 @@ export { validateParams, paramsInvalidError, assertValidParams, paramsObjectSche
 export type { ParamError } from "./params";
 export { renderTemplate, renderArgs, evaluateCondition, createTemplateContext } from "./template/render";
 export type { TemplateContext } from "./template/render";
+export { vmCreatingTasks } from "./vm-creating-tasks";

@@ -14,6 +14,7 @@ export function createServiceEngine(o: { db: Db; queues: Pick<Queues, "scheduler
     catalog: defaultOperators(),
     settings: dagSettingsFromConfig(o.config),
     maxPageLimit: o.config.http.maxPageLimit,
+    cloudApproval: o.config.placement.cloudApproval,
     logger: o.logger,
   });
 }

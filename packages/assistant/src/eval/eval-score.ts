@@ -15,6 +15,8 @@ export interface EvalCase {
   answers?: "hosts" | "fit";
   /** For answers "fit": the size the question states (memory_mb, cpus, disk_gb). */
   fit?: Record<string, number>;
+  /** Where the request puts its VMs (provider, region, host words): compared as params are, key by key. */
+  target?: Record<string, unknown>;
 }
 
 /** How one labelled line fared. */
@@ -96,7 +98,7 @@ export function scoreLine(c: EvalCase, r: RouteResult): EvalOutcome | undefined 
     dagOk,
     params: r.params,
     expectedParams,
-    paramsOk: expected === null ? null : dagOk && paramsMatch(expectedParams, r.params),
+    paramsOk: expected === null ? null : dagOk && paramsMatch(expectedParams, r.params) && (c.target === undefined || paramsMatch(c.target, { ...r.target })),
     category: c.category ?? c.kind ?? "uncategorised",
     expectedStatus,
     gotStatus,

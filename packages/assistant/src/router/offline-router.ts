@@ -13,6 +13,7 @@ import { createRouterParts, refusal, type RequestContext } from "./router-parts"
 import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, type RouterThresholds, type RouterWeights } from "./route-weights";
 import { checkSafety } from "./safety-gate";
 import { withoutCaReference } from "../params/ca-reference";
+import { readCloudTarget, retiredProviderMessage } from "../params/cloud-target";
 
 export { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS };
 export type { RouterThresholds, RouterWeights };
@@ -65,8 +66,12 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       if (gate && gate.kind !== "out_of_scope") return refusal(gate.kind, gate.message, []);
       const hosts = readHostQuestion(intent);
       if (hosts) return refusal("out_of_scope", HOST_ROOM_REPLY, [], 0, { about_hosts: true, ...(hosts.fit ? { about_fit: hosts.fit } : {}) });
+      const target = readCloudTarget(intent);
+      const retired = retiredProviderMessage(target);
+      if (retired) return refusal("out_of_scope", retired, []);
       const ctx = readRequest(intent, gate);
-      return refuseByFrame(parts, ctx) ?? answerExpiry(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
+      const r = refuseByFrame(parts, ctx) ?? answerExpiry(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
+      return r.dag_id && target ? { ...r, target } : r;
     },
     paramsFor(intent, dagId) {
       const entry = parts.byId.get(dagId);

@@ -2,6 +2,7 @@ import type { OperatorCatalog } from "@svc/dags";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { Notifier } from "../notifier";
+import type { CloudApproval } from "./cloud-approval";
 
 /** What the engine API needs; the REST API, the CLI, the orchestrator and the MCP servers pass their own. */
 export interface EngineApiDeps {
@@ -13,6 +14,8 @@ export interface EngineApiDeps {
   catalog: OperatorCatalog;
   /** Platform settings that param defaults may reference. */
   settings?: Record<string, string>;
+  /** SVC_CLOUD_APPROVAL: `op` (the default) refuses a VM-creating run on a cloud host to a caller below op. */
+  cloudApproval?: CloudApproval;
   /** Cap for `limit` (Airflow's maximum_page_limit, default 100). */
   maxPageLimit?: number;
   logger?: Logger;
@@ -23,4 +26,5 @@ export interface ApiContext extends EngineApiDeps {
   maxPageLimit: number;
   settings: Record<string, string>;
   logger: Logger;
+  cloudApproval: CloudApproval;
 }

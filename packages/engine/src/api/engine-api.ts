@@ -23,6 +23,7 @@ export function createEngineApi(deps: EngineApiDeps) {
     maxPageLimit: deps.maxPageLimit ?? DEFAULT_MAX_PAGE_LIMIT,
     settings: deps.settings ?? {},
     logger: deps.logger ?? silentLogger(),
+    cloudApproval: deps.cloudApproval ?? "op",
   };
 
   /** Full rescan of the DAG folder (Airflow's `dags reserialize`); returns the processor's report. */

@@ -31,6 +31,7 @@ export function openEngineApi(config: SvcConfig, logger: Logger, applicationName
     catalog,
     settings: dagSettingsFromConfig(config),
     maxPageLimit: config.http.maxPageLimit,
+    cloudApproval: config.placement.cloudApproval,
     logger,
   });
   return { db, queues, api };

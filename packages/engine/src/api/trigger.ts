@@ -3,6 +3,7 @@ import { restrictedParamsSet, validateParams, type ParamRole, type RunRole } fro
 import { runPrepared, type DagRunRow } from "@svc/db";
 import { AlreadyExistsError, BadRequestError, DagHasImportErrorsError, DagNotFoundError, ForbiddenError, ParamsInvalidError } from "@svc/errors";
 import { dagDefinition } from "../runtime/definition-cache";
+import { cloudTargets } from "./cloud-approval";
 import type { ApiContext } from "./deps";
 import type { ApiDagRun } from "./schemas";
 import { DAG_RUN_API_COLUMNS, dagRunToApi, isoDate, type ApiDagRunRow } from "./serialize";
@@ -131,6 +132,14 @@ export function triggerOps(ctx: ApiContext) {
     if (!checked.ok) {
       const list = checked.errors.map((e) => `${e.field}: ${e.message}`).join("; ");
       throw new ParamsInvalidError(`conf does not match the params of DAG '${dagId}': ${list}`, checked.errors);
+    }
+
+    // A VM on a cloud host bills an account: a caller below op may not start one (SVC_CLOUD_APPROVAL=op).
+    if (opts.callerHasRole && ctx.cloudApproval === "op" && !opts.callerHasRole("op")) {
+      const clouds = await cloudTargets(db, def, checked.params);
+      if (clouds.length) {
+        throw new ForbiddenError(`a VM-creating run on a cloud host needs the role 'op' or an op's approval (SVC_CLOUD_APPROVAL=op): ${clouds.join("; ")}`, { fields: ["conf.host"] });
+      }
     }
 
     const logical = opts.logicalDate === undefined ? new Date() : parseApiDate(opts.logicalDate, "logical_date");

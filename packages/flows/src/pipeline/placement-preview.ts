@@ -1,4 +1,4 @@
-import { createTemplateContext, evaluateCondition, renderTemplate, type DagDefinition, type TemplateContext } from "@svc/dags";
+import { vmCreatingTasks, type DagDefinition } from "@svc/dags";
 import { DEFAULT_MAX_PROBE_AGE_MS, LOCAL_HOST, placementRequestOf, planPlacement, type HostList, type PlacementPreview, type PlannedVm, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
 
@@ -10,55 +10,18 @@ export interface PlanHosts extends HostList {
   maxProbeAgeMs?: number;
 }
 
-/** One arg as the run would render it; undefined where it reads what only the run knows (a task's output). */
-function renderSafely(v: unknown, ctx: TemplateContext): unknown {
-  try {
-    if (typeof v === "string") return renderTemplate(v, ctx);
-    if (Array.isArray(v)) return v.map((x) => renderSafely(x, ctx));
-    return v;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the task's `when` holds; a condition the plan cannot judge counts as holding. */
-function runs(when: string | null, ctx: TemplateContext): boolean {
-  try {
-    return evaluateCondition(when, ctx);
-  } catch {
-    return true;
-  }
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The args placement judges a task on: a vm_create's own, or a host_check placement step's `place` (its host arg still pins). */
-function placedArgs(t: DagDefinition["tasks"][number]): Record<string, unknown> | undefined {
-  if (t.operator === "vm_create") return t.args;
-  if (t.operator === "host_check" && isRecord(t.args.place)) return { ...t.args.place, host: t.args.host };
-  return undefined;
-}
-
 /**
  * The VMs the plan's run would create, as the worker's router will place them: placement steps
  * (host_check with `place`) and vm_create tasks whose `when` holds, args rendered with the plan's
  * params; a VM a placement step already placed is not counted again at its vm_create.
  */
 export function plannedVms(dag: DagDefinition, params: Record<string, unknown>): PlannedVm[] {
-  const tasks = dag.tasks.flatMap((t) => {
-    const args = placedArgs(t);
-    return args ? [{ t, args }] : [];
-  });
-  if (tasks.length === 0) return [];
-  const ctx = createTemplateContext({ dagId: dag.dag_id, runId: "manual__plan", logicalDate: new Date(0), params });
   const out: PlannedVm[] = [];
-  for (const { t, args: raw } of tasks) {
-    if (!runs(t.when, ctx)) continue;
-    const args = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, renderSafely(v, ctx)]));
+  for (const { task_id, args } of vmCreatingTasks(dag, params)) {
     // A name the plan cannot render (it reads a task's output) is the vm_name param when there is one.
     const name = typeof args.name === "string" && args.name !== "" ? args.name : typeof params.vm_name === "string" && params.vm_name !== "" ? params.vm_name : null;
     if (name !== null && out.some((vm) => vm.vm_name === name)) continue;
-    out.push({ task_id: t.task_id, vm_name: name, request: placementRequestOf(args) });
+    out.push({ task_id, vm_name: name, request: placementRequestOf(args) });
   }
   return out;
 }
