@@ -9,3 +9,5 @@ export type { CliIo } from "./cli/run";
 export { EXIT as VM_CLI_EXIT } from "./cli/exit-codes";
 export { AwsDriver } from "./aws/driver";
 export type { AwsCredentials } from "./aws/settings";
+export { describeCloudPlan } from "./cloud-plan";
+export type { CloudPlanRequest, CloudVmPlan } from "./cloud-plan";

@@ -5,6 +5,7 @@ import { cloudInitUserData } from "../cloud-init";
 import { VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
 import { assertVmName } from "../names";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import { planAwsVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
 import { cloudError, waitUntil } from "./errors";
 import { AWS_IMAGES, resolveAwsImage } from "./images";
 import { ensureKeyPair } from "./keypair";
@@ -43,6 +44,14 @@ export class AwsDriver implements VmDriver {
   async identity(): Promise<Record<string, string>> {
     const r = await this.call("GetCallerIdentity", this.sts.send(new GetCallerIdentityCommand({})));
     return { provider: "aws", region: this.s.region, account: r.Account ?? "", arn: r.Arn ?? "", user_id: r.UserId ?? "" };
+  }
+
+  /** What a VM would be here (size, image; EC2 gives no price), creating nothing: what the plan shows before approval. */
+  plan(want: CloudPlanRequest): Promise<CloudVmPlan> {
+    return planAwsVm(this.ec2, this.s.region, this.s.images ?? AWS_IMAGES, want).catch((e: unknown) => {
+      // The SDK's errors as the provider's own line; svc's (an unknown size or OS) as they are.
+      throw (e as { $metadata?: unknown }).$metadata ? cloudError(`${this.where}: plan`, e) : e;
+    });
   }
 
   private instanceTypes(): Promise<CloudSize[]> {

@@ -5,6 +5,7 @@ import { keyFingerprints } from "../aws/keypair";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertVmName } from "../names";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import { planHetznerVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
 import { HetznerClient, type HcAction, type HcImage, type HcServer, type HcServerType, type HcSshKey } from "./client";
 
 /** OS names (as on libvirt) → Hetzner's system image names. */
@@ -47,6 +48,11 @@ export class HetznerDriver implements VmDriver {
 
   private wait(a: HcAction, o: CreateOptions = {}) {
     return this.api.waitAction(a, { timeoutMs: o.waitTimeoutMs ?? this.s.timeoutMs ?? 600_000, pollMs: this.s.pollMs ?? 2000, ...(o.signal ? { signal: o.signal } : {}) });
+  }
+
+  /** What a VM would be here (size, image, hourly price), creating nothing: what the plan shows before approval. */
+  plan(want: CloudPlanRequest): Promise<CloudVmPlan> {
+    return planHetznerVm(this.api, this.s.location, HETZNER_IMAGES, want);
   }
 
   async sizes(): Promise<CloudSize[]> {
