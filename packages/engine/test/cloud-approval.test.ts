@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sampleHostRow } from "@svc/testing";
 import { cloudTargets } from "../src/api/cloud-approval";
+import { defaultOperators } from "@svc/testing/operators";
+import { createEngineApi } from "../src/api/engine-api";
 import { createApiFixture, type ApiFixture } from "../src/api/test-helpers";
 
 // A VM on a cloud host bills an account: with SVC_CLOUD_APPROVAL=op (the default) a trigger that
@@ -53,8 +55,7 @@ test("an op may; so may an internal trigger (no caller role), and a user on a li
 });
 
 test("SVC_CLOUD_APPROVAL=none leaves the usual rules", async () => {
-  const { createEngineApi } = await import("../src/api/engine-api");
-  const api = createEngineApi({ db: f.db, notifier: f.notifier, dagsDir: f.dagsDir, catalog: (await import("@svc/testing/operators")).defaultOperators(), cloudApproval: "none" });
+  const api = createEngineApi({ db: f.db, notifier: f.notifier, dagsDir: f.dagsDir, catalog: defaultOperators(), cloudApproval: "none" });
   await expect(api.triggerDagRun("vm_deployment", { conf: { ...CONF, host: "aws-eu" }, runId: runId(), callerHasRole: role("user") })).resolves.toMatchObject({ state: "queued" });
 });
 

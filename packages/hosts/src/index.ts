@@ -18,4 +18,5 @@ export type { HostRoom } from "./view/room";
 export { describeFit } from "./view/fit";
 export type { FitAnswer, FitQuestion } from "./view/fit";
 export { planPlacement } from "./view/plan-placement";
-export type { PlannedVm, PlacementPreview } from "./view/plan-placement";
+export { hostRegion } from "./providers";
+export type { PlannedVm, PlacementPreview, VmPlacementPreview } from "./view/plan-placement";

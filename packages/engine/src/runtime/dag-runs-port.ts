@@ -86,6 +86,7 @@ export function createDagRunsPort(deps: RuntimeDeps, job: Pick<TaskJob, "dagId" 
       settings: dagSettingsFromConfig(config),
       maxPageLimit: DEFAULT_MAX_PAGE_LIMIT,
       logger: deps.logger,
+      cloudApproval: config.placement.cloudApproval,
     });
     // A logical date is unique per DAG: two tasks triggering one DAG in the same millisecond clash
     // on it (not on the run id); the later one takes the next millisecond.

@@ -2,8 +2,8 @@ import { restrictedParamsSet, roleReaches, type ParamRole, type RunRole } from "
 import type { FlowRow } from "@svc/db";
 import type { CatalogueDag } from "../catalogue";
 
-/** Why a flow waits for approval, by kind: the DAG asks for it, the DAG is paused, a param reserved for a role (min_role) is set. */
-export type ApprovalNeedKind = "dag" | "paused" | "min_role";
+/** Why a flow waits for approval, by kind: the DAG asks for it, the DAG is paused, a param reserved for a role (min_role) is set, a VM would bill a cloud account. */
+export type ApprovalNeedKind = "dag" | "paused" | "min_role" | "cloud";
 
 /** One reason a flow needs approval; `reason` is the text shown to people, `kind` what code matches on. */
 export interface ApprovalNeed {

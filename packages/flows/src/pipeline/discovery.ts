@@ -4,6 +4,7 @@ import { loadCatalogue, type CatalogueDag } from "../catalogue";
 import { fallbackReasonOf } from "../flow-router";
 import type { FlowPatch } from "../flow-store";
 import { patchFlow, routerNotes, type PipelineDeps } from "./deps";
+import { resolveCloudTarget, type TargetOutcome } from "./cloud-target";
 import { hostRoomAnswer } from "./host-answer";
 
 /** Example requests to suggest when nothing matched: the first example of each DAG. */
@@ -37,23 +38,49 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
   if (!result.dag_id) return { flow: await rejectUnmatched(deps, flow, result, router, entries), catalogue };
   // Params the client typed answer a question before it is asked; validation judges them.
   const explicit = flow.requested_params ?? {};
-  const input = (result.status === "needs_input" ? (result.input ?? []) : []).filter((i) => explicit[i.field] === undefined);
+  const target = await targetOf(deps, flow, result, entries);
+  if (target && "refuse" in target) return { flow: await rejectTarget(deps, flow, router, target.refuse), catalogue };
+  const input = [...(result.status === "needs_input" ? (result.input ?? []) : []), ...(target && "ask" in target ? [target.ask] : [])].filter((i) => explicit[i.field] === undefined);
   // Explicit params answered every question: the route is ready as far as routing goes.
   if (router.status === "needs_input" && input.length === 0) router.status = "ready";
-  if (input.length) return { flow: await askForInput(deps, flow, result, router, input), catalogue };
+  if (input.length) return { flow: await askForInput(deps, flow, result, { ...router, status: "needs_input" }, input), catalogue };
+  const pinned = target && "host" in target ? target : null;
   const routed = {
     dag_id: result.dag_id,
-    // The extracted params; validation merges the explicit ones over them.
-    params: result.params,
+    // The extracted params (with the host a cloud target or a host's name chose); validation merges the explicit ones over them.
+    params: pinned ? { ...result.params, host: pinned.host } : result.params,
     router,
     phases_completed: ["dag_discovery" as const],
     warnings: result.warnings.filter((w) => !w.startsWith("model unavailable")),
     next_steps: routerNotes(router),
-    summary: `Matched ${result.dag_id}: ${result.reason}`,
+    summary: `Matched ${result.dag_id}: ${result.reason}${pinned ? `; ${pinned.note}` : ""}`,
   };
   // Not written here: validation, next, saves it with its own outcome in one statement (a crash
   // before that leaves the flow in planning without the phase, and the job routes it again).
   return { flow: { ...flow, ...routed }, catalogue, unsaved: routed };
+}
+
+/** Where the request puts its VMs, matched against the inventory (null: it names no target, or its host decides). */
+async function targetOf(deps: PipelineDeps, flow: FlowRow, result: RouteResult, entries: readonly RouterCatalogEntry[]): Promise<TargetOutcome | null> {
+  const entry = entries.find((e) => e.dag_id === result.dag_id);
+  const host = flow.requested_params?.host ?? result.params.host;
+  let records = null;
+  try {
+    records = deps.hosts ? await deps.hosts.list() : null;
+  } catch (e) {
+    deps.logger.warn({ err: String(e) }, "host inventory unavailable for a cloud target");
+  }
+  return resolveCloudTarget(flow.intent, { dagId: result.dag_id!, declaresHost: entry?.params.host !== undefined, host, records });
+}
+
+/** A target that cannot be honoured rejects the flow: nothing runs, and nothing goes to another host instead. */
+function rejectTarget(deps: PipelineDeps, flow: FlowRow, router: RouterEvidence, message: string): Promise<FlowRow> {
+  return patchFlow(
+    deps.store,
+    flow,
+    { status: "rejected", router: { ...router, status: "rejected" }, summary: message, error_message: message, phases_skipped: ["dag_validation", "dag_execution"], next_steps: routerNotes(router) },
+    ["planning"],
+  );
 }
 
 type RouterEvidence = ReturnType<typeof routerEvidence>;

@@ -1,6 +1,7 @@
 import { vmCreatingTasks, type DagDefinition } from "@svc/dags";
 import { DEFAULT_MAX_PROBE_AGE_MS, LOCAL_HOST, placementRequestOf, planPlacement, type HostList, type PlacementPreview, type PlannedVm, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
+import { withCloudPlans, type CloudPlanner } from "./cloud-plan";
 
 /** The inventory as the pipeline reads it (cached: see createCachedHostList) and the workers' placement settings. */
 export interface PlanHosts extends HostList {
@@ -8,6 +9,10 @@ export interface PlanHosts extends HostList {
   weigher?: Weigher;
   /** A probe older than this counts as down (default 30 s, as the workers count it). */
   maxProbeAgeMs?: number;
+  /** SVC_CLOUD_APPROVAL (default op): an op approves each VM a run would create on a cloud host. */
+  cloudApproval?: "op" | "none";
+  /** Size, image and hourly price of a VM on a cloud host, from its provider (read-only calls). */
+  cloudPlan?: CloudPlanner;
 }
 
 /**
@@ -38,7 +43,8 @@ export async function placementPreview(hosts: PlanHosts | undefined, dag: DagDef
     if (records.every((r) => r.name === LOCAL_HOST)) return null;
     const vms = plannedVms(dag, params);
     if (vms.length === 0) return null;
-    return planPlacement(vms, records, { weigher: hosts.weigher ?? "spread", maxProbeAgeMs: hosts.maxProbeAgeMs ?? DEFAULT_MAX_PROBE_AGE_MS });
+    const preview = planPlacement(vms, records, { weigher: hosts.weigher ?? "spread", maxProbeAgeMs: hosts.maxProbeAgeMs ?? DEFAULT_MAX_PROBE_AGE_MS });
+    return preview && withCloudPlans(preview, records, hosts.cloudPlan, logger);
   } catch (e) {
     logger.warn({ dagId: dag.dag_id, err: String(e) }, "placement preview unavailable");
     return null;

@@ -4,6 +4,7 @@ import { loadCatalogue, type CatalogueDag } from "../catalogue";
 import { resolveParams, type ResolvedParams } from "../params";
 import { approvalNeeds, approvalOf, requiredApproverRole, roleMeets } from "./approval-needs";
 import { patchFlow, phasesOf, routerNotes, type PipelineDeps } from "./deps";
+import { cloudNeeds } from "./cloud-plan";
 import { placementPreview } from "./placement-preview";
 
 type Validated = { flow: FlowRow; paramErrors?: ParamError[] };
@@ -88,7 +89,10 @@ function askForMissing(deps: PipelineDeps, flow: FlowRow, dag: CatalogueDag, res
  * caller's approval given in advance, so it covers only what the caller's own role may approve.
  */
 async function decideApproval(deps: PipelineDeps, flow: FlowRow, dag: CatalogueDag, params: Record<string, unknown>, warnings: string[]): Promise<FlowRow> {
-  const needs = approvalNeeds(dag, params);
+  // Where its VMs would go (several hosts only); a VM no host takes is said before anyone approves.
+  const placement = await placementPreview(deps.hosts, dag.definition, params, deps.logger);
+  // A VM on a cloud host bills its account: an op approves it (the engine refuses the run otherwise).
+  const needs = [...approvalNeeds(dag, params), ...cloudNeeds(placement, deps.hosts?.cloudApproval ?? "op")];
   const requiredRole = requiredApproverRole(needs);
   const { autoApproveRole } = approvalOf(flow);
   const autoCovers = autoApproveRole !== null && roleMeets(autoApproveRole, requiredRole);
@@ -97,8 +101,6 @@ async function decideApproval(deps: PipelineDeps, flow: FlowRow, dag: CatalogueD
     warnings.push(`auto_approve does not cover this flow: approving it needs the role '${requiredRole}', the caller has '${autoApproveRole}'.`);
   }
   const reasons = [...(!flow.auto_execute ? ["auto_execute is false"] : []), ...(autoCovers ? [] : needs.map((n) => n.reason))];
-  // Where its VMs would go (several hosts only); a VM no host takes is said before anyone approves.
-  const placement = await placementPreview(deps.hosts, dag.definition, params, deps.logger);
   for (const vm of placement?.vms ?? []) if (vm.blocked) warnings.push(vm.summary);
   const base = { params, warnings, placement, missing_params: [], phases_completed: [...phasesOf(flow), "dag_validation" as const] };
   const record = { needs, required_role: requiredRole, ...(autoApproveRole !== null ? { auto_approve_role: autoApproveRole } : {}) };

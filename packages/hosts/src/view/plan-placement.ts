@@ -1,4 +1,6 @@
+import type { HostProvider } from "@svc/db";
 import { LOCAL_HOST } from "../names";
+import { hostRegion } from "../providers";
 import type { HostVerdict, PlacementRequest, Weigher } from "../place";
 import type { HostRecord } from "../types";
 import { placementOver } from "./placement-over";
@@ -22,6 +24,9 @@ export interface VmPlacementPreview {
   pinned: string | null;
   /** The host the run would use now (the holder of the name, the pinned one, or placement's choice), or null. */
   host: string | null;
+  /** That host's provider (a cloud host's VM bills its account) and region or location; null without a host. */
+  provider: HostProvider | null;
+  region: string | null;
   verdicts: HostVerdict[];
   summary: string;
   /** The run would fail before creating anything (no host fits, or the pinned one is unknown or draining). */
@@ -51,7 +56,7 @@ const verdictText = (v: HostVerdict) => {
  */
 function outcome(
   vm: PlannedVm,
-  p: Omit<VmPlacementPreview, "summary" | "blocked">,
+  p: Omit<VmPlacementPreview, "summary" | "blocked" | "provider" | "region">,
   records: readonly HostRecord[],
   weigher: Weigher,
 ): { summary: string; blocked: boolean; host: string | null } {
@@ -70,10 +75,18 @@ function outcome(
       };
     if (r.state === "draining") return { summary: `${name} is pinned to host '${p.pinned}', which is draining and takes no new VMs. ${fail}`, blocked: true, host: null };
     const v = p.verdicts.find((x) => x.host === p.pinned);
+    if (r.provider !== "libvirt") {
+      const down = r.probe_error ? `; its last identity call failed (${r.probe_error}): the create will fail until its credentials work` : "";
+      return { summary: `${name} goes to the ${r.provider} host '${p.pinned}' (${hostRegion(r) ?? "no region"}), pinned by the host param${down}.`, blocked: false, host: p.pinned };
+    }
     const fits = v?.fits ? "it fits by its last probe" : `by its last probe it does not fit (${v?.reasons.join(", ")}): the VM is created there anyway and may fail`;
     return { summary: `${name} goes to host '${p.pinned}', pinned by the host param; ${fits}.`, blocked: false, host: p.pinned };
   }
-  if (p.host) return { summary: `${name} would be placed on host '${p.host}' (${weigher}, from the last probes): ${why}.`, blocked: false, host: p.host };
+  if (p.host) {
+    const r = records.find((x) => x.name === p.host);
+    if (r && r.provider !== "libvirt") return { summary: `${name} would be created on the ${r.provider} host '${p.host}', which the request asks for: ${why}.`, blocked: false, host: p.host };
+    return { summary: `${name} would be placed on host '${p.host}' (${weigher}, from the last probes): ${why}.`, blocked: false, host: p.host };
+  }
   return { summary: `No host fits ${name} now: ${why}. ${fail}`, blocked: true, host: null };
 }
 
@@ -97,7 +110,9 @@ export function planPlacement(vms: readonly PlannedVm[], records: readonly HostR
       host: p.host,
       verdicts: p.verdicts,
     };
-    return { ...seen, ...outcome(vm, seen, records, o.weigher) };
+    const out = outcome(vm, seen, records, o.weigher);
+    const rec = records.find((r) => r.name === out.host);
+    return { ...seen, ...out, provider: rec?.provider ?? null, region: rec ? (hostRegion(rec) ?? null) : null };
   });
   return { weigher: o.weigher, computed_at: new Date(now).toISOString(), vms: out, summary: out.map((p) => p.summary).join(" "), blocked: out.some((p) => p.blocked) };
 }

@@ -1,0 +1,47 @@
+import type { HostRecord, PlacementPreview, VmPlacementPreview } from "@svc/hosts";
+import type { Logger } from "@svc/logger";
+import { describeCloudPlan, type CloudPlanRequest, type CloudVmPlan } from "@svc/vm";
+import type { ApprovalNeed } from "./approval-needs";
+
+/** What a VM would be on a cloud host (its provider's read-only calls); the orchestrator wires it with the hosts' credentials. */
+export type CloudPlanner = (host: HostRecord, want: CloudPlanRequest) => Promise<CloudVmPlan>;
+
+/** A planned VM with what its cloud would make of it (absent for a libvirt host). */
+export type PlanVm = VmPlacementPreview & { cloud?: CloudVmPlan; cloud_note?: string };
+
+const NO_PLANNER = "its size, image and price are not worked out here (this orchestrator reads no cloud credentials); the provider picks them at create";
+
+/**
+ * The preview with each cloud VM's plan: provider, region, size, image and hourly price, in its
+ * summary too. A planner that fails (bad credentials, an unknown OS or size) says why; it never
+ * fails the plan, and the run's create fails with the same reason.
+ */
+export async function withCloudPlans(preview: PlacementPreview, records: readonly HostRecord[], planner: CloudPlanner | undefined, logger: Logger): Promise<PlacementPreview> {
+  const vms = await Promise.all(
+    preview.vms.map(async (vm): Promise<PlanVm> => {
+      const host = records.find((r) => r.name === vm.host);
+      if (!host || host.provider === "libvirt") return vm;
+      if (!planner) return { ...vm, cloud_note: NO_PLANNER, summary: `${vm.summary} On ${host.provider} ${vm.region ?? ""}: ${NO_PLANNER}.` };
+      try {
+        const cloud = await planner(host, { image: vm.image ?? "", cpus: vm.cpus, memoryMb: vm.memory_mb });
+        return { ...vm, cloud, summary: `${vm.summary} It would be ${describeCloudPlan(cloud)}.` };
+      } catch (e) {
+        logger.warn({ host: host.name, err: String(e) }, "cloud plan unavailable");
+        const note = `${host.provider} could not plan it: ${(e as Error).message}`;
+        return { ...vm, cloud_note: note, summary: `${vm.summary} ${note}.` };
+      }
+    }),
+  );
+  return { ...preview, vms, summary: vms.map((v) => v.summary).join(" ") };
+}
+
+/** An op approves each VM a run would create on a cloud host (SVC_CLOUD_APPROVAL=op): it bills that account. */
+export function cloudNeeds(preview: PlacementPreview | null, setting: "op" | "none"): ApprovalNeed[] {
+  if (setting === "none" || !preview) return [];
+  return (preview.vms as PlanVm[]).flatMap((vm) => {
+    if (!vm.provider || vm.provider === "libvirt") return [];
+    const what = vm.vm_name ? `VM '${vm.vm_name}'` : `the VM of ${vm.task_id}`;
+    const plan = vm.cloud ? ` as ${describeCloudPlan(vm.cloud)}` : vm.cloud_note ? ` (${vm.cloud_note})` : "";
+    return [{ kind: "cloud" as const, reason: `${what} would be created on the ${vm.provider} host '${vm.host}'${plan}, billed to that account: an op approves it (SVC_CLOUD_APPROVAL=op)` }];
+  });
+}
