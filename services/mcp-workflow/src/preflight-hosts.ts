@@ -2,7 +2,7 @@ import type { EngineApi } from "@svc/engine";
 import { placementOver, placementRequestOf, type HostRecord, type Weigher } from "@svc/hosts";
 import { z } from "zod";
 import { checkParams, type PreflightCheck } from "./preflight";
-import { probeHolders } from "./vm-hosts";
+import { probeHolders, targetOf } from "./vm-hosts";
 
 /** One host's verdict for the VM: would it fit, why not, the numbers it was judged on. */
 export const HostVerdict = z.object({
@@ -11,6 +11,9 @@ export const HostVerdict = z.object({
   reasons: z.array(z.string()),
   numbers: z.object({ memory_free_mb: z.number(), disk_free_gb: z.number(), vcpus_free: z.number() }).nullable(),
   weight: z.number().optional(),
+  provider: z.string().describe("libvirt, or the cloud whose account a VM there bills"),
+  region: z.string().nullable(),
+  up: z.boolean(),
 });
 export type HostVerdict = z.infer<typeof HostVerdict>;
 
@@ -54,6 +57,13 @@ export async function preflightOnHosts(
       ? { check: "placement", ok: true, detail: request.host ? `pinned host '${p.host}' fits` : `would be placed on '${p.host}' (${p.weigher}); ${why}` }
       : { check: "placement", ok: false, detail: `no host fits: ${why}` },
   );
-  const hosts = p.verdicts.map((v) => ({ host: v.host, fits: v.fits, reasons: v.reasons, numbers: v.numbers, ...(v.weight !== undefined ? { weight: v.weight } : {}) }));
+  const hosts = p.verdicts.map((v) => ({
+    host: v.host,
+    fits: v.fits,
+    reasons: v.reasons,
+    numbers: v.numbers,
+    ...(v.weight !== undefined ? { weight: v.weight } : {}),
+    ...targetOf(records.find((r) => r.name === v.host), o.maxProbeAgeMs),
+  }));
   return { checks, conf: resolved, host: p.host, hosts };
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_PROBE_AGE_MS, freshness, HOST_NAME, LOCAL_HOST, placementOver, type HostRecord } from "@svc/hosts";
+import { DEFAULT_MAX_PROBE_AGE_MS, freshness, HOST_NAME, hostRegion, hostUp, LOCAL_HOST, placementOver, type HostRecord } from "@svc/hosts";
 import { ToolInputError } from "@svc/mcp";
 import { z } from "zod";
 import type { VmCliInfo } from "./vm-access";
@@ -36,16 +36,29 @@ export { freshness };
 export const HostStatus = z.object({
   name: z.string(),
   state: z.string(),
-  source: z.enum(["live", "probe"]),
+  source: z.enum(["live", "probe", "provider"]).describe("live: the VM CLI now; probe: the host's last probe; provider: a cloud host, whose instances its provider lists"),
   probed_at: z.string().nullable(),
   error: z.string().nullable(),
+  provider: z.string().describe("libvirt, or the cloud whose account a VM there bills (aws, hetzner)"),
+  region: z.string().nullable().describe("a cloud host's region or location"),
+  up: z.boolean().describe("libvirt: a recent probe without error; cloud: its last identity call did not fail"),
+  note: z.string().optional(),
 });
 export type HostStatus = z.infer<typeof HostStatus>;
 
-/** A host whose VMs come from its last probe: the probe's error (a failed probe lists no VMs). */
+/** The provider, region and up/down of a host, as every VM tool shows it. */
+export function targetOf(r: HostRecord | undefined, maxAgeMs = DEFAULT_MAX_PROBE_AGE_MS): Pick<HostStatus, "provider" | "region" | "up"> {
+  if (!r) return { provider: "libvirt", region: null, up: true };
+  return { provider: r.provider, region: hostRegion(r) ?? null, up: hostUp(r, maxAgeMs).up };
+}
+
+const CLOUD_NOTE = (r: HostRecord) => `a ${r.provider} host: its instances are listed by its provider (svc-vm list vm -C ${r.name}), not here`;
+
+/** A host whose VMs come from its last probe: the probe's error (a failed probe lists no VMs); a cloud host: its identity call's error. */
 export function probeStatus(r: HostRecord): HostStatus {
+  if (r.provider !== "libvirt") return { name: r.name, state: r.state, source: "provider", probed_at: r.probed_at, error: r.probe_error, ...targetOf(r), note: CLOUD_NOTE(r) };
   const error = r.probe_error ?? (r.last_probe ? null : "not probed yet");
-  return { name: r.name, state: r.state, source: "probe", probed_at: r.probed_at, error };
+  return { name: r.name, state: r.state, source: "probe", probed_at: r.probed_at, error, ...targetOf(r) };
 }
 
 /** The VMs of a host's last good probe, in the VM CLI's shape (what a probe does not see is null). */

@@ -1,7 +1,7 @@
 import { LOCAL_HOST, type HostRecord } from "@svc/hosts";
 import { ToolInputError } from "@svc/mcp";
 import type { VmCliInfo, VmTools } from "./vm-access";
-import { isMultiHost, probedVms, probeHolders, probeStatus, type HostStatus } from "./vm-hosts";
+import { isMultiHost, probedVms, probeHolders, probeStatus, targetOf, type HostStatus } from "./vm-hosts";
 
 /** A VM with the host holding it and where that was read: the VM CLI now (live) or the host's last probe. */
 export type VmOnHost = VmCliInfo & { host: string; source: "live" | "probe"; probed_at: string | null };
@@ -15,7 +15,7 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const isNotFound = (e: unknown) => e instanceof ToolInputError && e.field === "vm_name";
 
 function liveStatus(r: HostRecord | undefined, error: string | null): HostStatus {
-  return { name: LOCAL_HOST, state: r?.state ?? "active", source: "live", probed_at: r?.probed_at ?? null, error };
+  return { name: LOCAL_HOST, state: r?.state ?? "active", source: "live", probed_at: r?.probed_at ?? null, error, ...targetOf(r), up: error === null };
 }
 
 /**
@@ -79,7 +79,8 @@ export async function findVmOnHosts(vms: VmTools | undefined, records: readonly 
   for (const r of records) {
     if (liveTried && r.name === LOCAL_HOST) continue;
     const s = probeStatus(r);
-    searched.push(`${r.name} (${s.error ? `probe failed: ${s.error}` : `probe of ${r.probed_at}`})`);
+    if (s.source === "provider") searched.push(`${r.name} (${s.note})`);
+    else searched.push(`${r.name} (${s.error ? `probe failed: ${s.error}` : `probe of ${r.probed_at}`})`);
   }
   throw new ToolInputError(`no VM named '${name}' on any host; searched ${searched.join(", ")}`, "vm_name");
 }

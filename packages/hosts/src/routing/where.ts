@@ -92,6 +92,15 @@ export function placementPolicy(r: HostRecord) {
 }
 
 /**
+ * Whether a host counts as up: a libvirt host by a fresh probe without error; a cloud host unless
+ * its last identity call failed (bad credentials are never up), with that error as the reason.
+ */
+export function hostUp(r: HostRecord, maxAgeMs: number, now = Date.now()): { up: true } | { up: false; reason: string } {
+  if (r.provider === "libvirt") return freshness(r, maxAgeMs, now);
+  return r.probe_error ? { up: false, reason: r.probe_error } : { up: true };
+}
+
+/**
  * A cloud host as placement sees it: no capacity (the provider's), down when its last identity
  * call failed (bad credentials are never up). Undefined for a libvirt host (its probe decides).
  */

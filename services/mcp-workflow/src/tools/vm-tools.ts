@@ -44,7 +44,12 @@ function requireVms(d: WorkflowToolDeps): VmTools {
   if (!d.vms) throw new ToolInputError("VM access is not configured on this server (SVC_SSH_HOST)");
   return d.vms;
 }
-const hostsText = (hs: HostStatus[]) => hs.filter((h) => h.error).map((h) => `host ${h.name}: ${h.source === "live" ? "VM CLI" : "probe"} failed: ${h.error}`);
+const FAILED = { live: "VM CLI", probe: "probe", provider: "identity call" } as const;
+const hostsText = (hs: HostStatus[]) =>
+  hs.flatMap((h) => [
+    ...(h.error ? [`host ${h.name}: ${FAILED[h.source]} failed: ${h.error}`] : []),
+    ...(h.provider !== "libvirt" ? [`host ${h.name}: ${h.provider} ${h.region ?? ""} ${h.up ? "up" : "down"}${h.note ? `; ${h.note}` : ""}`] : []),
+  ]);
 
 /** Run the VM DAG with a conf, optionally waiting for the end. */
 async function runVmDag(d: WorkflowToolDeps, conf: Record<string, unknown>, key: string | undefined, waitSeconds: number, ctx: ToolContext) {
