@@ -1,7 +1,7 @@
 import { Router, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import { SvcError, UnavailableError } from "@svc/errors";
-import { hostNameSchema, type HostService } from "@svc/hosts";
+import { hostNameSchema, hostView, type HostService } from "@svc/hosts";
 import { actorOf, parseInput } from "@svc/http";
 
 // The host inventory under /api/v1/hosts: viewers read it (from Postgres: no host is contacted),
@@ -58,32 +58,32 @@ export function hostsRouter(hosts: HostService | undefined, auth: RequestHandler
   r.get("/hosts", auth, async (req, res) => {
     refuseProbeOnRead(req.query, ALL, "GET, POST", res);
     const list = await svc().list();
-    res.json({ hosts: list, total_entries: list.length });
+    res.json({ hosts: list.map(hostView), total_entries: list.length });
   });
   r.get("/hosts/:name", auth, async (req, res) => {
     const { name } = parseInput(nameParams, req.params, "path");
     refuseProbeOnRead(req.query, name, "GET, DELETE", res);
-    res.json(await svc().info(name));
+    res.json(hostView(await svc().info(name)));
   });
   r.post("/hosts/:name/probe", auth, async (req, res) => {
     if (req.params.name === ALL) {
       const list = await svc().list({ probe: true });
-      return void res.json({ hosts: list, total_entries: list.length });
+      return void res.json({ hosts: list.map(hostView), total_entries: list.length });
     }
     const { name } = parseInput(nameParams, req.params, "path");
-    res.json(await svc().info(name, { probe: true }));
+    res.json(hostView(await svc().info(name, { probe: true })));
   });
   r.post("/hosts", auth, async (req, res) => {
     const { probe, ...body } = parseInput(addBody, req.body ?? {}, "body");
-    res.status(201).json(await svc().add(body, { probe: probe ?? true, actor: actorOf(res) }));
+    res.status(201).json(hostView(await svc().add(body, { probe: probe ?? true, actor: actorOf(res) })));
   });
   r.post("/hosts/:name/drain", auth, async (req, res) => {
     const { name } = parseInput(nameParams, req.params, "path");
-    res.json(await svc().drain(name, actorOf(res)));
+    res.json(hostView(await svc().drain(name, actorOf(res))));
   });
   r.post("/hosts/:name/activate", auth, async (req, res) => {
     const { name } = parseInput(nameParams, req.params, "path");
-    res.json(await svc().activate(name, actorOf(res)));
+    res.json(hostView(await svc().activate(name, actorOf(res))));
   });
   r.delete("/hosts/:name", auth, async (req, res) => {
     const { name } = parseInput(nameParams, req.params, "path");
