@@ -12,5 +12,6 @@ export { approveFlow, cancelFlow } from "./decisions";
 export { processFlow } from "./pipeline/process-flow";
 export type { PipelineDeps, ProcessResult } from "./pipeline/deps";
 export type { PlanHosts } from "./pipeline/placement-preview";
+export { createCloudPlanner } from "./pipeline/cloud-plan";
 export { createServiceEngine } from "./service-engine";
 export { answerFlow } from "./answer";

@@ -2,6 +2,7 @@ import { EC2Client, RegisterImageCommand } from "@aws-sdk/client-ec2";
 import { startMoto, type Moto } from "@svc/testing";
 import { AwsDriver } from "../src/aws/driver";
 import { describeCloudPlan } from "../src/cloud-plan";
+import { cloudDriverFor } from "../src/cloud/driver-for";
 import { ImageNotFoundError, VmInputError } from "../src/errors";
 import { HetznerDriver } from "../src/hetzner/driver";
 import { startHetznerFake, type HetznerFake } from "./hetzner-fake";
@@ -45,6 +46,11 @@ describe("the Hetzner plan (fake API)", () => {
     expect(describeCloudPlan(p)).toBe("hetzner fsn1: size cx23 (2 vCPUs, 4096 MiB), image debian12 → debian-12 (100), 0.0060 EUR/hour net (0.0071 with VAT)");
     expect(fake.servers.size).toBe(0);
     expect(fake.requests.every((r) => r.method === "GET")).toBe(true);
+  });
+
+  it("the driver the factory makes for an inventory host plans the same, with the token from the secrets", async () => {
+    const d = await cloudDriverFor({ name: "hz-test", provider: "hetzner", provider_settings: { location: "nbg1", endpoint: fake.endpoint } }, { vault_hcloud_token: fake.token });
+    expect(await d.plan!({ image: "debian12", cpus: 3, memoryMb: 4096 })).toMatchObject({ region: "nbg1", size: { name: "cpx21" }, hourly_price: { net: "0.0060" } });
   });
 
   it("a retired size names the nearest offered; an OS without a mapping names those there are", async () => {

@@ -2,7 +2,7 @@ import { Worker, type Job } from "bullmq";
 import type { SvcConfig } from "@svc/config";
 import { createNotificationFeed, DAG_CHANGE_CHANNEL, type Db, type FlowRow } from "@svc/db";
 import { listenedDefinitions, newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
-import { createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type PlanHosts, type ProcessResult } from "@svc/flows";
+import { createCloudPlanner, createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type PlanHosts, type ProcessResult } from "@svc/flows";
 import { createCachedHostList, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
 import { createQueues, createRedis, intentJobSchema, QUEUE_NAMES, stallOptions, type Queues } from "@svc/queue";
@@ -51,7 +51,14 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
   const store = createFlowStore(db);
   const router = deps.router ?? createFlowRouter(config.model, log);
   const inventory = deps.hosts ?? createCachedHostList(db);
-  const hosts: PlanHosts = { list: () => inventory.list(), weigher: deps.hosts?.weigher ?? deps.weigher, maxProbeAgeMs: deps.hosts?.maxProbeAgeMs };
+  const hosts: PlanHosts = {
+    list: () => inventory.list(),
+    weigher: deps.hosts?.weigher ?? deps.weigher,
+    maxProbeAgeMs: deps.hosts?.maxProbeAgeMs,
+    cloudApproval: deps.hosts?.cloudApproval ?? config.placement.cloudApproval,
+    // A cloud VM's size, image and price from its provider (read-only calls; the secrets file read when a plan needs it).
+    cloudPlan: deps.hosts?.cloudPlan ?? createCloudPlanner(config),
+  };
   // The catalogue every intent lists, kept while Postgres notifies no DAG change.
   const dagChanges = createNotificationFeed(config.databaseUrl, DAG_CHANGE_CHANNEL, {
     applicationName: "svc-orchestrator-listen",

@@ -1,6 +1,6 @@
 import type { HostRecord, PlacementPreview, VmPlacementPreview } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
-import { describeCloudPlan, type CloudPlanRequest, type CloudVmPlan } from "@svc/vm";
+import { cloudDriverFor, describeCloudPlan, secretsFromConfig, type CloudPlanRequest, type CloudVmPlan } from "@svc/vm";
 import type { ApprovalNeed } from "./approval-needs";
 
 /** What a VM would be on a cloud host (its provider's read-only calls); the orchestrator wires it with the hosts' credentials. */
@@ -8,6 +8,16 @@ export type CloudPlanner = (host: HostRecord, want: CloudPlanRequest) => Promise
 
 /** A planned VM with what its cloud would make of it (absent for a libvirt host). */
 export type PlanVm = VmPlacementPreview & { cloud?: CloudVmPlan; cloud_note?: string };
+
+/** The planner over each host's VM driver, its credentials from the secrets file (read when a plan needs it) or the SDK's chain where the host says so. */
+export function createCloudPlanner(config: Parameters<typeof secretsFromConfig>[0]): CloudPlanner {
+  const secrets = secretsFromConfig(config);
+  return async (host, want) => {
+    const driver = await cloudDriverFor(host, secrets);
+    if (!driver.plan) throw new Error(`the ${host.provider} driver gives no plan before a create`);
+    return driver.plan(want);
+  };
+}
 
 const NO_PLANNER = "its size, image and price are not worked out here (this orchestrator reads no cloud credentials); the provider picks them at create";
 
