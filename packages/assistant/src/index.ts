@@ -1,6 +1,5 @@
 export type { RouterCatalogEntry, RouteResult } from "./types";
 export { readCloudTarget } from "./params/cloud-target";
-export type { CloudTarget } from "./params/cloud-target";
 export { toRouterCatalogEntry, describeCatalogue } from "./catalog/catalog-entry";
 export { createOfflineRouter } from "./router/offline-router";
 export { readHostQuestion } from "./router/host-questions";

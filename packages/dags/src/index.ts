@@ -9,6 +9,6 @@ export { nextRunAfter, scheduleToCron } from "./schedule";
 export { fileToken, resolveFileToken } from "./file-token";
 export { validateParams, paramsInvalidError, assertValidParams, paramsObjectSchema } from "./params";
 export type { ParamError } from "./params";
-export { renderTemplate, renderArgs, evaluateCondition, createTemplateContext } from "./template/render";
+export { renderArgs, evaluateCondition, createTemplateContext } from "./template/render";
 export type { TemplateContext } from "./template/render";
 export { vmCreatingTasks } from "./vm-creating-tasks";

@@ -50,5 +50,7 @@ export function vmCreatingTasks(dag: Pick<DagDefinition, "dag_id" | "tasks">, pa
   });
   if (tasks.length === 0) return [];
   const ctx = createTemplateContext({ dagId: dag.dag_id, runId: "manual__plan", logicalDate: new Date(0), params });
-  return tasks.filter(({ t }) => runs(t.when, ctx)).map(({ t, args }) => ({ task_id: t.task_id, args: Object.fromEntries(Object.entries(args).map(([k, v]) => [k, renderSafely(v, ctx)])) }));
+  return tasks
+    .filter(({ t }) => runs(t.when, ctx))
+    .map(({ t, args }) => ({ task_id: t.task_id, args: Object.fromEntries(Object.entries(args).map(([k, v]) => [k, renderSafely(v, ctx)])) }));
 }

@@ -63,7 +63,12 @@ test("asking for a cloud provider, a region or a cloud host's labels counts as a
   const def = {
     dag_id: "d",
     tasks: [
-      { task_id: "a", operator: "vm_create", when: null, args: { name: "x", provider: "{{ params.provider }}", region: "{{ params.region }}", host_labels: { tier: "{{ params.tier }}" } } },
+      {
+        task_id: "a",
+        operator: "vm_create",
+        when: null,
+        args: { name: "x", provider: "{{ params.provider }}", region: "{{ params.region }}", host_labels: { tier: "{{ params.tier }}" } },
+      },
       { task_id: "b", operator: "vm_create", when: "{{ params.never }}", args: { name: "y", host: "aws-eu" } },
     ],
   } as unknown as Parameters<typeof cloudTargets>[1];

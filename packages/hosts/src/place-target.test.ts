@@ -27,7 +27,10 @@ describe("place: cloud hosts are chosen only when the request asks for them", ()
   it("a request that names nothing goes to a libvirt host, never to a cloud host, whatever their room", () => {
     const p = place(VM, [AWS, HZ, lib("b")]);
     expect(p.host).toBe("b");
-    expect(p.verdicts.find((v) => v.host === "aws-eu")).toMatchObject({ fits: false, reasons: [expect.stringMatching(/^a aws host in eu-west-1: chosen only when the request names/)] });
+    expect(p.verdicts.find((v) => v.host === "aws-eu")).toMatchObject({
+      fits: false,
+      reasons: [expect.stringMatching(/^a aws host in eu-west-1: chosen only when the request names/)],
+    });
   });
 
   it("with only cloud hosts and nothing named, no host is chosen (no bill by surprise)", () => {

@@ -46,7 +46,9 @@ export async function planHetznerVm(api: HetznerClient, location: string, images
   const where = `hetzner ${location}`;
   const name = images[want.image];
   if (!name) throw new ImageNotFoundError(want.image, Object.keys(images), `${where}'s image map`);
-  const types = (await api.all<HcServerType>("/server_types", "server_types")).filter((t) => !t.deprecated && t.architecture === "x86" && t.prices.some((p) => p.location === location));
+  const types = (await api.all<HcServerType>("/server_types", "server_types")).filter(
+    (t) => !t.deprecated && t.architecture === "x86" && t.prices.some((p) => p.location === location),
+  );
   const size = pickSize(
     types.map((t) => ({ name: t.name, cpus: t.cores, memory_mb: Math.round(t.memory * 1024) })),
     want,

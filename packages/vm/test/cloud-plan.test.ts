@@ -73,7 +73,11 @@ describe("the AWS plan (moto)", () => {
     });
     expect(p.size.cpus).toBeGreaterThanOrEqual(2);
     expect(p.size.memory_mb).toBeGreaterThanOrEqual(4000);
-    expect(describeCloudPlan(p)).toMatch(new RegExp(`^aws eu-west-1: size ${p.size.name.replace(".", "\\.")} .*image debian12 → owner ${MOTO_ACCOUNT}, name debian-12-amd64-\\*, newest first \\(${ami}\\), no price from the API`));
+    expect(describeCloudPlan(p)).toMatch(
+      new RegExp(
+        `^aws eu-west-1: size ${p.size.name.replace(".", "\\.")} .*image debian12 → owner ${MOTO_ACCOUNT}, name debian-12-amd64-\\*, newest first \\(${ami}\\), no price from the API`,
+      ),
+    );
     expect(await aws.list({ all: true })).toEqual([]);
   });
 

@@ -63,7 +63,10 @@ export async function preflightOnHosts(
     reasons: v.reasons,
     numbers: v.numbers,
     ...(v.weight !== undefined ? { weight: v.weight } : {}),
-    ...targetOf(records.find((r) => r.name === v.host), o.maxProbeAgeMs),
+    ...targetOf(
+      records.find((r) => r.name === v.host),
+      o.maxProbeAgeMs,
+    ),
   }));
   return { checks, conf: resolved, host: p.host, hosts };
 }

@@ -50,7 +50,14 @@ test("list_vms lists each cloud host with its provider, region and up or down wi
   const r = await call("list_vms", {});
   expect(r.isError).toBeFalsy();
   const hosts = Object.fromEntries((r.structuredContent as { hosts: Host[] }).hosts.map((h) => [h.name, h]));
-  expect(hosts["aws-eu"]).toMatchObject({ source: "provider", provider: "aws", region: "eu-west-1", up: true, error: null, note: expect.stringMatching(/svc-vm list vm -C aws-eu/) });
+  expect(hosts["aws-eu"]).toMatchObject({
+    source: "provider",
+    provider: "aws",
+    region: "eu-west-1",
+    up: true,
+    error: null,
+    note: expect.stringMatching(/svc-vm list vm -C aws-eu/),
+  });
   expect(hosts["hz-bad"]).toMatchObject({ source: "provider", provider: "hetzner", region: "fsn1", up: false, error: "unauthorized: unable to authenticate" });
   expect(hosts.lab2).toMatchObject({ source: "probe", provider: "libvirt", region: null, up: true });
   expect(r.content[0]?.text).toMatch(/host hz-bad: identity call failed: unauthorized: unable to authenticate/);
@@ -62,7 +69,13 @@ test("preflight_vm_creation places on the libvirt host and says why each cloud h
   const data = r.structuredContent as { host: string; hosts: (Host & { host: string; fits: boolean; reasons: string[] })[] };
   expect(data.host).toBe("lab2");
   const v = Object.fromEntries(data.hosts.map((h) => [h.host, h]));
-  expect(v["aws-eu"]).toMatchObject({ fits: false, provider: "aws", region: "eu-west-1", up: true, reasons: [expect.stringMatching(/^a aws host in eu-west-1: chosen only when the request names/)] });
+  expect(v["aws-eu"]).toMatchObject({
+    fits: false,
+    provider: "aws",
+    region: "eu-west-1",
+    up: true,
+    reasons: [expect.stringMatching(/^a aws host in eu-west-1: chosen only when the request names/)],
+  });
   expect(v["hz-bad"]).toMatchObject({ fits: false, provider: "hetzner", up: false });
   const pinned = await call("preflight_vm_creation", { vm_name: "mcp-c1", host: "aws-eu" });
   expect(pinned.structuredContent).toMatchObject({ would_succeed: true, host: "aws-eu" });

@@ -68,7 +68,10 @@ beforeAll(async () => {
   inv = createHostInventory(s.tdb.db);
   await inv.insert(sampleHostRow("lab2", "127.0.0.2", { reserve_memory_mb: 512, reserve_disk_gb: 5 }), "test");
   await inv.saveProbe("lab2", { capacity: sampleCapacity({ images: ["debian12"], probed_at: new Date(Date.now() + 3600_000).toISOString() }) });
-  await inv.insert({ ...sampleHostRow("aws-eu", "ec2.eu-west-1.amazonaws.com", { port: 443 }), provider: "aws", provider_settings: { region: "eu-west-1", credentials: "secrets-file" } }, "test");
+  await inv.insert(
+    { ...sampleHostRow("aws-eu", "ec2.eu-west-1.amazonaws.com", { port: 443 }), provider: "aws", provider_settings: { region: "eu-west-1", credentials: "secrets-file" } },
+    "test",
+  );
   await inv.insert({ ...sampleHostRow("hz-test", "api.hetzner.cloud", { port: 443 }), provider: "hetzner", provider_settings: { location: "fsn1" } }, "test");
   base = { ...pipelineOf(s), hosts: { list: () => inv.list(), cloudPlan: planner, maxProbeAgeMs: 7200_000 } };
 });
@@ -88,7 +91,9 @@ test("'on aws in eu-west-1' plans vm_deployment on the matching host and waits f
   expect(row).toMatchObject({ status: "awaiting_approval", dag_id: "vm_deployment", params: { vm_name: "web01", host: "aws-eu" }, run_id: null });
   expect(row.approval).toMatchObject({ required: true, required_role: "op" });
   expect(kinds(row)).toContain("cloud");
-  expect(row.summary).toMatch(/VM 'web01' would be created on the aws host 'aws-eu' as aws eu-west-1: size t3\.medium \(2 vCPUs, 4096 MiB\), image debian12 → owner 136693071363, name debian-12-amd64-\*, newest first \(ami-0123456789abcdef0\), no price from the API/);
+  expect(row.summary).toMatch(
+    /VM 'web01' would be created on the aws host 'aws-eu' as aws eu-west-1: size t3\.medium \(2 vCPUs, 4096 MiB\), image debian12 → owner 136693071363, name debian-12-amd64-\*, newest first \(ami-0123456789abcdef0\), no price from the API/,
+  );
   expect(row.summary).toMatch(/billed to that account: an op approves it \(SVC_CLOUD_APPROVAL=op\)/);
   expect((row.placement as { vms: unknown[] }).vms[0]).toMatchObject({ host: "aws-eu", provider: "aws", region: "eu-west-1", cloud: { size: { name: "t3.medium" } } });
   expect(asked.at(-1)).toEqual({ host: "aws-eu", want: { image: "debian12", cpus: 2, memoryMb: 2048 } });
@@ -116,7 +121,9 @@ test("a region no host has is asked again naming the cloud hosts there are; it n
   expect(row.status).toBe("needs_input");
   expect(row.missing_params).toEqual(["host"]);
   expect(row.params).not.toHaveProperty("host");
-  expect(row.summary).toMatch(/no host of the inventory is a aws host in us-east-1: the cloud hosts are aws-eu \(aws eu-west-1\), hz-test \(hetzner fsn1\); nothing goes to another host instead/);
+  expect(row.summary).toMatch(
+    /no host of the inventory is a aws host in us-east-1: the cloud hosts are aws-eu \(aws eu-west-1\), hz-test \(hetzner fsn1\); nothing goes to another host instead/,
+  );
   expect(row.run_id).toBeNull();
 });
 
@@ -136,7 +143,10 @@ test("an op's auto_approve covers the cloud approval; SVC_CLOUD_APPROVAL=none as
 });
 
 test("a planner that fails says why in the plan; the flow still waits for an op", async () => {
-  const failing = { ...base, hosts: { ...base.hosts!, cloudPlan: () => Promise.reject(new Error("aws eu-west-1: AuthFailure: AWS was not able to validate the provided access credentials")) } };
+  const failing = {
+    ...base,
+    hosts: { ...base.hosts!, cloudPlan: () => Promise.reject(new Error("aws eu-west-1: AuthFailure: AWS was not able to validate the provided access credentials")) },
+  };
   const row = await plan("create a vm called web07 on aws in eu-west-1", { pipeline: failing });
   expect(row.status).toBe("awaiting_approval");
   expect(row.summary).toMatch(/aws could not plan it: aws eu-west-1: AuthFailure/);

@@ -16,17 +16,36 @@ beforeAll(async () => {
   tdb = await createTestDb("webcloud");
   const api = createEngineApi({ db: tdb.db, notifier: recordingNotifier(), dagsDir: "/nonexistent", catalog: defaultOperators(), maxPageLimit: 100 });
   const hosts = createHostService({ db: tdb.db });
-  await hosts.addCloud({ name: "aws-eu", provider: "aws", settings: { region: "eu-west-1", zone: "eu-west-1a" }, key_path: "/etc/svc/id_ed25519" }, { probe: false, actor: "test" });
+  await hosts.addCloud(
+    { name: "aws-eu", provider: "aws", settings: { region: "eu-west-1", zone: "eu-west-1a" }, key_path: "/etc/svc/id_ed25519" },
+    { probe: false, actor: "test" },
+  );
   await hosts.addCloud({ name: "hz-fsn", provider: "hetzner", settings: { location: "fsn1" }, key_path: "/etc/svc/id_ed25519" }, { probe: false, actor: "test" });
-  await tdb.db.updateTable("hypervisor_host").set({ probe_error: "unauthorized: unable to authenticate", probed_at: new Date().toISOString() }).where("name", "=", "hz-fsn").execute();
+  await tdb.db
+    .updateTable("hypervisor_host")
+    .set({ probe_error: "unauthorized: unable to authenticate", probed_at: new Date().toISOString() })
+    .where("name", "=", "hz-fsn")
+    .execute();
   // The table refuses the credential keys it knows (hypervisor_host_no_credentials) ...
   await expect(
-    tdb.db.updateTable("hypervisor_host").set({ provider_settings: JSON.stringify({ region: "eu-west-1", secret_access_key: "x" }) }).where("name", "=", "aws-eu").execute(),
+    tdb.db
+      .updateTable("hypervisor_host")
+      .set({ provider_settings: JSON.stringify({ region: "eu-west-1", secret_access_key: "x" }) })
+      .where("name", "=", "aws-eu")
+      .execute(),
   ).rejects.toThrow(/hypervisor_host_no_credentials/);
   // ... and keys it does not know, written around the schema, are still never shown.
   await tdb.db
     .updateTable("hypervisor_host")
-    .set({ provider_settings: JSON.stringify({ region: "eu-west-1", zone: "eu-west-1a", credentials: "secrets-file", client_secret: "wJalrXUtnFEMI-SMUGGLED", hcloud_token: "tok-SMUGGLED" }) })
+    .set({
+      provider_settings: JSON.stringify({
+        region: "eu-west-1",
+        zone: "eu-west-1a",
+        credentials: "secrets-file",
+        client_secret: "wJalrXUtnFEMI-SMUGGLED",
+        hcloud_token: "tok-SMUGGLED",
+      }),
+    })
     .where("name", "=", "aws-eu")
     .execute();
   app = createWebUiApp({ api, hosts, auth: { apiToken: TOKEN, apiTokenRole: "viewer" }, ui: { db: tdb.db } });

@@ -30,7 +30,10 @@ const PROVIDERS: readonly [string, string][] = [
 const WORDS = PROVIDERS.map(([w]) => w.replace(/ /g, "\\s+")).join("|");
 const PREP = "(?:on|in|at|to|into|onto|using|via|through)";
 // "on aws", "in the hetzner cloud", "an ec2 instance", "aws vm": the provider word as a target, never inside a name (aws-test).
-const PROVIDER = new RegExp(`(?:(?:^|\\s)${PREP}\\s+(?:the\\s+)?(${WORDS})(?![\\w-]))|(?:(?:^|[\\s(])(${WORDS})\\s+(?:vm|vms|instance|instances|server|servers|machine|box|cloud|account|region))(?![\\w-])`, "i");
+const PROVIDER = new RegExp(
+  `(?:(?:^|\\s)${PREP}\\s+(?:the\\s+)?(${WORDS})(?![\\w-]))|(?:(?:^|[\\s(])(${WORDS})\\s+(?:vm|vms|instance|instances|server|servers|machine|box|cloud|account|region))(?![\\w-])`,
+  "i",
+);
 const AWS_REGION = "[a-z]{2}(?:-[a-z]+)+-\\d{1,2}";
 const HETZNER_LOCATION = "fsn1|nbg1|hel1|ash|hil|sin";
 const REGION = new RegExp(`(?:^|\\s)(?:${PREP}\\s+(?:the\\s+)?(?:region\\s+|location\\s+)?|region\\s+|location\\s+)(${AWS_REGION}|${HETZNER_LOCATION})(?![\\w-])`, "i");
@@ -38,7 +41,25 @@ const REGION = new RegExp(`(?:^|\\s)(?:${PREP}\\s+(?:the\\s+)?(?:region\\s+|loca
 const HOST_WORD = new RegExp(`(?:^|\\s)(?:on|to|onto|at|in)\\s+(?:the\\s+)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?=$|[\\s,;.!?])`, "g");
 
 /** Words after "on" that are not a host's name ("on host lab2", "on the kvm host"). */
-const NOT_A_HOST = new Set(["host", "hypervisor", "kvm", "region", "location", "cloud", "a", "an", "it", "them", "top", "demand", "behalf", "prem", "premise", "premises", ...PROVIDERS.map(([w]) => w)]);
+const NOT_A_HOST = new Set([
+  "host",
+  "hypervisor",
+  "kvm",
+  "region",
+  "location",
+  "cloud",
+  "a",
+  "an",
+  "it",
+  "them",
+  "top",
+  "demand",
+  "behalf",
+  "prem",
+  "premise",
+  "premises",
+  ...PROVIDERS.map(([w]) => w),
+]);
 
 /** Where the request puts its VMs (provider, region, host words), or undefined when it says nothing of it. */
 export function readCloudTarget(raw: string): CloudTarget | undefined {

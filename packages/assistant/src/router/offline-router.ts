@@ -70,7 +70,8 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       const retired = retiredProviderMessage(target);
       if (retired) return refusal("out_of_scope", retired, []);
       const ctx = readRequest(intent, gate);
-      const r = refuseByFrame(parts, ctx) ?? answerExpiry(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
+      const r =
+        refuseByFrame(parts, ctx) ?? answerExpiry(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
       return r.dag_id && target ? { ...r, target } : r;
     },
     paramsFor(intent, dagId) {

@@ -138,7 +138,9 @@ export function triggerOps(ctx: ApiContext) {
     if (opts.callerHasRole && ctx.cloudApproval === "op" && !opts.callerHasRole("op")) {
       const clouds = await cloudTargets(db, def, checked.params);
       if (clouds.length) {
-        throw new ForbiddenError(`a VM-creating run on a cloud host needs the role 'op' or an op's approval (SVC_CLOUD_APPROVAL=op): ${clouds.join("; ")}`, { fields: ["conf.host"] });
+        throw new ForbiddenError(`a VM-creating run on a cloud host needs the role 'op' or an op's approval (SVC_CLOUD_APPROVAL=op): ${clouds.join("; ")}`, {
+          fields: ["conf.host"],
+        });
       }
     }
 

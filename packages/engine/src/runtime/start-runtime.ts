@@ -67,7 +67,15 @@ export function startEngineRuntime(o: EngineRuntimeOptions): EngineRuntime {
   const notifier = createQueueNotifier(queues, (e) => logger.warn({ err: String(e) }, "notify failed"));
   const operators = o.operators;
   const deps = (component: string): RuntimeDeps => ({ db: o.db, queues, notifier, logger: logger.child({ component }), config, operators, instanceId: newInstanceId(component) });
-  const api = createEngineApi({ db: o.db, notifier, dagsDir: config.dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), cloudApproval: config.placement.cloudApproval, logger });
+  const api = createEngineApi({
+    db: o.db,
+    notifier,
+    dagsDir: config.dagsDir,
+    catalog: operators,
+    settings: dagSettingsFromConfig(config),
+    cloudApproval: config.placement.cloudApproval,
+    logger,
+  });
 
   const scheduler =
     o.scheduler === false

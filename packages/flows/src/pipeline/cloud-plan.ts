@@ -52,6 +52,11 @@ export function cloudNeeds(preview: PlacementPreview | null, setting: "op" | "no
     if (!vm.provider || vm.provider === "libvirt") return [];
     const what = vm.vm_name ? `VM '${vm.vm_name}'` : `the VM of ${vm.task_id}`;
     const plan = vm.cloud ? ` as ${describeCloudPlan(vm.cloud)}` : vm.cloud_note ? ` (${vm.cloud_note})` : "";
-    return [{ kind: "cloud" as const, reason: `${what} would be created on the ${vm.provider} host '${vm.host}'${plan}, billed to that account: an op approves it (SVC_CLOUD_APPROVAL=op)` }];
+    return [
+      {
+        kind: "cloud" as const,
+        reason: `${what} would be created on the ${vm.provider} host '${vm.host}'${plan}, billed to that account: an op approves it (SVC_CLOUD_APPROVAL=op)`,
+      },
+    ];
   });
 }

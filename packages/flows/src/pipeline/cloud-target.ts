@@ -23,9 +23,13 @@ export function resolveCloudTarget(intent: string, o: { dagId: string; declaresH
   if (!t || (typeof o.host === "string" && o.host !== "")) return null;
   const named = o.records?.find((r) => t.hosts.includes(r.name));
   if (!named && !t.provider && !t.region) return null;
-  if (!o.declaresHost) return { refuse: `${o.dagId} cannot be put on a chosen host (it has no host param), so it cannot go ${t.provider ? `on ${t.provider}` : `to ${t.region}`}; nothing was started.` };
+  if (!o.declaresHost)
+    return {
+      refuse: `${o.dagId} cannot be put on a chosen host (it has no host param), so it cannot go ${t.provider ? `on ${t.provider}` : `to ${t.region}`}; nothing was started.`,
+    };
   if (named) return { host: named.name, note: `on host ${describeHost(named)}, named in the request` };
-  if (!o.records) return { refuse: "The host inventory cannot be read now, so no cloud host can be matched to the request; nothing was started. Try again, or name the host (on host NAME)." };
+  if (!o.records)
+    return { refuse: "The host inventory cannot be read now, so no cloud host can be matched to the request; nothing was started. Try again, or name the host (on host NAME)." };
   const clouds = o.records.filter((r) => r.provider !== "libvirt");
   const fits = clouds.filter((r) => (!t.provider || r.provider === t.provider) && (!t.region || hostRegion(r) === t.region));
   const what = [t.provider ? `a ${t.provider} host` : "a host", t.region ? `in ${t.region}` : ""].filter(Boolean).join(" ");
@@ -34,7 +38,9 @@ export function resolveCloudTarget(intent: string, o: { dagId: string; declaresH
     const more = others.length ? `; ${others.map((r) => r.name).join(", ")} also match (name one with "on host NAME")` : "";
     return { host: first!.name, note: `on ${what}: host ${describeHost(first!)}${more}` };
   }
-  const there = clouds.length ? `the cloud hosts are ${clouds.map(describeHost).join(", ")}` : "the inventory has no cloud host (svc-hosts add NAME --provider aws --region REGION, or --provider hetzner --location LOCATION, adds one)";
+  const there = clouds.length
+    ? `the cloud hosts are ${clouds.map(describeHost).join(", ")}`
+    : "the inventory has no cloud host (svc-hosts add NAME --provider aws --region REGION, or --provider hetzner --location LOCATION, adds one)";
   return {
     ask: {
       field: "host",

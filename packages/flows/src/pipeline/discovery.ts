@@ -40,7 +40,9 @@ export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flo
   const explicit = flow.requested_params ?? {};
   const target = await targetOf(deps, flow, result, entries);
   if (target && "refuse" in target) return { flow: await rejectTarget(deps, flow, router, target.refuse), catalogue };
-  const input = [...(result.status === "needs_input" ? (result.input ?? []) : []), ...(target && "ask" in target ? [target.ask] : [])].filter((i) => explicit[i.field] === undefined);
+  const input = [...(result.status === "needs_input" ? (result.input ?? []) : []), ...(target && "ask" in target ? [target.ask] : [])].filter(
+    (i) => explicit[i.field] === undefined,
+  );
   // Explicit params answered every question: the route is ready as far as routing goes.
   if (router.status === "needs_input" && input.length === 0) router.status = "ready";
   if (input.length) return { flow: await askForInput(deps, flow, result, { ...router, status: "needs_input" }, input), catalogue };
@@ -78,7 +80,14 @@ function rejectTarget(deps: PipelineDeps, flow: FlowRow, router: RouterEvidence,
   return patchFlow(
     deps.store,
     flow,
-    { status: "rejected", router: { ...router, status: "rejected" }, summary: message, error_message: message, phases_skipped: ["dag_validation", "dag_execution"], next_steps: routerNotes(router) },
+    {
+      status: "rejected",
+      router: { ...router, status: "rejected" },
+      summary: message,
+      error_message: message,
+      phases_skipped: ["dag_validation", "dag_execution"],
+      next_steps: routerNotes(router),
+    },
     ["planning"],
   );
 }

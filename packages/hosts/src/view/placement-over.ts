@@ -14,7 +14,7 @@ export const DEFAULT_MAX_PROBE_AGE_MS = 30_000;
 export function placementRequestOf(conf: Record<string, unknown>): PlacementRequest {
   const n = (v: unknown, def: number) => (typeof v === "number" && Number.isFinite(v) ? v : def);
   const host = typeof conf.host === "string" && conf.host !== "" ? conf.host : undefined;
-  const str = (k: string) => (typeof conf[k] === "string" && conf[k] !== "" ? { [k]: conf[k] as string } : {});
+  const str = (k: string) => (typeof conf[k] === "string" && conf[k] !== "" ? { [k]: conf[k] } : {});
   const labels = isLabels(conf.host_labels) && Object.keys(conf.host_labels).length ? { labels: conf.host_labels } : {};
   const disks = Array.isArray(conf.disks_gb) ? conf.disks_gb.map((d) => n(d, 0)) : conf.disk_gb !== undefined ? [n(conf.disk_gb, 0)] : [];
   return {
@@ -29,8 +29,7 @@ export function placementRequestOf(conf: Record<string, unknown>): PlacementRequ
   };
 }
 
-const isLabels = (v: unknown): v is Record<string, string> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+const isLabels = (v: unknown): v is Record<string, string> => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
 
 /** Placement of a VM over the hosts' last probes, as the worker would place it (stale or failed probes: down). */
 export function placementOver(records: readonly HostRecord[], request: PlacementRequest, weigher: Weigher, maxAgeMs: number, now = Date.now()): Placement {

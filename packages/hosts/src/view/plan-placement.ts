@@ -77,14 +77,19 @@ function outcome(
     const v = p.verdicts.find((x) => x.host === p.pinned);
     if (r.provider !== "libvirt") {
       const down = r.probe_error ? `; its last identity call failed (${r.probe_error}): the create will fail until its credentials work` : "";
-      return { summary: `${name} goes to the ${r.provider} host '${p.pinned}' (${hostRegion(r) ?? "no region"}), pinned by the host param${down}.`, blocked: false, host: p.pinned };
+      return {
+        summary: `${name} goes to the ${r.provider} host '${p.pinned}' (${hostRegion(r) ?? "no region"}), pinned by the host param${down}.`,
+        blocked: false,
+        host: p.pinned,
+      };
     }
     const fits = v?.fits ? "it fits by its last probe" : `by its last probe it does not fit (${v?.reasons.join(", ")}): the VM is created there anyway and may fail`;
     return { summary: `${name} goes to host '${p.pinned}', pinned by the host param; ${fits}.`, blocked: false, host: p.pinned };
   }
   if (p.host) {
     const r = records.find((x) => x.name === p.host);
-    if (r && r.provider !== "libvirt") return { summary: `${name} would be created on the ${r.provider} host '${p.host}', which the request asks for: ${why}.`, blocked: false, host: p.host };
+    if (r && r.provider !== "libvirt")
+      return { summary: `${name} would be created on the ${r.provider} host '${p.host}', which the request asks for: ${why}.`, blocked: false, host: p.host };
     return { summary: `${name} would be placed on host '${p.host}' (${weigher}, from the last probes): ${why}.`, blocked: false, host: p.host };
   }
   return { summary: `No host fits ${name} now: ${why}. ${fail}`, blocked: true, host: null };
