@@ -99,3 +99,27 @@ describe("hostRoom / describeRoom", () => {
     expect(text).toMatch(/Most free memory: a \(10976 MiB\)\./);
   });
 });
+
+describe("cloud hosts in the plan and the room answer", () => {
+  const aws = rec("aws-eu", null, { provider: "aws", provider_settings: { region: "eu-west-1", credentials: "secrets-file" }, address: "ec2.eu-west-1.amazonaws.com", port: 443 });
+  const bad = rec("hz-bad", null, { provider: "hetzner", provider_settings: { location: "fsn1" }, probe_error: "unauthorized: unable to authenticate", probed_at: ago(3) });
+  const vm = (host?: string) => ({ task_id: "create_vm", vm_name: "web01", request: { image: "debian12", memoryMb: 2048, cpus: 2, disksGb: [20], ...(host ? { host } : {}) } });
+
+  test("a VM naming no host goes to the libvirt host; pinned to a cloud host, the preview names its provider and region", () => {
+    const o = { weigher: "spread" as const, maxProbeAgeMs: 30_000, now: NOW };
+    const free = planPlacement([vm()], [rec("a", cap({ images: ["debian12"] })), aws], o)!;
+    expect(free.vms[0]).toMatchObject({ host: "a", provider: "libvirt", region: null, blocked: false });
+    const pinned = planPlacement([vm("aws-eu")], [rec("a", cap()), aws], o)!;
+    expect(pinned.vms[0]).toMatchObject({ host: "aws-eu", provider: "aws", region: "eu-west-1", blocked: false });
+    expect(pinned.summary).toBe("VM 'web01' goes to the aws host 'aws-eu' (eu-west-1), pinned by the host param.");
+    const down = planPlacement([vm("hz-bad")], [rec("a", cap()), bad], o)!;
+    expect(down.summary).toMatch(/its last identity call failed \(unauthorized: unable to authenticate\): the create will fail until its credentials work/);
+  });
+
+  test("the room answer says what a cloud host is, up or down with the provider's error, and counts no capacity for it", () => {
+    const text = describeRoom([rec("a", cap()), aws, bad].map((r) => hostRoom(r, 30_000, NOW)));
+    expect(text).toMatch(/- aws-eu \(active\): a aws host in eu-west-1, up; a cloud account, no host capacity: a VM there bills it, and placement takes it only when a request names it/);
+    expect(text).toMatch(/- hz-bad \(active\): a hetzner host in fsn1, DOWN: unauthorized: unable to authenticate;/);
+    expect(text).toMatch(/Most free memory: a \(/);
+  });
+});

@@ -1,6 +1,7 @@
 import { LOCAL_HOST } from "../names";
 import { hostNumbers } from "../place";
-import { freshness, placementPolicy } from "../routing/where";
+import { hostRegion } from "../providers";
+import { hostUp, placementPolicy } from "../routing/where";
 import type { HostRecord } from "../types";
 import { DEFAULT_MAX_PROBE_AGE_MS } from "./placement-over";
 
@@ -23,13 +24,21 @@ export interface HostRoom {
   disk_free_gb: number | null;
   disk_total_gb: number | null;
   vm_count: number | null;
+  /** A cloud host's provider and region (absent for libvirt): no capacity, up unless its identity call failed. */
+  cloud?: { provider: string; region: string | null };
 }
 
 /** One host's room: free is after its reserve (as placement counts it); a failed or stale probe says so. */
 export function hostRoom(r: HostRecord, maxAgeMs = DEFAULT_MAX_PROBE_AGE_MS, now = Date.now()): HostRoom {
-  const f = freshness(r, maxAgeMs, now);
-  const base = { host: r.name, state: r.state, up: f.up, down_reason: f.up ? null : f.reason };
-  const c = r.last_probe;
+  const f = hostUp(r, maxAgeMs, now);
+  const base = {
+    host: r.name,
+    state: r.state,
+    up: f.up,
+    down_reason: f.up ? null : f.reason,
+    ...(r.provider !== "libvirt" ? { cloud: { provider: r.provider, region: hostRegion(r) ?? null } } : {}),
+  };
+  const c = r.provider === "libvirt" ? r.last_probe : null;
   if (!c)
     return {
       ...base,
@@ -59,6 +68,10 @@ export function hostRoom(r: HostRecord, maxAgeMs = DEFAULT_MAX_PROBE_AGE_MS, now
 }
 
 function roomLine(h: HostRoom): string {
+  if (h.cloud) {
+    const where = `a ${h.cloud.provider} host${h.cloud.region ? ` in ${h.cloud.region}` : ""}`;
+    return `${h.host} (${h.state}): ${where}, ${h.up ? "up" : `DOWN: ${h.down_reason}`}; a cloud account, no host capacity: a VM there bills it, and placement takes it only when a request names it`;
+  }
   const status = h.up ? `up (probed ${h.age_s} s ago)` : `DOWN: ${h.down_reason}`;
   if (h.memory_total_mb === null) return `${h.host} (${h.state}): ${status}; no numbers (never probed successfully)`;
   const numbers =
