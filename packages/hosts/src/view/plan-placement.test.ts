@@ -118,7 +118,9 @@ describe("cloud hosts in the plan and the room answer", () => {
 
   test("the room answer says what a cloud host is, up or down with the provider's error, and counts no capacity for it", () => {
     const text = describeRoom([rec("a", cap()), aws, bad].map((r) => hostRoom(r, 30_000, NOW)));
-    expect(text).toMatch(/- aws-eu \(active\): a aws host in eu-west-1, up; a cloud account, no host capacity: a VM there bills it, and placement takes it only when a request names it/);
+    expect(text).toMatch(
+      /- aws-eu \(active\): a aws host in eu-west-1, up; a cloud account, no host capacity: a VM there bills it, and placement takes it only when a request names it/,
+    );
     expect(text).toMatch(/- hz-bad \(active\): a hetzner host in fsn1, DOWN: unauthorized: unable to authenticate;/);
     expect(text).toMatch(/Most free memory: a \(/);
   });
