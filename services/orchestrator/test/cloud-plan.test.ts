@@ -1,4 +1,4 @@
-import { approveFlow, processFlow, type PipelineDeps } from "@svc/flows";
+import { answerFlow, approveFlow, processFlow, type PipelineDeps } from "@svc/flows";
 import { createHostInventory, type HostInventory, type HostRecord } from "@svc/hosts";
 import { sampleCapacity, sampleHostRow } from "@svc/testing";
 import type { CloudPlanRequest, CloudVmPlan } from "@svc/vm";
@@ -125,6 +125,12 @@ test("a region no host has is asked again naming the cloud hosts there are; it n
     /no host of the inventory is a aws host in us-east-1: the cloud hosts are aws-eu \(aws eu-west-1\), hz-test \(hetzner fsn1\); nothing goes to another host instead/,
   );
   expect(row.run_id).toBeNull();
+  // Answered with a host of the inventory, the plan goes on there, and an op approves it.
+  await answerFlow({ store: s.assistant.store, engine: s.assistant.engine }, row.flow_id, { actor: "op1", role: "op" }, { answer: "aws-eu" });
+  await processFlow(base, row.flow_id);
+  const answered = await s.flow(row.flow_id);
+  expect(answered).toMatchObject({ status: "awaiting_approval", params: { host: "aws-eu", vm_name: "web03" } });
+  expect(kinds(answered)).toContain("cloud");
 });
 
 test("a request naming no cloud goes to the libvirt host and needs no cloud approval", async () => {
