@@ -75,7 +75,7 @@ export const FlowSchema = z.object({
   placement: json
     .nullable()
     .describe(
-      "Where the VMs the run would create would go, by the hosts' last probes: per VM the host, pinned host, each host's verdict and numbers, summary, blocked (no host fits: the run would fail before creating anything). Null: no VM, or a single-host install",
+      "Where the VMs the run would create would go, by the hosts' last probes: per VM the host, its provider and region, pinned host, each host's verdict and numbers, summary, blocked (no host fits: the run would fail before creating anything), and on a cloud host `cloud` (provider, region, size, image, hourly_price) or `cloud_note`. Null: no VM, or a single-host install",
     ),
   workflow_ui_url: z.string().nullable(),
   status_endpoint: z.string(),

@@ -49,7 +49,7 @@ test("list_vms answers the host's VMs, each on host local; get_vm_info of an unk
   const data = r.structuredContent as { vms: { name: string; state: string; host: string }[]; total: number; hosts: unknown[] };
   expect(data.vms.length).toBe(Math.min(data.total, 200));
   for (const v of data.vms) expect(v.host).toBe("local");
-  expect(data.hosts).toEqual([{ name: "local", state: "active", source: "live", probed_at: null, error: null }]);
+  expect(data.hosts).toEqual([{ name: "local", state: "active", source: "live", probed_at: null, error: null, provider: "libvirt", region: null, up: true }]);
   const missing = await call("get_vm_info", { vm_name: "mcp-no-such-vm" });
   expect(missing.isError).toBe(true);
   expect(missing.content[0]?.text).toMatch(/vm_name: .*mcp-no-such-vm/);
