@@ -144,7 +144,7 @@ export interface DeleteOptions {
 
 /** A VM backend: libvirt (virsh, qemu-img) or kcli. */
 export interface VmDriver {
-  readonly name: "libvirt" | "kcli" | "aws" | "hetzner";
+  readonly name: "libvirt" | "kcli" | "aws" | "hetzner" | "gcp" | "azure";
   /** The VMs svc made (`all`: every VM the driver sees; cloud drivers only, the others list every domain). */
   list(opts?: { all?: boolean }): Promise<VmInfo[]>;
   /** Throws VmNotFoundError when there is no such VM. */
