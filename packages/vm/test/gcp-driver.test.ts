@@ -42,7 +42,13 @@ describe("GcpDriver against the fake Compute Engine API", () => {
   it("inserts with user-data and ssh-keys metadata, labels, the family's image and the smallest machine type, and waits on the zone operation", async () => {
     const before = fake.requests.length;
     const r = await driver.create({ ...base, name: "web1", memoryMb: 3000, sshKeys: [KEY] }, { owner: { dagId: "vm_deployment", runId: "R1", taskId: "create" } });
-    expect(r.info.cloud).toMatchObject({ provider: "gcp", region: "europe-west1", zone: fake.zone, size: "e2-medium", labels: { "managed-by": "svc", "svc-dag-id": "vm_deployment", "svc-run-id": "r1" } });
+    expect(r.info.cloud).toMatchObject({
+      provider: "gcp",
+      region: "europe-west1",
+      zone: fake.zone,
+      size: "e2-medium",
+      labels: { "managed-by": "svc", "svc-dag-id": "vm_deployment", "svc-run-id": "r1" },
+    });
     const i = fake.instances.get("web1")!;
     const md = Object.fromEntries(i.metadata.items.map((x: { key: string; value: string }) => [x.key, x.value]));
     expect(md["user-data"]).toMatch(/^#cloud-config\nhostname: "web1"/);

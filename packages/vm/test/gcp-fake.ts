@@ -85,7 +85,11 @@ export async function startGcpFake(o: { project?: string; zone?: string } = {}):
       op,
       finish: () => {
         const e = finish();
-        Object.assign(op, { status: "DONE", progress: 100, endTime: new Date().toISOString() }, e ? { error: { errors: [e] }, httpErrorStatusCode: 403, httpErrorMessage: "FORBIDDEN" } : {});
+        Object.assign(
+          op,
+          { status: "DONE", progress: 100, endTime: new Date().toISOString() },
+          e ? { error: { errors: [e] }, httpErrorStatusCode: 403, httpErrorMessage: "FORBIDDEN" } : {},
+        );
       },
     });
     return op;
@@ -129,7 +133,8 @@ export async function startGcpFake(o: { project?: string; zone?: string } = {}):
         if (o.op.status !== "DONE") o.finish();
         return send(res, 200, o.op);
       }
-      if (req.method === "GET" && p === `${z}/instances`) return send(res, 200, { kind: "compute#instanceList", items: [...instances.values()].filter((i) => filterBy(url.searchParams.get("filter"), i)) });
+      if (req.method === "GET" && p === `${z}/instances`)
+        return send(res, 200, { kind: "compute#instanceList", items: [...instances.values()].filter((i) => filterBy(url.searchParams.get("filter"), i)) });
       m = new RegExp(`^${z}/instances/([^/]+)$`).exec(p);
       if (m && req.method === "GET") {
         const i = instances.get(m[1]!);
@@ -137,13 +142,18 @@ export async function startGcpFake(o: { project?: string; zone?: string } = {}):
       }
       if (m && req.method === "DELETE") {
         if (!instances.has(m[1]!)) return err(res, 404, "notFound", `The resource 'projects/${project}/zones/${zone}/instances/${m[1]}' was not found`);
-        return send(res, 200, operation("delete", `${zoneUrl()}/instances/${m[1]}`, "zone", () => void instances.delete(m![1]!)));
+        return send(
+          res,
+          200,
+          operation("delete", `${zoneUrl()}/instances/${m[1]}`, "zone", () => void instances.delete(m![1]!)),
+        );
       }
       if (req.method === "POST" && p === `${z}/instances`) {
         const b = body ?? {};
         const missing = ["name", "machineType", "disks", "networkInterfaces"].filter((f) => b[f] === undefined);
         if (missing.length) return err(res, 400, "required", `Required field 'resource.${missing[0]}' not specified`);
-        if (!NAME.test(b.name)) return err(res, 400, "invalid", `Invalid value for field 'resource.name': '${b.name}'. Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'`);
+        if (!NAME.test(b.name))
+          return err(res, 400, "invalid", `Invalid value for field 'resource.name': '${b.name}'. Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'`);
         if (!labelsOk(b.labels)) return err(res, 400, "invalid", "Invalid value for field 'resource.labels': ''. Label keys and values must conform to the documented pattern.");
         const t = TYPES.find((x) => `zones/${zone}/machineTypes/${x.name}` === b.machineType || b.machineType?.endsWith(`/zones/${zone}/machineTypes/${x.name}`));
         if (!t)
@@ -176,7 +186,9 @@ export async function startGcpFake(o: { project?: string; zone?: string } = {}):
               labelFingerprint: "42WmSpB8rSM=",
               tags: b.tags ?? {},
               metadata: { kind: "compute#metadata", items: b.metadata?.items ?? [] },
-              disks: [{ kind: "compute#attachedDisk", boot: true, autoDelete: true, diskSizeGb: String(boot.initializeParams.diskSizeGb ?? 10), source: `${zoneUrl()}/disks/${b.name}` }],
+              disks: [
+                { kind: "compute#attachedDisk", boot: true, autoDelete: true, diskSizeGb: String(boot.initializeParams.diskSizeGb ?? 10), source: `${zoneUrl()}/disks/${b.name}` },
+              ],
               networkInterfaces: (b.networkInterfaces as any[]).map((ni) => ({
                 ...ni,
                 name: "nic0",
@@ -188,21 +200,31 @@ export async function startGcpFake(o: { project?: string; zone?: string } = {}):
           }),
         );
       }
-      if (req.method === "GET" && p === `${g}/firewalls`) return send(res, 200, { kind: "compute#firewallList", items: [...firewalls.values()].filter((f) => filterBy(url.searchParams.get("filter"), f)) });
+      if (req.method === "GET" && p === `${g}/firewalls`)
+        return send(res, 200, { kind: "compute#firewallList", items: [...firewalls.values()].filter((f) => filterBy(url.searchParams.get("filter"), f)) });
       if (req.method === "POST" && p === `${g}/firewalls`) {
         const b = body ?? {};
         if (!b.name || !NAME.test(b.name)) return err(res, 400, "required", "Required field 'resource.name' not specified");
         if (!Array.isArray(b.allowed) || b.allowed.some((a: any) => !["tcp", "udp", "icmp"].includes(a.IPProtocol)))
           return err(res, 400, "invalid", "Invalid value for field 'resource.allowed': must name an IPProtocol");
-        if (!Array.isArray(b.sourceRanges) || !Array.isArray(b.targetTags)) return err(res, 400, "required", "Required field 'resource.sourceRanges' or 'resource.targetTags' not specified");
+        if (!Array.isArray(b.sourceRanges) || !Array.isArray(b.targetTags))
+          return err(res, 400, "required", "Required field 'resource.sourceRanges' or 'resource.targetTags' not specified");
         if (firewalls.has(b.name)) return err(res, 409, "alreadyExists", `The resource 'projects/${project}/global/firewalls/${b.name}' already exists`);
         const link = `${base}${g}/firewalls/${b.name}`;
-        return send(res, 200, operation("insert", link, "global", () => void firewalls.set(b.name, { kind: "compute#firewall", id: String(++ids), direction: "INGRESS", ...b, selfLink: link })));
+        return send(
+          res,
+          200,
+          operation("insert", link, "global", () => void firewalls.set(b.name, { kind: "compute#firewall", id: String(++ids), direction: "INGRESS", ...b, selfLink: link })),
+        );
       }
       m = new RegExp(`^${g}/firewalls/([^/]+)$`).exec(p);
       if (m && req.method === "DELETE") {
         if (!firewalls.has(m[1]!)) return err(res, 404, "notFound", `The resource 'projects/${project}/global/firewalls/${m[1]}' was not found`);
-        return send(res, 200, operation("delete", `${base}${p}`, "global", () => void firewalls.delete(m![1]!)));
+        return send(
+          res,
+          200,
+          operation("delete", `${base}${p}`, "global", () => void firewalls.delete(m[1]!)),
+        );
       }
       return err(res, 404, "notFound", `no route ${req.method} ${p}`);
     } catch (e) {

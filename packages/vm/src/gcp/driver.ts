@@ -184,9 +184,7 @@ export class GcpDriver implements VmDriver {
     const labels: Record<string, string> = {
       "managed-by": "svc",
       "svc-image": spec.image,
-      ...(opts.owner
-        ? { "svc-dag-id": gcpLabelValue(opts.owner.dagId), "svc-run-id": gcpLabelValue(opts.owner.runId), "svc-task-id": gcpLabelValue(opts.owner.taskId) }
-        : {}),
+      ...(opts.owner ? { "svc-dag-id": gcpLabelValue(opts.owner.dagId), "svc-run-id": gcpLabelValue(opts.owner.runId), "svc-task-id": gcpLabelValue(opts.owner.taskId) } : {}),
     };
     const resource: Instance = {
       name: spec.name,
