@@ -49,7 +49,11 @@ export class CliContext {
     this.database = createDb(this.config.databaseUrl, { max: 4, applicationName: "svc-hosts" });
     const local = await ensureLocalHost(this.database, this.config, this.actor);
     if (local.drift.length) this.io.err(`warning: host 'local' differs from this environment's settings in ${local.drift.join(", ")} (the inventory is kept)`);
-    this.svc = createHostService({ cloudProbe: createCloudProbe(secretsFromConfig(this.config)), ...this.deps, db: this.database });
+    this.svc = createHostService({
+      cloudProbe: createCloudProbe(secretsFromConfig(this.config), this.config.azureAuthorityHost ? { azureAuthorityHost: this.config.azureAuthorityHost } : {}),
+      ...this.deps,
+      db: this.database,
+    });
     return this.svc;
   }
 
