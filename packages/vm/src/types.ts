@@ -27,6 +27,19 @@ export interface VmSpec {
   userNetOutbound?: boolean;
   /** A cloud size by the provider's name (instance type, server type); else the smallest fitting memoryMb and cpus. Cloud drivers only. */
   size?: string;
+  /**
+   * The VM's own firewall (cloud drivers): inbound traffic allowed only by these rules, made with the
+   * VM, labelled, removed with it. Absent: no firewall object of its own (the host's network decides).
+   */
+  firewall?: FirewallRule[];
+}
+
+/** An inbound allow rule: a port (or range up to toPort) of a protocol, from these CIDRs only. */
+export interface FirewallRule {
+  proto: "tcp" | "udp";
+  port: number;
+  toPort?: number;
+  from: string[];
 }
 
 /** A guest port a client on the host needs: forwarded from a 127.0.0.1 port picked at create. */

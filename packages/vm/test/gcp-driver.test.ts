@@ -91,6 +91,38 @@ describe("GcpDriver against the fake Compute Engine API", () => {
     expect(e.message).not.toContain("PRIVATE KEY");
   });
 
+  it("makes the VM's firewall as rules on its network tag, exactly the ports to the sources given, and removes them with it", async () => {
+    const firewall = [
+      { proto: "tcp" as const, port: 22, from: ["192.0.2.10/32"] },
+      { proto: "tcp" as const, port: 88, from: ["198.51.100.0/24"] },
+      { proto: "udp" as const, port: 88, from: ["198.51.100.0/24"] },
+      { proto: "tcp" as const, port: 636, from: ["198.51.100.0/24"] },
+    ];
+    await driver.create({ ...base, name: "idm1", sshKeys: [KEY], firewall });
+    const tag = fake.instances.get("idm1")!.tags.items[0];
+    const rules = [...fake.firewalls.values()].map((f) => ({ tags: f.targetTags, from: f.sourceRanges, allowed: f.allowed, direction: f.direction, description: f.description }));
+    expect(rules).toEqual([
+      { tags: [tag], from: ["192.0.2.10/32"], allowed: [{ IPProtocol: "tcp", ports: ["22"] }], direction: "INGRESS", description: "managed-by=svc vm=idm1" },
+      {
+        tags: [tag],
+        from: ["198.51.100.0/24"],
+        allowed: [
+          { IPProtocol: "tcp", ports: ["88", "636"] },
+          { IPProtocol: "udp", ports: ["88"] },
+        ],
+        direction: "INGRESS",
+        description: "managed-by=svc vm=idm1",
+      },
+    ]);
+    await driver.delete("idm1");
+    expect(fake.firewalls.size).toBe(0);
+    await expect(driver.create({ ...base, name: "idm2", firewall: [{ proto: "tcp", port: 22, from: ["0.0.0.0"] }] })).rejects.toThrow(/'0.0.0.0' is not a CIDR/);
+    fake.quota.instances = 0;
+    await expect(driver.create({ ...base, name: "idm3", firewall })).rejects.toThrow(/QUOTA_EXCEEDED/);
+    fake.quota.instances = 100;
+    expect([fake.firewalls.size, fake.instances.has("idm3")]).toEqual([0, false]);
+  });
+
   it("deletes web1, waited on", async () => {
     expect(await driver.delete("web1")).toMatchObject({ deleted: true });
     expect(fake.instances.size).toBe(0);

@@ -98,9 +98,9 @@ export async function startGcpFake(o: { project?: string; zone?: string } = {}):
     l === undefined || (typeof l === "object" && l !== null && Object.entries(l).every(([k, v]) => LABEL.test(k) && typeof v === "string" && LABEL_VALUE.test(v)));
   const filterBy = (f: string | null, x: Record<string, any>) => {
     if (!f) return true;
-    const m = /^labels\.([a-z0-9_-]+) = "([^"]*)"$/.exec(f.trim()) ?? /^name = "([^"]*)"$/.exec(f.trim());
+    const m = /^(labels\.[a-z0-9_-]+|name|description) = "([^"]*)"$/.exec(f.trim());
     if (!m) throw new Error(`Invalid value for field 'filter': '${f}'. Invalid list filter expression.`);
-    return m.length === 3 ? x.labels?.[m[1]!] === m[2] : x.name === m[1];
+    return m[1]!.startsWith("labels.") ? x.labels?.[m[1]!.slice(7)] === m[2] : x[m[1]!] === m[2];
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -207,7 +207,9 @@ export async function startGcpFake(o: { project?: string; zone?: string } = {}):
         if (!b.name || !NAME.test(b.name)) return err(res, 400, "required", "Required field 'resource.name' not specified");
         if (!Array.isArray(b.allowed) || b.allowed.some((a: any) => !["tcp", "udp", "icmp"].includes(a.IPProtocol)))
           return err(res, 400, "invalid", "Invalid value for field 'resource.allowed': must name an IPProtocol");
-        if (!Array.isArray(b.sourceRanges) || !Array.isArray(b.targetTags))
+        if ((b.allowed as any[]).some((a) => (a.ports ?? []).some((x: unknown) => typeof x !== "string" || !/^\d{1,5}(-\d{1,5})?$/.test(x))))
+          return err(res, 400, "invalid", "Invalid value for field 'resource.allowed[0].ports[0]': ports are numbers or ranges");
+        if (!Array.isArray(b.sourceRanges) || !b.sourceRanges.every((c: unknown) => typeof c === "string" && /^[\d.:a-f]+\/\d{1,3}$/.test(c)) || !Array.isArray(b.targetTags))
           return err(res, 400, "required", "Required field 'resource.sourceRanges' or 'resource.targetTags' not specified");
         if (firewalls.has(b.name)) return err(res, 409, "alreadyExists", `The resource 'projects/${project}/global/firewalls/${b.name}' already exists`);
         const link = `${base}${g}/firewalls/${b.name}`;

@@ -34,7 +34,7 @@ const PUBLIC_AUTHORITIES = ["login.microsoftonline.com", "login.microsoftonline.
 
 /** The client secret from the secrets file's `vault_azure_*` keys; a missing one is named, never a value. */
 export function azureCredentialsFromSecrets(secrets: Readonly<Record<string, unknown>>): AzureClientSecret {
-  const get = (k: string) => (typeof secrets[k] === "string" && secrets[k] !== "" ? (secrets[k]) : undefined);
+  const get = (k: string) => (typeof secrets[k] === "string" && secrets[k] !== "" ? secrets[k] : undefined);
   const keys = ["vault_azure_tenant_id", "vault_azure_client_id", "vault_azure_client_secret"] as const;
   const missing = keys.filter((k) => !get(k));
   if (missing.length) throw new VmInputError(`the secrets file has no ${missing.join(", ")} (an Entra ID app's tenant, client id and client secret)`);

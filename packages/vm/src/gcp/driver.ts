@@ -1,10 +1,12 @@
-import { ImagesClient, InstancesClient, MachineTypesClient, ZoneOperationsClient, type protos } from "@google-cloud/compute";
+import { FirewallsClient, GlobalOperationsClient, ImagesClient, InstancesClient, MachineTypesClient, ZoneOperationsClient, type protos } from "@google-cloud/compute";
 import { cloudInitUserData } from "../cloud-init";
 import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
 import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
+import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import { GcpFirewalls, gcpFirewallResources, gcpTag } from "./firewall";
 import { GCP_IMAGES, gcpLabelValue, lastSegment } from "./images";
 import { gcpAuth, gcpTransport, type GcpDriverSettings } from "./settings";
 
@@ -29,6 +31,8 @@ export class GcpDriver implements VmDriver {
   private readonly ops: ZoneOperationsClient;
   private readonly types: MachineTypesClient;
   private readonly images: ImagesClient;
+  /** The VMs' own firewall rules (on their network tags). */
+  readonly firewalls: GcpFirewalls;
   private sizesP?: Promise<(CloudSize & { url: string })[]>;
 
   constructor(private readonly s: GcpDriverSettings) {
@@ -37,6 +41,7 @@ export class GcpDriver implements VmDriver {
     this.ops = new ZoneOperationsClient(opts);
     this.types = new MachineTypesClient(opts);
     this.images = new ImagesClient(opts);
+    this.firewalls = new GcpFirewalls(new FirewallsClient(opts), new GlobalOperationsClient(opts), s.project, (w, p) => this.call(w, p));
   }
 
   private get where(): string {
@@ -172,6 +177,7 @@ export class GcpDriver implements VmDriver {
       throw new VmInputError("a gcp instance takes no iso, forwards, macs or nets (its network is the host's)");
     const fam = spec.image ? GCP_IMAGES[spec.image] : undefined;
     if (!spec.image || !fam) throw new ImageNotFoundError(spec.image ?? "", Object.keys(GCP_IMAGES), `${this.where}'s image map`);
+    if (spec.firewall) assertFirewallRules(spec.firewall);
     const [image] = await this.images.getFromFamily({ project: fam.project, family: fam.family }).catch((e: unknown) => {
       if (notFound(e)) throw new ImageNotFoundError(spec.image!, [], `${this.where}: no image in family ${fam.project}/${fam.family}`);
       throw gcpError(`${this.where}: images.getFromFamily`, e);
@@ -190,7 +196,7 @@ export class GcpDriver implements VmDriver {
       name: spec.name,
       machineType: size.url,
       labels,
-      tags: { items: [`svc-${spec.name}`] },
+      tags: { items: [gcpTag(spec.name)] },
       disks: [{ boot: true, autoDelete: true, initializeParams: { sourceImage: image.selfLink ?? null, ...(spec.disksGb[0] ? { diskSizeGb: spec.disksGb[0] } : {}) } }],
       networkInterfaces: [
         {
@@ -206,9 +212,10 @@ export class GcpDriver implements VmDriver {
         ],
       },
     };
-    const [op] = await this.call("instances.insert", this.instances.insert({ project: this.s.project, zone: this.s.zone, instanceResource: resource }));
-    opts.onProgress?.(`${spec.name}: insert operation ${op.name}`);
     try {
+      if (spec.firewall) await this.firewalls.create(gcpFirewallResources(spec.name, this.s.network ?? "default", spec.firewall));
+      const [op] = await this.call("instances.insert", this.instances.insert({ project: this.s.project, zone: this.s.zone, instanceResource: resource }));
+      opts.onProgress?.(`${spec.name}: insert operation ${op.name}`);
       await this.waitOp(op.latestResponse as Operation, opts);
       const made = await this.get(spec.name);
       if (!made) throw new CloudApiError(`${this.where}: instance ${spec.name} is missing after its insert`);
@@ -216,6 +223,7 @@ export class GcpDriver implements VmDriver {
     } catch (e) {
       opts.onProgress?.(`${spec.name}: removing what the insert left: ${(e as Error).message}`);
       if (await this.get(spec.name).catch(() => undefined)) await this.remove(spec.name).catch(() => undefined);
+      if (spec.firewall) await this.firewalls.remove(spec.name).catch(() => undefined);
       throw e;
     }
   }
@@ -241,6 +249,7 @@ export class GcpDriver implements VmDriver {
     if (!i) return { name, deleted: false, note: `VM '${name}' does not exist in ${this.where}` };
     if ((i.labels as Record<string, string> | undefined)?.["managed-by"] !== "svc" && !opts.forceForeign) throw new VmForeignError(name, "delete");
     await this.remove(name);
+    await this.firewalls.remove(name);
     return { name, deleted: true };
   }
 }
