@@ -113,6 +113,46 @@ describe("AzureDriver against the fake Resource Manager", () => {
     expect(fake.made()).toEqual([]);
   });
 
+  it("makes the VM's NSG with exactly the ports to the sources given, on its NIC, tagged, and removes it with the VM", async () => {
+    const firewall = [
+      { proto: "tcp" as const, port: 22, from: ["192.0.2.10/32"] },
+      { proto: "udp" as const, port: 53, from: ["198.51.100.0/24", "203.0.113.0/24"] },
+    ];
+    await driver.create({ ...base, name: "dns1", sshKeys: [KEY], firewall });
+    const nsg = [...fake.resources.values()].find((x) => x.type === "Microsoft.Network/networkSecurityGroups")!;
+    expect(nsg).toMatchObject({ name: "dns1-nsg", tags: { "managed-by": "svc", "svc-vm": "dns1" } });
+    expect(nsg.properties.securityRules.map((r: any) => ({ ...r.properties, provisioningState: undefined }))).toEqual([
+      {
+        priority: 100,
+        direction: "Inbound",
+        access: "Allow",
+        protocol: "Tcp",
+        sourceAddressPrefixes: ["192.0.2.10/32"],
+        sourcePortRange: "*",
+        destinationAddressPrefix: "*",
+        destinationPortRange: "22",
+      },
+      {
+        priority: 101,
+        direction: "Inbound",
+        access: "Allow",
+        protocol: "Udp",
+        sourceAddressPrefixes: ["198.51.100.0/24", "203.0.113.0/24"],
+        sourcePortRange: "*",
+        destinationAddressPrefix: "*",
+        destinationPortRange: "53",
+      },
+    ]);
+    const nic = [...fake.resources.values()].find((x) => x.name === "dns1-nic")!;
+    expect(nic.properties.networkSecurityGroup.id.toLowerCase()).toBe(nsg.id.toLowerCase());
+    await driver.delete("dns1");
+    expect(fake.made()).toEqual([]);
+    fake.quota.cores = 0;
+    await expect(driver.create({ ...base, name: "dns2", firewall })).rejects.toThrow(/OperationNotAllowed/);
+    fake.quota.cores = 64;
+    expect(fake.made()).toEqual([]);
+  });
+
   it("refuses a wrong client secret with Entra ID's error, naming no secret", async () => {
     const bad = new AzureDriver(settings({ credentials: { tenantId: fake.tenant, clientId: fake.clientId, clientSecret: "wrong-secret" } }));
     const e = await bad.identity().catch((x) => x);

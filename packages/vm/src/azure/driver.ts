@@ -5,8 +5,9 @@ import { cloudInitUserData } from "../cloud-init";
 import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
 import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
+import { assertFirewallRules, portText } from "../firewall";
 import { assertVmName } from "../names";
-import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, FirewallRule, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { AZURE_IMAGES, azureCredential, type AzureDriverSettings } from "./settings";
 
 const ARM = "https://management.azure.com";
@@ -24,10 +25,25 @@ function azureError(what: string, e: unknown): Error {
 /** The names of what svc makes for a VM: its NIC, public IP, OS disk and NSG. */
 export const azureParts = (vm: string) => ({ nic: `${vm}-nic`, ip: `${vm}-ip`, disk: `${vm}-osdisk`, nsg: `${vm}-nsg` });
 
+/** A VM's firewall as NSG rules: inbound allow, one per rule, priorities from 100 (Azure's defaults deny the rest). */
+export const azureNsgRules = (rules: readonly FirewallRule[]) =>
+  rules.map((r, i) => ({
+    name: `svc-${r.proto}-${portText(r)}-${i}`,
+    priority: 100 + i,
+    direction: "Inbound" as const,
+    access: "Allow" as const,
+    protocol: r.proto === "tcp" ? ("Tcp" as const) : ("Udp" as const),
+    sourceAddressPrefixes: [...new Set(r.from)].sort(),
+    sourcePortRange: "*",
+    destinationAddressPrefix: "*",
+    destinationPortRange: portText(r),
+  }));
+
 /**
  * VMs in one Azure resource group and location, through @azure/arm-compute and @azure/arm-network. svc
  * makes each VM's public IP and NIC itself (new virtual networks give no default outbound access), tags
- * everything `managed-by=svc`, and a delete (or a failed create) removes the VM, NIC, public IP and OS disk.
+ * everything `managed-by=svc`, and a delete (or a failed create) removes the VM, NIC, public IP, OS disk
+ * and the VM's NSG (spec.firewall).
  */
 export class AzureDriver implements VmDriver {
   readonly name = "azure" as const;
@@ -211,6 +227,7 @@ export class AzureDriver implements VmDriver {
       throw new VmInputError("an azure vm takes no iso, forwards, macs or nets (its network is the host's virtual network)");
     const img = spec.image ? AZURE_IMAGES[spec.image] : undefined;
     if (!spec.image || !img) throw new ImageNotFoundError(spec.image ?? "", Object.keys(AZURE_IMAGES), `${this.where}'s image map`);
+    if (spec.firewall) assertFirewallRules(spec.firewall);
     const size = pickSize(await this.sizes(), spec, this.where);
     const existing = await this.get(spec.name);
     if (existing) return this.adopt(spec, existing, size, opts);
@@ -226,6 +243,17 @@ export class AzureDriver implements VmDriver {
     const user = this.s.sshUser ?? "svc";
     const rg = this.s.resourceGroup;
     try {
+      const nsg = spec.firewall
+        ? await this.call(
+            "networkSecurityGroups.createOrUpdate",
+            this.network.networkSecurityGroups.beginCreateOrUpdateAndWait(
+              rg,
+              parts.nsg,
+              { location: this.s.location, tags, securityRules: azureNsgRules(spec.firewall) },
+              this.poll,
+            ),
+          )
+        : undefined;
       const ip = await this.call(
         "publicIPAddresses.createOrUpdate",
         this.network.publicIPAddresses.beginCreateOrUpdateAndWait(
@@ -243,6 +271,7 @@ export class AzureDriver implements VmDriver {
           {
             location: this.s.location,
             tags,
+            ...(nsg?.id ? { networkSecurityGroup: { id: nsg.id } } : {}),
             ipConfigurations: [{ name: "ipconfig1", subnet: { id: subnet }, publicIPAddress: { id: ip.id! }, privateIPAllocationMethod: "Dynamic" }],
           },
           this.poll,
@@ -310,6 +339,7 @@ export class AzureDriver implements VmDriver {
     await this.call("networkInterfaces.delete", this.network.networkInterfaces.beginDeleteAndWait(rg, p.nic, this.poll));
     await this.call("publicIPAddresses.delete", this.network.publicIPAddresses.beginDeleteAndWait(rg, p.ip, this.poll));
     await this.call("disks.delete", this.compute.disks.delete(rg, p.disk, this.poll));
+    await this.call("networkSecurityGroups.delete", this.network.networkSecurityGroups.beginDeleteAndWait(rg, p.nsg, this.poll));
   }
 
   async delete(name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
