@@ -3,8 +3,10 @@ import { cloudInitUserData } from "../cloud-init";
 import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
 import { keyFingerprints } from "../aws/keypair";
 import { pickSize, type CloudSize } from "../aws/sizes";
+import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import { createVmFirewall, removeVmFirewalls } from "./firewall";
 import { HetznerClient, type HcAction, type HcImage, type HcServer, type HcServerType, type HcSshKey } from "./client";
 
 /** OS names (as on libvirt) → Hetzner's system image names. */
@@ -144,6 +146,7 @@ export class HetznerDriver implements VmDriver {
       throw new VmInputError("a hetzner server takes no iso, forwards, macs or nets (its network is the host's)");
     const image = spec.image ? HETZNER_IMAGES[spec.image] : undefined;
     if (!spec.image || !image) throw new ImageNotFoundError(spec.image ?? "", Object.keys(HETZNER_IMAGES), `${this.where}'s image map`);
+    if (spec.firewall) assertFirewallRules(spec.firewall);
     const images = (await this.api.request<{ images: HcImage[] }>("GET", `/images?type=system&name=${encodeURIComponent(image)}`)).images;
     if (!images.some((i) => i.status === "available")) throw new ImageNotFoundError(spec.image, [], `${this.where}: no available system image '${image}'`);
     const size = pickSize(await this.sizes(), spec, this.where);
@@ -163,17 +166,24 @@ export class HetznerDriver implements VmDriver {
       "svc-image": spec.image,
       ...(opts.owner ? { "svc-dag-id": opts.owner.dagId, "svc-run-id": opts.owner.runId, "svc-task-id": opts.owner.taskId } : {}),
     };
-    const r = await this.api.request<{ server: HcServer; action: HcAction; next_actions: HcAction[] }>("POST", "/servers", {
-      name: spec.name,
-      server_type: size.name,
-      image,
-      location: this.s.location,
-      ssh_keys: keys,
-      user_data: cloudInitUserData({ hostname: spec.name, user: this.s.sshUser ?? "svc", sshKeys: spec.sshKeys }),
-      labels,
-      start_after_create: true,
-      ...(this.s.network ? { networks: [this.s.network] } : {}),
-    });
+    const fw = spec.firewall ? await createVmFirewall(this.api, spec.name, spec.firewall) : undefined;
+    const r = await this.api
+      .request<{ server: HcServer; action: HcAction; next_actions: HcAction[] }>("POST", "/servers", {
+        ...(fw ? { firewalls: [{ firewall: fw }] } : {}),
+        name: spec.name,
+        server_type: size.name,
+        image,
+        location: this.s.location,
+        ssh_keys: keys,
+        user_data: cloudInitUserData({ hostname: spec.name, user: this.s.sshUser ?? "svc", sshKeys: spec.sshKeys }),
+        labels,
+        start_after_create: true,
+        ...(this.s.network ? { networks: [this.s.network] } : {}),
+      })
+      .catch(async (e: unknown) => {
+        if (fw) await removeVmFirewalls(this.api, spec.name).catch(() => undefined);
+        throw e;
+      });
     opts.onProgress?.(`${spec.name}: server ${r.server.id} created`);
     try {
       await this.wait(r.action, opts);
@@ -182,6 +192,7 @@ export class HetznerDriver implements VmDriver {
     } catch (e) {
       opts.onProgress?.(`${spec.name}: deleting server ${r.server.id}: ${(e as Error).message}`);
       await this.remove(r.server.id).catch(() => undefined);
+      if (fw) await removeVmFirewalls(this.api, spec.name).catch(() => undefined);
       throw e;
     }
   }
@@ -197,6 +208,7 @@ export class HetznerDriver implements VmDriver {
     if (!sv) return { name, deleted: false, note: `VM '${name}' does not exist in ${this.where}` };
     if (sv.labels["managed-by"] !== "svc" && !opts.forceForeign) throw new VmForeignError(name, "delete");
     await this.remove(sv.id);
+    await removeVmFirewalls(this.api, name);
     return { name, deleted: true };
   }
 }
