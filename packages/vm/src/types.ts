@@ -99,6 +99,12 @@ export interface CloudInstanceInfo {
   age_s: number | null;
 }
 
+/** What an instance of a size costs per hour, as the provider's API gives it. */
+export interface HourlyPrice {
+  amount: string;
+  currency: string;
+}
+
 /** One image the VM CLI can create from. */
 export interface ImageInfo {
   name: string;

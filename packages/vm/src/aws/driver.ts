@@ -4,7 +4,7 @@ import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import { cloudInitUserData } from "../cloud-init";
 import { VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
 import { assertVmName } from "../names";
-import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { cloudError, waitUntil } from "./errors";
 import { AWS_IMAGES, resolveAwsImage } from "./images";
 import { assertFirewallRules } from "../firewall";
@@ -124,6 +124,11 @@ export class AwsDriver implements VmDriver {
     const i = await this.byName(name);
     if (!i) throw new VmNotFoundError(name);
     return this.toInfo(i);
+  }
+
+  /** None: the EC2 API gives no prices (they are in the separate AWS Price List API, which svc does not call). */
+  hourlyPrice(): Promise<HourlyPrice | null> {
+    return Promise.resolve(null);
   }
 
   /** The OS names this region maps to images (not checked against the region until a create). */

@@ -7,7 +7,7 @@ import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules, portText } from "../firewall";
 import { assertVmName } from "../names";
-import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, FirewallRule, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, FirewallRule, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { AZURE_IMAGES, azureCredential, type AzureDriverSettings } from "./settings";
 
 const ARM = "https://management.azure.com";
@@ -180,6 +180,11 @@ export class AzureDriver implements VmDriver {
     const vm = await this.get(name);
     if (!vm) throw new VmNotFoundError(name);
     return this.toInfo(vm);
+  }
+
+  /** None: Resource Manager gives no prices (they are in the Retail Prices API, which svc does not call). */
+  hourlyPrice(): Promise<HourlyPrice | null> {
+    return Promise.resolve(null);
   }
 
   listImages(): Promise<ImageInfo[]> {

@@ -6,7 +6,7 @@ import { azureCredentialsFromSecrets } from "../azure/settings";
 import { GcpDriver } from "../gcp/driver";
 import { gcpKeyFromSecrets } from "../gcp/settings";
 import { HetznerDriver } from "../hetzner/driver";
-import type { VmDriver } from "../types";
+import type { HourlyPrice, VmDriver } from "../types";
 import type { Secrets } from "./secrets-file";
 
 /** An inventory host as the factory reads it (`hypervisor_host` row: name, provider, provider_settings). */
@@ -24,6 +24,8 @@ export interface CloudVmDriver extends VmDriver {
   readonly name: "aws" | "hetzner" | "gcp" | "azure";
   /** Who the credentials are, as the provider says (AWS account and ARN; Hetzner: what the token's project holds). */
   identity(): Promise<Record<string, string>>;
+  /** What an instance of `size` costs per hour here, where the API gives it (Hetzner); null where it does not (AWS EC2). */
+  hourlyPrice(size: string): Promise<HourlyPrice | null>;
 }
 
 /** What a caller may tune; the rest comes from the host's settings and the secrets. */

@@ -5,7 +5,7 @@ import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
-import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { GcpFirewalls, gcpFirewallResources, gcpTag } from "./firewall";
 import { GCP_IMAGES, gcpLabelValue, lastSegment } from "./images";
 import { gcpAuth, gcpTransport, type GcpDriverSettings } from "./settings";
@@ -143,6 +143,11 @@ export class GcpDriver implements VmDriver {
     const i = await this.get(name);
     if (!i) throw new VmNotFoundError(name);
     return this.toInfo(i);
+  }
+
+  /** None: the Compute API gives no prices (they are in the Cloud Billing Catalog API, which svc does not call). */
+  hourlyPrice(): Promise<HourlyPrice | null> {
+    return Promise.resolve(null);
   }
 
   listImages(): Promise<ImageInfo[]> {

@@ -5,7 +5,7 @@ import { keyFingerprints } from "../aws/keypair";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
-import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { createVmFirewall, removeVmFirewalls } from "./firewall";
 import { HetznerClient, type HcAction, type HcImage, type HcServer, type HcServerType, type HcSshKey } from "./client";
 
@@ -38,6 +38,7 @@ const SELECTOR = "managed-by=svc";
 export class HetznerDriver implements VmDriver {
   readonly name = "hetzner" as const;
   private readonly api: HetznerClient;
+  private types?: Promise<HcServerType[]>;
 
   constructor(private readonly s: HetznerDriverSettings) {
     this.api = new HetznerClient({ token: s.token, ...(s.endpoint ? { endpoint: s.endpoint } : {}) });
@@ -51,8 +52,22 @@ export class HetznerDriver implements VmDriver {
     return this.api.waitAction(a, { timeoutMs: o.waitTimeoutMs ?? this.s.timeoutMs ?? 600_000, pollMs: this.s.pollMs ?? 2000, ...(o.signal ? { signal: o.signal } : {}) });
   }
 
+  private serverTypes(): Promise<HcServerType[]> {
+    this.types ??= this.api.all<HcServerType>("/server_types", "server_types").catch((e: unknown) => {
+      this.types = undefined;
+      throw e;
+    });
+    return this.types;
+  }
+
+  /** The hourly price of a server type in this location, from server_types (gross; Hetzner bills in EUR). */
+  async hourlyPrice(size: string): Promise<HourlyPrice | null> {
+    const p = (await this.serverTypes()).find((t) => t.name === size)?.prices.find((x) => x.location === this.s.location);
+    return p ? { amount: p.price_hourly.gross, currency: "EUR" } : null;
+  }
+
   async sizes(): Promise<CloudSize[]> {
-    const types = await this.api.all<HcServerType>("/server_types", "server_types");
+    const types = await this.serverTypes();
     return types
       .filter((t) => !t.deprecated && t.architecture === "x86" && t.prices.some((p) => p.location === this.s.location))
       .map((t) => ({ name: t.name, cpus: t.cores, memory_mb: Math.round(t.memory * 1024) }));
