@@ -15,7 +15,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
 PKGS=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils virtinst ansible-core ansible-mitogen debootstrap
   openssh-server openssh-client sudo ansible-lint linux-image-cloud-amd64 busybox-static cpio genisoimage nginx
   shellcheck bats docker-compose postgresql redis-server curl ca-certificates dnsmasq-base e2fsprogs chromium docker.io
-  umoci skopeo bind9-dnsutils krb5-user ldap-utils postgresql-15-auto-failover)
+  umoci skopeo bind9-dnsutils krb5-user ldap-utils postgresql-15-auto-failover openssl)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -111,6 +111,8 @@ const envSchema = z.object({
     .optional(),
   SVC_VAULT_PASSWORD_FILE: z.string().optional(),
   SVC_SECRETS_FILE: z.string().optional(),
+  /** Entra ID authority of Azure hosts without --authority-host (as @azure/identity reads it). */
+  AZURE_AUTHORITY_HOST: z.string().url().startsWith("https://", "an https URL").optional(),
   SVC_PULL_SECRET_FILE: z.string().optional(),
   ...VM_ENV,
   SVC_ANSIBLE_STRATEGY: z.enum(["auto", "linear", "mitogen_linear"]).default("auto"),
@@ -191,6 +193,8 @@ export interface SvcConfig {
   readonly vaultPasswordFile?: string;
   /** ansible-vault file on the host with the services' passwords (default <inventoryDir>/secrets.yml). */
   readonly secretsFile: string;
+  /** AZURE_AUTHORITY_HOST: the Entra ID authority of Azure hosts that name none. */
+  readonly azureAuthorityHost?: string;
   /** OpenShift pull secret on the host (default <inventoryDir>/pull-secret.json). */
   readonly pullSecretFile: string;
   readonly vm: VmSettingsConfig;
@@ -284,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     hostStateDir: e.SVC_HOST_STATE_DIR ?? `${e.SVC_INVENTORY_DIR.replace(/\/+$/, "")}/tries`,
     vaultPasswordFile: e.SVC_VAULT_PASSWORD_FILE,
     secretsFile: e.SVC_SECRETS_FILE ?? `${e.SVC_INVENTORY_DIR}/secrets.yml`,
+    ...(e.AZURE_AUTHORITY_HOST ? { azureAuthorityHost: e.AZURE_AUTHORITY_HOST } : {}),
     pullSecretFile: e.SVC_PULL_SECRET_FILE ?? `${e.SVC_INVENTORY_DIR}/pull-secret.json`,
     vm: vmSettingsOf(e),
     ansibleStrategy: e.SVC_ANSIBLE_STRATEGY,

@@ -25,6 +25,7 @@ import * as m018 from "./migrations/018-kept-hops-claimed";
 import * as m019 from "./migrations/019-dag-change-notify";
 import * as m020 from "./migrations/020-run-roles-flow-owners";
 import * as m022 from "./migrations/022-cloud-hosts";
+import * as m023 from "./migrations/023-gcp-azure-hosts";
 
 // Return int8 (bigserial ids, counts) as numbers: our ids stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -120,6 +121,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "019-dag-change-notify": m019,
   "020-run-roles-flow-owners": m020,
   "022-cloud-hosts": m022,
+  "023-gcp-azure-hosts": m023,
 };
 
 /** Create the database named in `url` when it does not exist (connects to the `postgres` database; on a multi-host URL, of the host chosen). */

@@ -172,8 +172,8 @@ export interface IdempotencyKeyTable {
 }
 
 export const HOST_STATES = ["active", "draining"] as const;
-/** Where a host's VMs are made (migration 022): libvirt over SSH, or a cloud's API. */
-export const HOST_PROVIDERS = ["libvirt", "aws", "hetzner"] as const;
+/** Where a host's VMs are made (migrations 022, 023): libvirt over SSH, or a cloud's API. */
+export const HOST_PROVIDERS = ["libvirt", "aws", "hetzner", "gcp", "azure"] as const;
 export type HostProvider = (typeof HOST_PROVIDERS)[number];
 export type HostState = (typeof HOST_STATES)[number];
 

@@ -1,4 +1,4 @@
-import { cloudDriverFor, type CloudSecrets } from "@svc/vm";
+import { cloudDriverFor, type CloudDriverOptions, type CloudSecrets } from "@svc/vm";
 import type { CloudProbeResult } from "./service";
 import type { HostRecord } from "./types";
 
@@ -7,10 +7,10 @@ import type { HostRecord } from "./types";
  * (sts:GetCallerIdentity), what a Hetzner token's project holds (its servers and SSH keys). A missing key or
  * the provider's refusal marks the host down with that message.
  */
-export function createCloudProbe(secrets: CloudSecrets): (h: HostRecord) => Promise<CloudProbeResult> {
+export function createCloudProbe(secrets: CloudSecrets, opts: CloudDriverOptions = {}): (h: HostRecord) => Promise<CloudProbeResult> {
   return async (h) => {
     try {
-      const driver = await cloudDriverFor(h, secrets);
+      const driver = await cloudDriverFor(h, secrets, opts);
       return { up: true, identity: await driver.identity() };
     } catch (e) {
       return { up: false, error: (e as Error).message };

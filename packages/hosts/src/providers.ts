@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { HostProvider } from "@svc/db";
 
 /** The providers svc makes VMs on. */
-export const PROVIDERS: readonly HostProvider[] = ["libvirt", "aws", "hetzner"];
+export const PROVIDERS: readonly HostProvider[] = ["libvirt", "aws", "hetzner", "gcp", "azure"];
 export type CloudProvider = Exclude<HostProvider, "libvirt">;
 
 /** Providers that are gone, with why (refused by name instead of pretending). */
@@ -65,18 +65,61 @@ export const hetznerSettingsSchema = z
   })
   .strict();
 
+/** A Compute Engine zone of a project (the key comes from the secrets file, or `adc`: application default credentials). */
+export const gcpSettingsSchema = z
+  .object({
+    project: z.string().regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, "a GCP project id such as my-project-123"),
+    zone: z.string().regex(/^[a-z]+-[a-z]+\d{1,2}-[a-z]$/, "a GCP zone such as europe-west1-b"),
+    network: z
+      .string()
+      .regex(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/, "a VPC network name such as default")
+      .optional(),
+    subnet: z
+      .string()
+      .regex(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/, "a subnetwork name")
+      .optional(),
+    endpoint: endpoint.optional(),
+    credentials: z.enum(["secrets-file", "adc"], { message: "secrets-file (the default: vault_gcp_service_account_json) or adc" }).default("secrets-file"),
+  })
+  .strict();
+
+const azureName = (what: string) => z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9._-]{0,78}[A-Za-z0-9_])?$/, what);
+
+/** An Azure resource group in a location (the client secret comes from the secrets file, never from here). */
+export const azureSettingsSchema = z
+  .object({
+    subscription: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "a subscription id (a GUID)"),
+    location: z.string().regex(/^[a-z]+[a-z0-9]*$/, "an Azure location such as westeurope"),
+    resource_group: z.string().regex(/^[-\w.()]{1,89}[-\w()]$/, "a resource group name"),
+    vnet: azureName("a virtual network name").optional(),
+    subnet: azureName("a subnet name").optional(),
+    endpoint: endpoint.optional(),
+    authority_host: endpoint.optional(),
+  })
+  .strict()
+  .refine((s) => !s.subnet || s.vnet, { message: "a subnet needs its --vnet", path: ["subnet"] })
+  .refine((s) => !s.authority_host || s.authority_host.startsWith("https://"), { message: "Entra ID is reached over https only", path: ["authority_host"] });
+
 export type AwsSettings = z.output<typeof awsSettingsSchema>;
 export type HetznerSettings = z.output<typeof hetznerSettingsSchema>;
 
 /** The API a cloud host talks to (its `address` and `port` in the inventory). */
+const PUBLIC_API: Record<CloudProvider, (s: { region?: string }) => string> = {
+  aws: (s) => `https://ec2.${s.region}.amazonaws.com`,
+  hetzner: () => "https://api.hetzner.cloud/v1",
+  gcp: () => "https://compute.googleapis.com",
+  azure: () => "https://management.azure.com",
+};
+
 export function apiAddress(provider: CloudProvider, s: { region?: string; endpoint?: string }): { address: string; port: number } {
-  const url = new URL(s.endpoint ?? (provider === "aws" ? `https://ec2.${s.region}.amazonaws.com` : "https://api.hetzner.cloud/v1"));
+  const url = new URL(s.endpoint ?? PUBLIC_API[provider](s));
   return { address: url.hostname.replace(/^\[|\]$/g, ""), port: url.port ? Number(url.port) : url.protocol === "http:" ? 80 : 443 };
 }
 
 /** Validate a cloud provider's settings; the problems as one line each. */
 export function parseProviderSettings(provider: CloudProvider, input: Record<string, unknown>): { settings: Record<string, string> } | { problems: string[] } {
-  const r = (provider === "aws" ? awsSettingsSchema : hetznerSettingsSchema).safeParse(input);
+  const schema = { aws: awsSettingsSchema, hetzner: hetznerSettingsSchema, gcp: gcpSettingsSchema, azure: azureSettingsSchema }[provider];
+  const r = schema.safeParse(input);
   if (r.success) return { settings: r.data };
   return { problems: r.error.issues.map((i) => `${i.path.join(".") || provider}: ${i.message}`) };
 }

@@ -131,16 +131,81 @@ describe("cloud hosts in the inventory", () => {
     await db.deleteFrom("hypervisor_host").where("name", "=", "lv-one").execute();
   });
 
+  it("adds a GCP zone and an Azure resource group with their settings, never credentials", async () => {
+    const g = await cli(
+      "add",
+      "gc-ew1",
+      "--provider",
+      "gcp",
+      "--project",
+      "svc-test-1",
+      "--zone",
+      "europe-west1-b",
+      "--network",
+      "svc",
+      "--endpoint",
+      "http://127.0.0.1:8089",
+      "--no-probe",
+      "-o",
+      "json",
+    );
+    expect(g).toMatchObject({ code: 0, err: "" });
+    expect(g.json()).toMatchObject({
+      provider: "gcp",
+      provider_settings: { project: "svc-test-1", zone: "europe-west1-b", network: "svc", endpoint: "http://127.0.0.1:8089", credentials: "secrets-file" },
+      address: "127.0.0.1",
+      port: 8089,
+    });
+    const sub = "0b1f6471-1bf0-4dda-aec3-cb9272f09590";
+    const a = await cli(
+      "add",
+      "az-we",
+      "--provider",
+      "azure",
+      "--subscription",
+      sub,
+      "--location",
+      "westeurope",
+      "--resource-group",
+      "svc-rg",
+      "--vnet",
+      "net1",
+      "--subnet",
+      "default",
+      "--authority-host",
+      "https://login.example.test",
+      "--no-probe",
+      "-o",
+      "json",
+    );
+    expect(a).toMatchObject({ code: 0, err: "" });
+    expect(a.json()).toMatchObject({
+      provider: "azure",
+      provider_settings: { subscription: sub, location: "westeurope", resource_group: "svc-rg", vnet: "net1", subnet: "default", authority_host: "https://login.example.test" },
+      address: "management.azure.com",
+      port: 443,
+    });
+    expect((await cli("list", "--cached")).out).toMatch(/gc-ew1\s+active\s+\S+\s+gcp:europe-west1-b[\s\S]*az-we\s+active\s+\S+\s+azure:westeurope|az-we[\s\S]*gc-ew1/);
+    expect(
+      (await cli("add", "gc-adc", "--provider", "gcp", "--project", "svc-test-1", "--zone", "us-central1-a", "--credentials", "adc", "--no-probe", "-o", "json")).json()
+        .provider_settings,
+    ).toEqual({
+      project: "svc-test-1",
+      zone: "us-central1-a",
+      credentials: "adc",
+    });
+  });
+
   it("refuses Equinix with the date it was shut down, names the providers svc supports, and writes nothing", async () => {
     const before = await counts();
     const r = await cli("add", "--provider", "equinix");
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/Equinix Metal was shut down on 2026-06-30/);
-    expect(r.err).toMatch(/libvirt, aws, hetzner/);
+    expect(r.err).toMatch(/libvirt, aws, hetzner, gcp, azure/);
     expect(await cli("add", "eq", "--provider", "equinix", "--region", "fr")).toMatchObject({ code: 2, err: expect.stringMatching(/shut down on 2026-06-30/) });
-    expect(await cli("add", "g", "--provider", "gcp", "--region", "x")).toMatchObject({
+    expect(await cli("add", "o", "--provider", "openstack", "--region", "x")).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/unknown provider 'gcp': svc supports the providers libvirt, aws, hetzner/),
+      err: expect.stringMatching(/unknown provider 'openstack': svc supports the providers libvirt, aws, hetzner, gcp, azure/),
     });
     expect(await counts()).toEqual(before);
   });
@@ -162,6 +227,30 @@ describe("cloud hosts in the inventory", () => {
       [["hetzner", "--location", "Falkenstein"], /a Hetzner location such as fsn1/],
       [["hetzner", "--location", "fsn1", "--credentials", "default-chain"], /--credentials: not an option of a hetzner host/],
       [["hetzner", "--location", "fsn1", "--network", "a b"], /network: a network name or id/],
+      [["gcp", "--zone", "europe-west1-b"], /project: /],
+      [["gcp", "--project", "svc-test-1", "--zone", "europe-west1"], /a GCP zone such as europe-west1-b/],
+      [["gcp", "--project", "Svc_Test", "--zone", "europe-west1-b"], /a GCP project id/],
+      [
+        ["gcp", "--project", "svc-test-1", "--zone", "europe-west1-b", "--credentials", "default-chain"],
+        /credentials: secrets-file \(the default: vault_gcp_service_account_json\) or adc/,
+      ],
+      [["gcp", "--project", "svc-test-1", "--zone", "europe-west1-b", "--region", "x"], /--region: not an option of a gcp host/],
+      [["azure", "--location", "westeurope", "--resource-group", "rg"], /subscription: /],
+      [["azure", "--subscription", "not-a-guid", "--location", "westeurope", "--resource-group", "rg"], /a subscription id \(a GUID\)/],
+      [["azure", "--subscription", "0b1f6471-1bf0-4dda-aec3-cb9272f09590", "--location", "West Europe", "--resource-group", "rg"], /an Azure location such as westeurope/],
+      [["azure", "--subscription", "0b1f6471-1bf0-4dda-aec3-cb9272f09590", "--location", "westeurope"], /resource_group: /],
+      [
+        ["azure", "--subscription", "0b1f6471-1bf0-4dda-aec3-cb9272f09590", "--location", "westeurope", "--resource-group", "rg", "--subnet", "s1"],
+        /subnet: a subnet needs its --vnet/,
+      ],
+      [
+        ["azure", "--subscription", "0b1f6471-1bf0-4dda-aec3-cb9272f09590", "--location", "westeurope", "--resource-group", "rg", "--authority-host", "http://login.example"],
+        /authority_host: Entra ID is reached over https only/,
+      ],
+      [
+        ["azure", "--subscription", "0b1f6471-1bf0-4dda-aec3-cb9272f09590", "--location", "westeurope", "--resource-group", "rg", "--credentials", "adc"],
+        /--credentials: not an option of a azure host/,
+      ],
     ];
     for (const [args, err] of bad) {
       const r = await cli("add", "c1", "--provider", ...args);
@@ -181,6 +270,9 @@ describe("cloud hosts in the inventory", () => {
     await expect(insert("hetzner", { location: "fsn1", token: "x" })).rejects.toThrow(/hypervisor_host_no_credentials/);
     await expect(insert("libvirt", { region: "eu-west-1" })).rejects.toThrow(/hypervisor_host_provider_settings/);
     await expect(insert("equinix", {})).rejects.toThrow(/check constraint/);
+    await expect(insert("gcp", { project: "p-12345", zone: "europe-west1-b", credentials: "secrets-file", private_key: "x" })).rejects.toThrow(/hypervisor_host_no_credentials/);
+    await expect(insert("azure", { subscription: "s", location: "westeurope", resource_group: "rg", client_secret: "x" })).rejects.toThrow(/hypervisor_host_no_credentials/);
+    await expect(insert("azure", { location: "westeurope" })).rejects.toThrow(/hypervisor_host_provider_settings/);
   });
 
   it("shows who a cloud host's credentials are, and marks it down with the provider's own error", async () => {

@@ -26,3 +26,5 @@ export { startTcpHold } from "./tcp-hold";
 export type { TcpHold } from "./tcp-hold";
 export { startMoto } from "./moto";
 export type { Moto } from "./moto";
+export { startCountingProxy } from "./counting-proxy";
+export type { CountingProxy } from "./counting-proxy";

@@ -8,7 +8,7 @@ export { imageTable, vmDetails, vmTable } from "./cli/format";
 export type { CliIo } from "./cli/run";
 export { EXIT as VM_CLI_EXIT } from "./cli/exit-codes";
 export { cloudDriverFor } from "./cloud/driver-for";
-export type { CloudSecrets } from "./cloud/driver-for";
+export type { CloudDriverOptions, CloudSecrets } from "./cloud/driver-for";
 export { secretsFromConfig } from "./cloud/secrets-file";
 export { describeCloudPlan } from "./cloud-plan";
 export type { CloudPlanRequest, CloudVmPlan } from "./cloud-plan";

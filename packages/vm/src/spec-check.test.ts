@@ -12,6 +12,10 @@ describe("create request checks", () => {
     expect(() => assertVmSpec(spec({ image: "debian-test", iso: "/srv/agent.iso" }))).not.toThrow();
   });
 
+  it("refuses a firewall on libvirt and kcli VMs instead of ignoring it", () => {
+    expect(() => assertVmSpec(spec({ image: "debian-test", firewall: [{ proto: "tcp", port: 22, from: ["192.0.2.0/24"] }] }))).toThrow(/firewall object is for cloud hosts/);
+  });
+
   it("checks the MACs against the networks", () => {
     expect(() => assertVmSpec(spec({ iso: "/srv/agent.iso", macs: ["52:54:00:0a:1b:2c"] }))).not.toThrow();
     expect(() => assertVmSpec(spec({ iso: "/srv/agent.iso", macs: [] }))).toThrow(/one MAC per network/);

@@ -39,6 +39,7 @@ export function assertOutbound(nets: readonly string[]): void {
 /** Validate a create request before any hypervisor call: names, boot source, ISO path, MACs, forwards. */
 export function assertVmSpec(spec: VmSpec): void {
   assertVmName(spec.name);
+  if (spec.firewall) throw new VmInputError("firewall: a VM's own firewall object is for cloud hosts; a libvirt VM's forwarded ports are reached on 127.0.0.1 only");
   if (!spec.image && !spec.iso) throw new VmInputError("give an image (-i IMAGE) or an ISO to boot (-P iso=/path/to.iso)");
   if (spec.image) assertImageName(spec.image);
   if (spec.iso) assertIsoPath(spec.iso);

@@ -27,6 +27,19 @@ export interface VmSpec {
   userNetOutbound?: boolean;
   /** A cloud size by the provider's name (instance type, server type); else the smallest fitting memoryMb and cpus. Cloud drivers only. */
   size?: string;
+  /**
+   * The VM's own firewall (cloud drivers): inbound traffic allowed only by these rules, made with the
+   * VM, labelled, removed with it. Absent: no firewall object of its own (the host's network decides).
+   */
+  firewall?: FirewallRule[];
+}
+
+/** An inbound allow rule: a port (or range up to toPort) of a protocol, from these CIDRs only. */
+export interface FirewallRule {
+  proto: "tcp" | "udp";
+  port: number;
+  toPort?: number;
+  from: string[];
 }
 
 /** A guest port a client on the host needs: forwarded from a 127.0.0.1 port picked at create. */
@@ -84,6 +97,12 @@ export interface CloudInstanceInfo {
   labels: Record<string, string>;
   launched_at: string | null;
   age_s: number | null;
+}
+
+/** What an instance of a size costs per hour, as the provider's API gives it. */
+export interface HourlyPrice {
+  amount: string;
+  currency: string;
 }
 
 /** One image the VM CLI can create from. */
@@ -144,7 +163,7 @@ export interface DeleteOptions {
 
 /** A VM backend: libvirt (virsh, qemu-img) or kcli. */
 export interface VmDriver {
-  readonly name: "libvirt" | "kcli" | "aws" | "hetzner";
+  readonly name: "libvirt" | "kcli" | "aws" | "hetzner" | "gcp" | "azure";
   /** The VMs svc made (`all`: every VM the driver sees; cloud drivers only, the others list every domain). */
   list(opts?: { all?: boolean }): Promise<VmInfo[]>;
   /** Throws VmNotFoundError when there is no such VM. */

@@ -2,6 +2,7 @@ import {
   DescribeInstanceAttributeCommand,
   DescribeInstancesCommand,
   DescribeKeyPairsCommand,
+  DescribeSecurityGroupsCommand,
   EC2Client,
   ImportKeyPairCommand,
   RegisterImageCommand,
@@ -146,6 +147,30 @@ describe("AwsDriver against moto", () => {
     expect(lines.some((l) => /terminating i-/.test(l))).toBe(true);
     expect((await live("rollback")).map((i) => i.State!.Name)).toEqual(["terminated"]);
     await expect(driver.info("rollback")).rejects.toBeInstanceOf(VmNotFoundError);
+  });
+
+  it("gives a VM its own security group with exactly the ingress rules given, tagged, in place of the host's, and deletes it with the VM", async () => {
+    const firewall = [
+      { proto: "tcp" as const, port: 22, from: ["192.0.2.10/32"] },
+      { proto: "tcp" as const, port: 5000, toPort: 5001, from: ["198.51.100.0/24", "2001:db8::/32"] },
+    ];
+    const groups = async () => (await ec2.send(new DescribeSecurityGroupsCommand({ Filters: [{ Name: "group-name", Values: ["svc-reg1"] }] }))).SecurityGroups ?? [];
+    await driver.create(
+      { name: "reg1", image: "debian12", memoryMb: 384, cpus: 1, disksGb: [], nets: [], sshKeys: [KEY], firewall },
+      { owner: { dagId: "registry", runId: "r9", taskId: "create" } },
+    );
+    const [g] = await groups();
+    expect(Object.fromEntries((g!.Tags ?? []).map((t) => [t.Key, t.Value]))).toMatchObject({ "managed-by": "svc", "svc-dag-id": "registry", Name: "reg1" });
+    expect(
+      g!.IpPermissions!.map((p) => ({ proto: p.IpProtocol, from: p.FromPort, to: p.ToPort, v4: p.IpRanges?.map((r) => r.CidrIp), v6: p.Ipv6Ranges?.map((r) => r.CidrIpv6) })),
+    ).toEqual([
+      { proto: "tcp", from: 22, to: 22, v4: ["192.0.2.10/32"], v6: [] },
+      { proto: "tcp", from: 5000, to: 5001, v4: ["198.51.100.0/24"], v6: ["2001:db8::/32"] },
+    ]);
+    const [i] = await live("reg1");
+    expect(i!.SecurityGroups!.map((x) => x.GroupId)).toEqual([g!.GroupId]);
+    await driver.delete("reg1");
+    expect(await groups()).toEqual([]);
   });
 
   it("refuses what an instance cannot take, and waiting for SSH, before calling the API", async () => {

@@ -54,7 +54,7 @@ describe("cloudDriverFor", () => {
       );
     const libvirt = await err(cloudDriverFor({ name: "local", provider: "libvirt", provider_settings: {} }, {}));
     expect(libvirt).toBeInstanceOf(VmInputError);
-    expect(libvirt.message).toBe("host 'local' has provider 'libvirt': not a cloud host (cloud providers: aws, hetzner)");
+    expect(libvirt.message).toBe("host 'local' has provider 'libvirt': not a cloud host (cloud providers: aws, hetzner, gcp, azure)");
     expect((await err(cloudDriverFor({ name: "a", provider: "aws", provider_settings: {} }, AWS_KEYS))).message).toMatch(/host 'a' \(aws\) has no region/);
     expect((await err(cloudDriverFor({ name: "a", provider: "aws", provider_settings: { region: "eu-west-1" } }, { vault_aws_access_key_id: "AKIAX" }))).message).toMatch(
       /the secrets file has no vault_aws_secret_access_key/,

@@ -69,6 +69,24 @@ describe("HetznerDriver against the fake API", () => {
     await expect(api.request("GET", "/servers?label_selector=%3D%3D")).rejects.toThrow(/invalid label selector/);
   });
 
+  it("gives a server its own firewall with exactly the inbound rules given, labelled, and removes it after the server", async () => {
+    const firewall = [
+      { proto: "tcp" as const, port: 22, from: ["192.0.2.10/32"] },
+      { proto: "tcp" as const, port: 80, toPort: 81, from: ["0.0.0.0/0", "::/0"] },
+    ];
+    await driver.create({ ...base, name: "rt1", sshKeys: [KEY], firewall });
+    const [f] = [...fake.firewalls.values()];
+    expect(f).toMatchObject({ name: "svc-rt1", labels: { "managed-by": "svc", "svc-vm": "rt1" } });
+    expect(f!.rules.map((r: any) => [r.direction, r.protocol, r.port, r.source_ips])).toEqual([
+      ["in", "tcp", "22", ["192.0.2.10/32"]],
+      ["in", "tcp", "80-81", ["0.0.0.0/0", "::/0"]],
+    ]);
+    const sv = [...fake.servers.values()].find((s) => s.name === "rt1")!;
+    expect(sv.public_net.firewalls).toEqual([{ id: f!.id, status: "applied" }]);
+    await driver.delete("rt1");
+    expect(fake.firewalls.size).toBe(0);
+  });
+
   it("refuses a bad token with the provider's error", async () => {
     const bad = new HetznerDriver({ location: "fsn1", endpoint: fake.endpoint, token: "wrong" });
     const e = await bad.identity().catch((x) => x);

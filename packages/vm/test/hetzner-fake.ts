@@ -31,6 +31,7 @@ export interface HetznerFake {
   token: string;
   servers: Map<number, Record<string, any>>;
   sshKeys: Map<number, Record<string, any>>;
+  firewalls: Map<number, Record<string, any>>;
   requests: { method: string; path: string; body: unknown }[];
   /** The next n requests answer 429 with a reset `resetInS` seconds ahead. */
   rateLimit(n: number, resetInS: number): void;
@@ -41,6 +42,7 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
   let ids = 1000;
   const servers = new Map<number, Record<string, any>>();
   const sshKeys = new Map<number, Record<string, any>>();
+  const firewalls = new Map<number, Record<string, any>>();
   const actions = new Map<number, Record<string, any>>();
   const requests: HetznerFake["requests"] = [];
   let limited = 0;
@@ -122,6 +124,25 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
           ),
         );
       if (req.method === "GET" && path === "/ssh_keys") return send(res, 200, list("ssh_keys", filter([...sshKeys.values()])));
+      if (req.method === "GET" && path === "/firewalls") return send(res, 200, list("firewalls", filter([...firewalls.values()])));
+      if (req.method === "POST" && path === "/firewalls") {
+        if (typeof body?.name !== "string" || !body.name) return err(res, 400, "invalid_input", "invalid input in field 'name'");
+        const bad = (body.rules ?? []).find(
+          (r: any) =>
+            !["in", "out"].includes(r.direction) ||
+            !["tcp", "udp", "icmp", "esp", "gre"].includes(r.protocol) ||
+            (["tcp", "udp"].includes(r.protocol) && !/^(\d{1,5}(-\d{1,5})?|any)$/.test(String(r.port))) ||
+            (r.direction === "in" &&
+              (!Array.isArray(r.source_ips) || !r.source_ips.length || r.source_ips.some((c: unknown) => typeof c !== "string" || !/^[\d.:a-f]+\/\d{1,3}$/.test(c)))),
+        );
+        if (bad) return err(res, 400, "invalid_input", "invalid input in field 'rules'", { fields: [{ name: "rules", messages: ["invalid rule"] }] });
+        if (body.labels !== undefined && Object.entries(body.labels).some(([k, v]) => !LABEL_KEY.test(k) || typeof v !== "string" || !LABEL_VALUE.test(v)))
+          return err(res, 400, "invalid_input", "invalid input in field 'labels'");
+        if ([...firewalls.values()].some((f) => f.name === body.name)) return err(res, 409, "uniqueness_error", "firewall with the same name already exists");
+        const f = { id: ++ids, name: body.name, labels: body.labels ?? {}, rules: body.rules ?? [], applied_to: [], created: new Date().toISOString() };
+        firewalls.set(f.id, f);
+        return send(res, 201, { firewall: f, actions: [] });
+      }
       if (req.method === "GET" && path === "/servers") return send(res, 200, list("servers", filter([...servers.values()])));
       let m = /^\/actions\/(\d+)$/.exec(path);
       if (req.method === "GET" && m) {
@@ -158,6 +179,8 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
         }
         if (body.ssh_keys !== undefined && (!Array.isArray(body.ssh_keys) || body.ssh_keys.some((k: unknown) => ![...sshKeys.values()].some((s) => s.name === k || s.id === k))))
           return err(res, 400, "invalid_input", "invalid input in field 'ssh_keys'");
+        if (body.firewalls !== undefined && (!Array.isArray(body.firewalls) || body.firewalls.some((x: any) => !firewalls.has(x?.firewall))))
+          return err(res, 400, "invalid_input", "invalid input in field 'firewalls'");
         if (body.user_data !== undefined && typeof body.user_data !== "string") return err(res, 400, "invalid_input", "invalid input in field 'user_data'");
         const st = TYPES.find((t) => t.name === body.server_type);
         if (!st) return err(res, 400, "invalid_input", "invalid input in field 'server_type'", { fields: [{ name: "server_type", messages: ["server type not found"] }] });
@@ -173,7 +196,7 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
           labels: body.labels ?? {},
           server_type: st,
           image: img,
-          public_net: { ipv4: { ip: `203.0.113.${id % 250}` }, ipv6: null },
+          public_net: { ipv4: { ip: `203.0.113.${id % 250}` }, ipv6: null, firewalls: (body.firewalls ?? []).map((x: any) => ({ id: x.firewall, status: "applied" })) },
           private_net: [],
           datacenter: { name: `${body.location ?? "fsn1"}-dc14`, location: { name: body.location ?? "fsn1" } },
           user_data: body.user_data,
@@ -185,6 +208,16 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
           next_actions: [action("start_server", [{ id, type: "server" }])],
           root_password: null,
         });
+      }
+      m = /^\/firewalls\/(\d+)$/.exec(path);
+      if (req.method === "DELETE" && m) {
+        const id = Number(m[1]);
+        if (!firewalls.has(id)) return err(res, 404, "not_found", "firewall not found");
+        if ([...servers.values()].some((sv) => sv.public_net.firewalls?.some((x: { id: number }) => x.id === id)))
+          return err(res, 422, "resource_in_use", "firewall is still applied to a resource");
+        firewalls.delete(id);
+        res.writeHead(204).end();
+        return;
       }
       m = /^\/servers\/(\d+)$/.exec(path);
       if (req.method === "DELETE" && m) {
@@ -205,6 +238,7 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
     token,
     servers,
     sshKeys,
+    firewalls,
     requests,
     rateLimit(n, resetInS) {
       limited = n;

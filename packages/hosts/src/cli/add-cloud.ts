@@ -11,6 +11,16 @@ const LIBVIRT_ONLY = ["ssh", "libvirt-uri", "host-key", "images-dir", "disks-dir
 const CLOUD: Record<CloudProvider, Record<string, string>> = {
   aws: { region: "region", zone: "zone", subnet: "subnet", "security-group": "security_group", endpoint: "endpoint", credentials: "credentials" },
   hetzner: { location: "location", network: "network", endpoint: "endpoint" },
+  gcp: { project: "project", zone: "zone", network: "network", subnet: "subnet", endpoint: "endpoint", credentials: "credentials" },
+  azure: {
+    subscription: "subscription",
+    location: "location",
+    "resource-group": "resource_group",
+    vnet: "vnet",
+    subnet: "subnet",
+    endpoint: "endpoint",
+    "authority-host": "authority_host",
+  },
 };
 const CLOUD_OPTS = [...new Set(Object.values(CLOUD).flatMap((o) => Object.keys(o)))];
 
@@ -21,7 +31,7 @@ export function addProvider(v: Values): HostProvider {
   const given = (opts: string[]) => opts.filter((o) => v[o] !== undefined).map((o) => `--${o}`);
   if (p === "libvirt") {
     const wrong = given(CLOUD_OPTS);
-    if (wrong.length) throw new UsageError(`${wrong.join(", ")}: for cloud hosts (--provider aws|hetzner), not libvirt ones`);
+    if (wrong.length) throw new UsageError(`${wrong.join(", ")}: for cloud hosts (--provider aws|hetzner|gcp|azure), not libvirt ones`);
     return p;
   }
   const wrong = [...given(LIBVIRT_ONLY), ...given(CLOUD_OPTS.filter((o) => !(o in CLOUD[p])))];

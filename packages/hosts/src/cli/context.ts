@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, type SvcConfig } from "@svc/config";
 import { createDb, type Db } from "@svc/db";
-import { secretsFromConfig } from "@svc/vm";
+import { secretsFromConfig, type CloudDriverOptions, type CloudSecrets } from "@svc/vm";
 import { createCloudProbe } from "../cloud-probe";
 import { ensureLocalHost } from "../local-host";
 import { createHostService, type HostService, type HostServiceDeps } from "../service";
@@ -19,6 +19,7 @@ export class UsageError extends Error {}
 export class CliContext {
   private cfg?: SvcConfig;
   private database?: Db;
+  private secretsSource?: CloudSecrets;
   private svc?: HostService;
 
   constructor(
@@ -49,8 +50,24 @@ export class CliContext {
     this.database = createDb(this.config.databaseUrl, { max: 4, applicationName: "svc-hosts" });
     const local = await ensureLocalHost(this.database, this.config, this.actor);
     if (local.drift.length) this.io.err(`warning: host 'local' differs from this environment's settings in ${local.drift.join(", ")} (the inventory is kept)`);
-    this.svc = createHostService({ cloudProbe: createCloudProbe(secretsFromConfig(this.config)), ...this.deps, db: this.database });
+    this.svc = createHostService({ cloudProbe: createCloudProbe(this.secrets, this.cloudOptions), ...this.deps, db: this.database });
     return this.svc;
+  }
+
+  /** The database service() opened. */
+  get db(): Db {
+    if (!this.database) throw new Error("the database is opened by service()");
+    return this.database;
+  }
+
+  /** What cloud drivers take from the settings: the Entra ID authority of Azure hosts that name none. */
+  get cloudOptions(): CloudDriverOptions {
+    return this.config.azureAuthorityHost ? { azureAuthorityHost: this.config.azureAuthorityHost } : {};
+  }
+
+  /** The secrets file's keys, for cloud hosts: read (and decrypted) on first use only. */
+  get secrets(): CloudSecrets {
+    return (this.secretsSource ??= secretsFromConfig(this.config));
   }
 
   async close(): Promise<void> {

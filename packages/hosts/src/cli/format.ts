@@ -23,7 +23,7 @@ export function hostsTable(hosts: ProbedHost[]): string {
       h.name,
       h.state,
       up(h),
-      h.provider === "libvirt" ? `${h.ssh_user}@${h.address}:${h.port}` : `${h.provider}:${h.provider_settings.region ?? h.provider_settings.location}`,
+      h.provider === "libvirt" ? `${h.ssh_user}@${h.address}:${h.port}` : `${h.provider}:${h.provider_settings.region ?? h.provider_settings.zone ?? h.provider_settings.location}`,
       c ? String(c.vm_count) : "-",
       c ? `${c.memory_free_mb}/${c.memory_total_mb}` : "-",
       c ? `${c.disk_free_gb}/${c.disk_total_gb}` : "-",

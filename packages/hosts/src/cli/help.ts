@@ -10,7 +10,8 @@ Commands:
   info NAME            One host: settings, pinned host key, last probe, its VMs
   add NAME --ssh USER@ADDR[:PORT] --key PATH
                        Add a host: pin its host key on first contact, probe it, record it
-  add NAME --provider aws --region R | --provider hetzner --location L
+  add NAME --provider aws --region R | --provider hetzner --location L |
+           --provider gcp --project P --zone Z | --provider azure --subscription S --location L --resource-group RG
                        Add a cloud region as a host (its VMs are made through the provider's API)
   drain NAME           No new VMs on the host; running work finishes
   activate NAME        Take new VMs again (also: undrain)
@@ -52,10 +53,10 @@ and records the host. Nothing is recorded when the host cannot be reached, unles
   --no-probe                Record without contacting the host (no key pinned unless
                             --host-key; pin it later with svc-hosts pin NAME)
 
-Cloud hosts: svc-hosts add NAME --provider aws|hetzner [options] [--key PATH] [--label k=v]
+Cloud hosts: svc-hosts add NAME --provider aws|hetzner|gcp|azure [options] [--key PATH] [--label k=v]
 The host is recorded without creating anything; with a cloud driver its credentials are checked
 (who they are: svc-hosts info NAME), and bad ones mark it down with the provider's error.
-  --provider P              libvirt (the default), aws or hetzner; equinix is refused:
+  --provider P              libvirt (the default), aws, hetzner, gcp or azure; equinix is refused:
                             Equinix Metal was shut down on 2026-06-30
   --key PATH                Private key svc reaches the instances with (default SVC_VM_SSH_PRIVKEY)
  aws:
@@ -71,6 +72,18 @@ The host is recorded without creating anything; with a cloud driver its credenti
   --location L              fsn1, nbg1, hel1, ash, hil, sin... (required; token: vault_hcloud_token)
   --network NAME            A private network to attach the servers to
   --endpoint URL            API base in place of https://api.hetzner.cloud/v1
+ gcp:
+  --project P --zone Z      The project id and zone, e.g. europe-west1-b (required)
+  --network N --subnet S    VPC network (default: default) and subnetwork of the instances
+  --endpoint URL            Compute API base in place of https://compute.googleapis.com
+  --credentials MODE        secrets-file (default: vault_gcp_service_account_json) or adc
+                            (application default credentials)
+ azure:
+  --subscription S --location L --resource-group RG   (required; client secret: vault_azure_tenant_id,
+                            vault_azure_client_id, vault_azure_client_secret)
+  --vnet V --subnet S       Virtual network and subnet of the NICs (default: svc-vnet/default, made)
+  --endpoint URL            Resource Manager URL in place of https://management.azure.com
+  --authority-host URL      Entra ID authority (sovereign clouds); else AZURE_AUTHORITY_HOST
 Credentials are never options nor inventory rows: only where they come from.`,
   drain: `Usage: svc-hosts drain NAME
 

@@ -39,6 +39,11 @@ const VERB_OPTS: Record<string, Record<string, Opt>> = {
     credentials: { type: "string" },
     location: { type: "string" },
     network: { type: "string" },
+    project: { type: "string" },
+    subscription: { type: "string" },
+    "resource-group": { type: "string" },
+    vnet: { type: "string" },
+    "authority-host": { type: "string" },
   },
   drain: {},
   activate: {},
@@ -82,7 +87,7 @@ async function runVerb(verb: string, name: string | undefined, v: Values, json: 
         const labels = parseLabels((v.label as string[] | undefined) ?? []);
         if (typeof labels === "string") throw new UsageError(labels);
         const h = await svc.addCloud(cloudHostInput(name!, provider, v, labels, ctx.config.vm.sshPrivkey), { probe: !v["no-probe"], actor: ctx.actor });
-        const where = h.provider_settings.region ?? h.provider_settings.location;
+        const where = h.provider_settings.region ?? h.provider_settings.zone ?? h.provider_settings.location;
         return (show(h, `host '${h.name}' added: ${h.provider} ${where}${h.up === false ? `, but it is down: ${h.probe_error}` : ""}`), EXIT.ok);
       }
       const ssh = str(v, "ssh");

@@ -1,4 +1,4 @@
-import { runCli as runVmCli } from "@svc/vm";
+import { cloudDriverFor, runCli as runVmCli, type CloudDriverOptions, type CloudSecrets } from "@svc/vm";
 import { hostExecutor } from "../connect";
 import { LOCAL_HOST } from "../names";
 import type { HostRecord } from "../types";
@@ -22,6 +22,10 @@ export interface RunOnHostOptions {
   /** For `local` (in this process): a prompt of svc-vm goes to this terminal. */
   isTTY?: boolean;
   ask?: (question: string) => Promise<string>;
+  /** The secrets file's keys, for cloud hosts (their drivers run in this process). */
+  secrets?: CloudSecrets;
+  /** Settings cloud drivers take (AZURE_AUTHORITY_HOST). */
+  cloudOptions?: CloudDriverOptions;
 }
 
 /** The host's libvirt URI and directories, from its row of the inventory. */
@@ -40,19 +44,10 @@ function withFlags(args: readonly string[], flags: string[]): string[] {
  * reached comes back with `unreachable` and code 5, svc-vm's code for an unavailable hypervisor.
  */
 export async function runOnHost(h: HostRecord, args: readonly string[], o: RunOnHostOptions): Promise<HostRun> {
+  if (h.provider !== "libvirt") return runOnCloud(h, args, o);
   const argv = withFlags(args, hostFlags(h));
-  if (h.name === LOCAL_HOST) {
-    let stdout = "";
-    let stderr = "";
-    const code = await runVmCli(argv, {
-      out: (t) => ((stdout += `${t}\n`), o.onStdout?.(t)),
-      err: (t) => ((stderr += `${t}\n`), o.onStderr?.(t)),
-      isTTY: o.isTTY ?? false,
-      ask: o.ask ?? (async () => ""),
-      env: o.env,
-    });
-    return { code, stdout, stderr };
-  }
+  if (h.name === LOCAL_HOST) return inProcess(argv, o);
+
   let ex;
   try {
     ex = hostExecutor(h);
@@ -70,6 +65,38 @@ export async function runOnHost(h: HostRecord, args: readonly string[], o: RunOn
   } finally {
     await ex.close();
   }
+}
+
+/** svc-vm in this process, with a driver given or this host's own. */
+async function inProcess(argv: readonly string[], o: RunOnHostOptions, driver?: Parameters<typeof runVmCli>[2]): Promise<HostRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runVmCli(
+    argv,
+    {
+      out: (t) => ((stdout += `${t}\n`), o.onStdout?.(t)),
+      err: (t) => ((stderr += `${t}\n`), o.onStderr?.(t)),
+      isTTY: o.isTTY ?? false,
+      ask: o.ask ?? (async () => ""),
+      env: o.env,
+    },
+    driver,
+  );
+  return { code, stdout, stderr };
+}
+
+/**
+ * svc-vm on a cloud host: in this process, through the provider's API (cloudDriverFor, with the secrets).
+ * A driver that cannot be made (a key missing) is the host not answering, with why (code 5).
+ */
+async function runOnCloud(h: HostRecord, args: readonly string[], o: RunOnHostOptions): Promise<HostRun> {
+  let driver;
+  try {
+    driver = await cloudDriverFor(h, o.secrets ?? {}, o.cloudOptions);
+  } catch (e) {
+    return { code: 5, stdout: "", stderr: "", unreachable: (e as Error).message };
+  }
+  return inProcess(args, o, { driver });
 }
 
 /** The error a failed run reports: svc-vm's JSON error, else its last stderr line. */

@@ -2,7 +2,9 @@ import { imageTable, runCli as runVmCli, vmDetails, vmTable, VM_CLI_EXIT as EXIT
 import type { HostRecord } from "../types";
 import { CliContext, UsageError } from "./context";
 import { parseFanOutArgs, FanOutUsageError, type FanOutArgs } from "./vm-hosts-args";
+import { regionOf } from "../cloud-orphans";
 import { failureOf, runOnHost, type HostRun } from "./vm-hosts-exec";
+import { listOrphans } from "./vm-hosts-orphans";
 
 /** A VM or an image with the host it is on (svc-vm -C / --all-hosts output): svc-vm's columns after a HOST column. */
 type OnHost<T> = { host: string } & T;
@@ -50,20 +52,26 @@ function report(io: CliIo, failed: Listed[]): number {
 
 async function list(a: FanOutArgs, targets: HostRecord[], run: Run, io: CliIo): Promise<number> {
   const results = await Promise.all(targets.map(async (host) => ({ host, r: await run(host, [...a.rest, "-o", "json"]) })));
+  const images = a.noun === "image" || a.noun === "images";
   const rows: OnHost<Record<string, unknown>>[] = [];
   const failed: Listed[] = [];
+  const clouds: { host: string; provider: string; region: string; unavailable: string }[] = [];
   for (const x of results) {
     const body = jsonOf(x.r.stdout);
-    if (x.r.code === 0 && Array.isArray(body)) rows.push(...(body as Record<string, unknown>[]).map((v) => ({ host: x.host.name, ...v })));
+    const where = images ? {} : { provider: x.host.provider, region: x.host.provider === "libvirt" ? null : regionOf(x.host) };
+    if (x.r.code === 0 && Array.isArray(body)) rows.push(...(body as Record<string, unknown>[]).map((v) => ({ host: x.host.name, ...where, ...v })));
+    // A cloud provider that does not answer is listed with why; the listing of the others stands.
+    else if (x.host.provider !== "libvirt") clouds.push({ host: x.host.name, provider: x.host.provider, region: regionOf(x.host), unavailable: failureOf(x.r) });
     else failed.push(x);
   }
-  const images = a.noun === "image" || a.noun === "images";
+  const at = (r: OnHost<VmInfo>) => (r.cloud ? `${r.host} (${r.cloud.provider} ${r.cloud.region})` : r.host);
   io.out(
     a.json
-      ? JSON.stringify(rows, null, 2)
-      : images
-        ? imageTable(rows as unknown as OnHost<ImageInfo>[], "no images", hostOf)
-        : vmTable(rows as unknown as OnHost<VmInfo>[], hostOf),
+      ? JSON.stringify([...rows, ...clouds], null, 2)
+      : [
+          images ? imageTable(rows as unknown as OnHost<ImageInfo>[], "no images", hostOf) : vmTable(rows as unknown as OnHost<VmInfo>[], at),
+          ...clouds.map((c) => `host ${c.host} (${c.provider} ${c.region}): not listed, the provider did not answer: ${c.unavailable}`),
+        ].join("\n"),
   );
   return report(io, failed);
 }
@@ -126,6 +134,12 @@ export async function runVmHostsCli(argv: readonly string[], io: CliIo): Promise
     // Help is svc-vm's own, which documents -C and --all-hosts.
     if (a.help || !a.verb) return await runVmCli(a.rest, io);
     const key = `${a.verb} ${a.noun ?? ""}`.trim();
+    if (a.rest.includes("--orphans")) {
+      if (key !== "list vm" && key !== "list vms") throw new FanOutUsageError("--orphans goes with list vm");
+      if (a.host !== undefined) throw new FanOutUsageError("--orphans looks at every cloud host: give no -C");
+      const hosts = await (await ctx.service()).inventory.list();
+      return await listOrphans(ctx.db, hosts, ctx.secrets, a.json, io, ctx.cloudOptions);
+    }
     if (!a.allHosts && a.host === undefined) throw new FanOutUsageError("give -C HOST or --all-hosts (without them: svc-vm on this host)");
     if (a.allHosts && !ALL_HOSTS.includes(key)) {
       throw new FanOutUsageError(`--all-hosts works with list vm, list image, info vm and delete vm; '${key.slice(0, 40)}' goes to one host: -C HOST`);
@@ -135,7 +149,16 @@ export async function runVmHostsCli(argv: readonly string[], io: CliIo): Promise
     const vmCli = ctx.config.vm.cli;
     const timeoutMs = TIMEOUT_MS[a.verb] ?? 3_600_000;
     const run: Run = (h, args, stream = false) =>
-      runOnHost(h, args, { vmCli, env: io.env, timeoutMs, isTTY: io.isTTY, ask: (q) => io.ask(q), ...(stream ? { onStdout: (t) => io.out(t), onStderr: (t) => io.err(t) } : {}) });
+      runOnHost(h, args, {
+        vmCli,
+        env: io.env,
+        timeoutMs,
+        secrets: ctx.secrets,
+        cloudOptions: ctx.cloudOptions,
+        isTTY: io.isTTY,
+        ask: (q) => io.ask(q),
+        ...(stream ? { onStdout: (t) => io.out(t), onStderr: (t) => io.err(t) } : {}),
+      });
     if (key.startsWith("list ") && ALL_HOSTS.includes(key)) return await list(a, targets, run, io);
     if (key === "info vm" || key === "delete vm") return await infoOrDelete(a, targets, run, io);
     return await relay(a, targets[0]!, run, io);

@@ -4,10 +4,12 @@ import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import { cloudInitUserData } from "../cloud-init";
 import { VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
 import { assertVmName } from "../names";
-import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { planAwsVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
 import { cloudError, waitUntil } from "./errors";
 import { AWS_IMAGES, resolveAwsImage } from "./images";
+import { assertFirewallRules } from "../firewall";
+import { createVmGroup, removeVmGroup } from "./firewall";
 import { ensureKeyPair } from "./keypair";
 import type { AwsDriverSettings } from "./settings";
 import { awsInstanceTypes, pickSize, type CloudSize } from "./sizes";
@@ -133,6 +135,11 @@ export class AwsDriver implements VmDriver {
     return this.toInfo(i);
   }
 
+  /** None: the EC2 API gives no prices (they are in the separate AWS Price List API, which svc does not call). */
+  hourlyPrice(): Promise<HourlyPrice | null> {
+    return Promise.resolve(null);
+  }
+
   /** The OS names this region maps to images (not checked against the region until a create). */
   listImages(): Promise<ImageInfo[]> {
     const images = this.s.images ?? AWS_IMAGES;
@@ -154,6 +161,7 @@ export class AwsDriver implements VmDriver {
       throw new VmInputError("an aws instance takes no iso, forwards, macs or nets (its network is the host's subnet and security group)");
     }
     if (!spec.image) throw new VmInputError("an aws instance needs an image (an OS name such as debian12)");
+    if (spec.firewall) assertFirewallRules(spec.firewall);
     const progress = opts.onProgress ?? (() => undefined);
     const image = await resolveAwsImage(this.ec2, spec.image, this.s.images ?? AWS_IMAGES, this.where).catch((e: unknown) => {
       if ((e as Error).name === "ImageNotFoundError") throw e;
@@ -178,6 +186,8 @@ export class AwsDriver implements VmDriver {
     ];
     const userData = cloudInitUserData({ hostname: spec.name, user: this.s.sshUser ?? "svc", sshKeys: spec.sshKeys });
     const root = image.RootDeviceName;
+    // The VM's own security group, in place of the host's: its rules are all that reaches it.
+    const group = spec.firewall ? await this.call("CreateSecurityGroup", createVmGroup(this.ec2, spec.name, spec.firewall, tags, this.s.subnet)) : this.s.securityGroup;
     const run = await this.call(
       "RunInstances",
       this.ec2.send(
@@ -193,14 +203,15 @@ export class AwsDriver implements VmDriver {
             { ResourceType: "instance", Tags: tags },
             { ResourceType: "volume", Tags: tags },
           ],
-          ...(this.s.subnet || this.s.securityGroup
+          ...(!this.s.subnet && spec.firewall ? { SecurityGroupIds: [group!] } : {}),
+          ...(this.s.subnet || (this.s.securityGroup && !spec.firewall)
             ? {
                 NetworkInterfaces: [
                   {
                     DeviceIndex: 0,
                     AssociatePublicIpAddress: true,
                     ...(this.s.subnet ? { SubnetId: this.s.subnet } : {}),
-                    ...(this.s.securityGroup ? { Groups: [this.s.securityGroup] } : {}),
+                    ...(group ? { Groups: [group] } : {}),
                   },
                 ],
               }
@@ -209,7 +220,10 @@ export class AwsDriver implements VmDriver {
           ...(root && spec.disksGb[0] ? { BlockDeviceMappings: [{ DeviceName: root, Ebs: { VolumeSize: spec.disksGb[0], DeleteOnTermination: true } }] } : {}),
         }),
       ),
-    );
+    ).catch(async (e: unknown) => {
+      if (spec.firewall) await removeVmGroup(this.ec2, spec.name).catch(() => undefined);
+      throw e;
+    });
     const id = run.Instances?.[0]?.InstanceId;
     if (!id) throw cloudError(`${this.where}: RunInstances`, new Error("no instance in the answer"));
     progress(`${spec.name}: instance ${id} launched`);
@@ -219,6 +233,7 @@ export class AwsDriver implements VmDriver {
     } catch (e) {
       progress(`${spec.name}: terminating ${id}: ${(e as Error).message}`);
       await this.terminate(id, {}).catch(() => undefined);
+      if (spec.firewall) await removeVmGroup(this.ec2, spec.name).catch(() => undefined);
       throw e;
     }
   }
@@ -265,6 +280,7 @@ export class AwsDriver implements VmDriver {
       throw new VmForeignError(name, "delete");
     }
     await this.terminate(i.InstanceId, opts);
+    await this.call("DeleteSecurityGroup", removeVmGroup(this.ec2, name));
     return { name, deleted: true };
   }
 }

@@ -52,8 +52,27 @@ export function vmDetails(v: VmInfo, host?: string): string {
     ["macs", (v.macs ?? []).join(", ") || "-"],
     ["disks", (v.disks ?? []).map((d) => (d.size_gb ? `${d.path} (${d.size_gb} GB)` : d.path)).join(", ") || "-"],
     ["driver", v.driver],
+    ...cloudRows(v),
   ];
   return rows.map(([k, val]) => `${`${k}:`.padEnd(8)} ${val}`).join("\n");
+}
+
+/** A cloud instance's lines: where it is, its id and size, its addresses, labels and age. */
+function cloudRows(v: VmInfo): [string, string][] {
+  const c = v.cloud;
+  if (!c) return [];
+  return [
+    ["provider", `${c.provider} ${c.region}${c.zone ? ` (${c.zone})` : ""}, instance ${c.instance_id}, size ${c.size}, image ${c.image_id || "-"}`],
+    ["public", c.public_ip ?? "-"],
+    ["private", c.private_ip ?? "-"],
+    [
+      "labels",
+      Object.entries(c.labels)
+        .map(([k, val]) => `${k}=${val}`)
+        .join(", ") || "-",
+    ],
+    ["since", c.launched_at ? `${c.launched_at}${c.age_s === null ? "" : ` (${Math.round(c.age_s / 60)} min)`}` : "-"],
+  ];
 }
 
 /** `list image` as a table; `none` is what an empty list says. */

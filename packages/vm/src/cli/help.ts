@@ -31,20 +31,28 @@ Several hosts (the inventory of svc-hosts, in the database of DATABASE_URL):
   Output then has a HOST column (-o json: a "host" field). A host that does not answer is named on
   stderr and the exit code is 5; the other hosts' answers are still shown. Without -C or
   --all-hosts svc-vm acts on this host only, whatever the inventory holds (workers run it so).
+  A cloud host (svc-hosts add --provider aws|hetzner) is acted on through its provider's API from
+  here, with the credentials of SVC_SECRETS_FILE (or the SDK's default chain); see docs/clouds.md.
 
 VMs on qemu:///system are managed as root (non-root users: sudo svc-vm ...). With no --ssh-key,
 the first of ~/.ssh/id_ed25519.pub, id_ecdsa.pub, id_rsa.pub of the invoking user is injected.
 Exit codes: 0 ok, 1 error, 2 usage or invalid input, 3 not found, 4 exists with another spec
 (or of another run), 5 hypervisor unavailable, 6 permission denied, 7 not a VM svc created.`,
-  list: `Usage: svc-vm list vm [-o json] [-C HOST | --all-hosts]
+  list: `Usage: svc-vm list vm [-o json] [--all] [-C HOST | --all-hosts]
+       svc-vm list vm --orphans [-o json]
        svc-vm list image [-o json] [-C HOST | --all-hosts]
 
 List VMs (name, state, image, cpus, memory, SSH endpoint) or the images VMs can be created from
 (name, os, boot, path, description). An image's os (debian12, centos9stream, ...) is read from the
 image.json beside its disk; it is null (- in the table) when the image does not say.
   -C, --host HOST   List on HOST of the inventory (svc-hosts list)
-  --all-hosts       List on every host of the inventory, with a HOST column (-o json: "host");
-                    a host that does not answer is named on stderr (exit 5), the others listed`,
+  --all-hosts       List on every host of the inventory, with a HOST column (-o json: "host",
+                    "provider", "region"); a host that does not answer is named on stderr (exit 5),
+                    the others listed; a cloud provider that does not answer is listed with why
+                    (-o json: a row with "unavailable") and the listing still succeeds
+  --all             On a cloud host: every instance, not only those labelled managed-by=svc
+  --orphans         Instances labelled managed-by=svc on every cloud host that no run of svc holds
+                    (no svc-run-id label, or its run is gone), with their age and hourly price`,
   download: `Usage: svc-vm download image <name> [--force] [-o json]
        svc-vm download image <name> --url URL (--sha256 HEX | --checksum-url URL) [--force]
 

@@ -35,6 +35,8 @@ const FLAGS: Record<string, string> = {
   "--force-foreign": "force-foreign",
   "--force": "force",
   "--adopt-same-dag": "adopt-same-dag",
+  "--all": "all",
+  "--orphans": "orphans",
 };
 
 /** argv split into positionals, repeatable options, flags and the words after `--`. */

@@ -17,8 +17,14 @@ import { runSshVerb } from "./ssh-verb";
 
 export type { CliIo };
 
+/** What a caller may give svc-vm instead of what it makes itself. */
+export interface CliDeps {
+  /** The driver to act through (a cloud host's, from cloudDriverFor); default: this host's libvirt or kcli. */
+  driver?: VmDriver;
+}
+
 /** Run svc-vm with `argv` (no program name); resolves to the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
   let json = argv.some((a, i) => (a === "-o" || a === "--output") && argv[i + 1] === "json") || argv.includes("--output=json");
   try {
     const p = parseArgs(argv);
@@ -31,14 +37,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return verb || p.flags.has("help") ? EXIT.ok : EXIT.usage;
     }
     const settings = settingsFrom(p, io.env);
-    const driver = createVmDriver(settings, new LocalExecutor({ env: io.env, inheritAll: true }), io.env.PATH ?? "");
+    const driver = deps.driver ?? createVmDriver(settings, new LocalExecutor({ env: io.env, inheritAll: true }), io.env.PATH ?? "");
     const print = (data: unknown, text: string) => io.out(json ? JSON.stringify(data, null, 2) : text);
     const key = `${verb} ${noun ?? ""}`.trim();
     switch (key) {
       case "list vm":
       case "list vms":
         return await done(args, async () => {
-          const vms = await driver.list();
+          if (p.flags.has("orphans"))
+            throw new VmInputError("--orphans compares the cloud hosts of the inventory with svc's records: svc-vm list vm --orphans (with DATABASE_URL)");
+          const vms = await driver.list(p.flags.has("all") ? { all: true } : {});
           print(vms, vmTable(vms));
         });
       case "list image":
@@ -108,7 +116,11 @@ function settingsFrom(p: ParsedArgs, env: Record<string, string | undefined>): V
 async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings: VmSettings, io: CliIo, print: (d: unknown, t: string) => void): Promise<number> {
   const name = one(args, "create vm <name> -i <image>");
   const image = opt(p, "image");
-  const params = parseVmParams(p.options.get("param") ?? []);
+  const given = p.options.get("param") ?? [];
+  const params = parseVmParams(given);
+  // A cloud instance's network is its host's (subnet, location): libvirt's default user-mode NIC is not asked for.
+  const cloud = driver.name === "aws" || driver.name === "hetzner";
+  if (cloud && !given.some((x) => x.startsWith("nets="))) params.nets = [];
   if (!image && !params.iso) throw new VmInputError("create vm needs an image: -i <image> (see svc-vm list image), or an ISO to boot: -P iso=/path/to.iso");
   const explicit = p.options.has("ssh-key") || Boolean(io.env.SVC_VM_SSH_PUBKEY);
   // Given keys are all injected (and must exist); by default the first existing one, as ssh picks it.

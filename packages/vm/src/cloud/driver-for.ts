@@ -2,8 +2,12 @@ import { AwsDriver } from "../aws/driver";
 import type { CloudPlanRequest, CloudVmPlan } from "../cloud-plan";
 import { awsCredentialsFromSecrets } from "../aws/settings";
 import { VmInputError } from "../errors";
+import { AzureDriver } from "../azure/driver";
+import { azureCredentialsFromSecrets } from "../azure/settings";
+import { GcpDriver } from "../gcp/driver";
+import { gcpKeyFromSecrets } from "../gcp/settings";
 import { HetznerDriver } from "../hetzner/driver";
-import type { VmDriver } from "../types";
+import type { HourlyPrice, VmDriver } from "../types";
 import type { Secrets } from "./secrets-file";
 
 /** An inventory host as the factory reads it (`hypervisor_host` row: name, provider, provider_settings). */
@@ -18,11 +22,13 @@ export type CloudSecrets = Secrets | (() => Promise<Secrets> | Secrets);
 
 /** A cloud VM driver: the libvirt port, plus who its credentials are. */
 export interface CloudVmDriver extends VmDriver {
-  readonly name: "aws" | "hetzner";
+  readonly name: "aws" | "hetzner" | "gcp" | "azure";
   /** Who the credentials are, as the provider says (AWS account and ARN; Hetzner: what the token's project holds). */
   identity(): Promise<Record<string, string>>;
   /** What a VM would be here (size, image, hourly price where the API gives one), creating nothing; a driver without it: the plan says so. */
   plan?(want: CloudPlanRequest): Promise<CloudVmPlan>;
+  /** What an instance of `size` costs per hour here, where the API gives it (Hetzner); null where it does not (AWS EC2). */
+  hourlyPrice(size: string): Promise<HourlyPrice | null>;
 }
 
 /** What a caller may tune; the rest comes from the host's settings and the secrets. */
@@ -32,10 +38,12 @@ export interface CloudDriverOptions {
   pollMs?: number;
   /** The login cloud-init makes, with the key (default `svc`). */
   sshUser?: string;
+  /** The Entra ID authority of Azure hosts that name none (config's AZURE_AUTHORITY_HOST). */
+  azureAuthorityHost?: string;
 }
 
-/** The providers cloudDriverFor knows (GCP and Azure add a case each). */
-export const CLOUD_PROVIDERS = ["aws", "hetzner"] as const;
+/** The providers cloudDriverFor knows. */
+export const CLOUD_PROVIDERS = ["aws", "hetzner", "gcp", "azure"] as const;
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
@@ -45,7 +53,9 @@ async function secretsOf(s: CloudSecrets): Promise<Secrets> {
 
 /**
  * The VM driver of a cloud inventory host: AWS (keys from the secrets file's `vault_aws_*`, or the SDK's
- * default chain when the host says `credentials: default-chain`) or Hetzner (`vault_hcloud_token`). A host
+ * default chain when the host says `credentials: default-chain`), Hetzner (`vault_hcloud_token`), GCP
+ * (`vault_gcp_service_account_json`, or application default credentials for `credentials: adc`) or Azure
+ * (`vault_azure_tenant_id`, `_client_id`, `_client_secret`; the authority from the host, else the option). A host
  * that is not a cloud host, or lacks a setting or a key, is a VmInputError naming what is missing (never a value).
  */
 export async function cloudDriverFor(host: CloudHost, secrets: CloudSecrets, opts: CloudDriverOptions = {}): Promise<CloudVmDriver> {
@@ -73,6 +83,37 @@ export async function cloudDriverFor(host: CloudHost, secrets: CloudSecrets, opt
       const token = str((await secretsOf(secrets)).vault_hcloud_token);
       if (!token) throw new VmInputError(`the secrets file has no vault_hcloud_token (host '${host.name}' is a Hetzner Cloud host)`);
       return new HetznerDriver({ location, token, ...(str(s.network) ? { network: str(s.network)! } : {}), ...(endpoint ? { endpoint } : {}), ...tune });
+    }
+    case "gcp": {
+      const project = str(s.project);
+      const zone = str(s.zone);
+      if (!project || !zone) throw new VmInputError(`host '${host.name}' (gcp) has no ${project ? "zone" : "project"} in its settings`);
+      const credentials = s.credentials === "adc" ? ("adc" as const) : gcpKeyFromSecrets(await secretsOf(secrets));
+      return new GcpDriver({
+        project,
+        zone,
+        credentials,
+        ...(str(s.network) ? { network: str(s.network)! } : {}),
+        ...(str(s.subnet) ? { subnet: str(s.subnet)! } : {}),
+        ...(endpoint ? { endpoint } : {}),
+        ...tune,
+      });
+    }
+    case "azure": {
+      const [subscription, location, resourceGroup] = [str(s.subscription), str(s.location), str(s.resource_group)];
+      if (!subscription || !location || !resourceGroup) throw new VmInputError(`host '${host.name}' (azure) needs subscription, location and resource_group in its settings`);
+      const authorityHost = str(s.authority_host) ?? opts.azureAuthorityHost;
+      return new AzureDriver({
+        subscription,
+        location,
+        resourceGroup,
+        credentials: azureCredentialsFromSecrets(await secretsOf(secrets)),
+        ...(str(s.vnet) ? { vnet: str(s.vnet)! } : {}),
+        ...(str(s.subnet) ? { subnet: str(s.subnet)! } : {}),
+        ...(endpoint ? { endpoint } : {}),
+        ...(authorityHost ? { authorityHost } : {}),
+        ...tune,
+      });
     }
     default:
       throw new VmInputError(`host '${host.name}' has provider '${host.provider}': not a cloud host (cloud providers: ${CLOUD_PROVIDERS.join(", ")})`);

@@ -3,8 +3,10 @@ import { cloudInitUserData } from "../cloud-init";
 import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
 import { keyFingerprints } from "../aws/keypair";
 import { pickSize, type CloudSize } from "../aws/sizes";
+import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
-import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import { createVmFirewall, removeVmFirewalls } from "./firewall";
 import { planHetznerVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
 import { HetznerClient, type HcAction, type HcImage, type HcServer, type HcServerType, type HcSshKey } from "./client";
 
@@ -37,6 +39,7 @@ const SELECTOR = "managed-by=svc";
 export class HetznerDriver implements VmDriver {
   readonly name = "hetzner" as const;
   private readonly api: HetznerClient;
+  private types?: Promise<HcServerType[]>;
 
   constructor(private readonly s: HetznerDriverSettings) {
     this.api = new HetznerClient({ token: s.token, ...(s.endpoint ? { endpoint: s.endpoint } : {}) });
@@ -55,8 +58,22 @@ export class HetznerDriver implements VmDriver {
     return planHetznerVm(this.api, this.s.location, HETZNER_IMAGES, want);
   }
 
+  private serverTypes(): Promise<HcServerType[]> {
+    this.types ??= this.api.all<HcServerType>("/server_types", "server_types").catch((e: unknown) => {
+      this.types = undefined;
+      throw e;
+    });
+    return this.types;
+  }
+
+  /** The hourly price of a server type in this location, from server_types (gross; Hetzner bills in EUR). */
+  async hourlyPrice(size: string): Promise<HourlyPrice | null> {
+    const p = (await this.serverTypes()).find((t) => t.name === size)?.prices.find((x) => x.location === this.s.location);
+    return p ? { amount: p.price_hourly.gross, currency: "EUR" } : null;
+  }
+
   async sizes(): Promise<CloudSize[]> {
-    const types = await this.api.all<HcServerType>("/server_types", "server_types");
+    const types = await this.serverTypes();
     return types
       .filter((t) => !t.deprecated && t.architecture === "x86" && t.prices.some((p) => p.location === this.s.location))
       .map((t) => ({ name: t.name, cpus: t.cores, memory_mb: Math.round(t.memory * 1024) }));
@@ -150,6 +167,7 @@ export class HetznerDriver implements VmDriver {
       throw new VmInputError("a hetzner server takes no iso, forwards, macs or nets (its network is the host's)");
     const image = spec.image ? HETZNER_IMAGES[spec.image] : undefined;
     if (!spec.image || !image) throw new ImageNotFoundError(spec.image ?? "", Object.keys(HETZNER_IMAGES), `${this.where}'s image map`);
+    if (spec.firewall) assertFirewallRules(spec.firewall);
     const images = (await this.api.request<{ images: HcImage[] }>("GET", `/images?type=system&name=${encodeURIComponent(image)}`)).images;
     if (!images.some((i) => i.status === "available")) throw new ImageNotFoundError(spec.image, [], `${this.where}: no available system image '${image}'`);
     const size = pickSize(await this.sizes(), spec, this.where);
@@ -169,17 +187,24 @@ export class HetznerDriver implements VmDriver {
       "svc-image": spec.image,
       ...(opts.owner ? { "svc-dag-id": opts.owner.dagId, "svc-run-id": opts.owner.runId, "svc-task-id": opts.owner.taskId } : {}),
     };
-    const r = await this.api.request<{ server: HcServer; action: HcAction; next_actions: HcAction[] }>("POST", "/servers", {
-      name: spec.name,
-      server_type: size.name,
-      image,
-      location: this.s.location,
-      ssh_keys: keys,
-      user_data: cloudInitUserData({ hostname: spec.name, user: this.s.sshUser ?? "svc", sshKeys: spec.sshKeys }),
-      labels,
-      start_after_create: true,
-      ...(this.s.network ? { networks: [this.s.network] } : {}),
-    });
+    const fw = spec.firewall ? await createVmFirewall(this.api, spec.name, spec.firewall) : undefined;
+    const r = await this.api
+      .request<{ server: HcServer; action: HcAction; next_actions: HcAction[] }>("POST", "/servers", {
+        ...(fw ? { firewalls: [{ firewall: fw }] } : {}),
+        name: spec.name,
+        server_type: size.name,
+        image,
+        location: this.s.location,
+        ssh_keys: keys,
+        user_data: cloudInitUserData({ hostname: spec.name, user: this.s.sshUser ?? "svc", sshKeys: spec.sshKeys }),
+        labels,
+        start_after_create: true,
+        ...(this.s.network ? { networks: [this.s.network] } : {}),
+      })
+      .catch(async (e: unknown) => {
+        if (fw) await removeVmFirewalls(this.api, spec.name).catch(() => undefined);
+        throw e;
+      });
     opts.onProgress?.(`${spec.name}: server ${r.server.id} created`);
     try {
       await this.wait(r.action, opts);
@@ -188,6 +213,7 @@ export class HetznerDriver implements VmDriver {
     } catch (e) {
       opts.onProgress?.(`${spec.name}: deleting server ${r.server.id}: ${(e as Error).message}`);
       await this.remove(r.server.id).catch(() => undefined);
+      if (fw) await removeVmFirewalls(this.api, spec.name).catch(() => undefined);
       throw e;
     }
   }
@@ -203,6 +229,7 @@ export class HetznerDriver implements VmDriver {
     if (!sv) return { name, deleted: false, note: `VM '${name}' does not exist in ${this.where}` };
     if (sv.labels["managed-by"] !== "svc" && !opts.forceForeign) throw new VmForeignError(name, "delete");
     await this.remove(sv.id);
+    await removeVmFirewalls(this.api, name);
     return { name, deleted: true };
   }
 }
