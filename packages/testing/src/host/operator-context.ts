@@ -1,5 +1,4 @@
 import type { SvcConfig } from "@svc/config";
-import type { OperatorContext } from "@svc/operators";
 
 /** A captured log line of a test operator context. */
 export interface LoggedLine {
@@ -7,8 +6,22 @@ export interface LoggedLine {
   stream: string;
 }
 
-/** An OperatorContext for calling operators directly in tests, with the log captured. */
-export interface TestOperatorContext extends OperatorContext {
+/**
+ * An operator context (the engine's OperatorContext, @svc/engine/ports) for calling operators
+ * directly in tests, with the log captured. @svc/testing sits below the engine and the operators
+ * (their tests use it), so it names the context's fields instead of importing their type: a test
+ * passes it, or a spread of it with `host`, where an OperatorContext is expected, and the compiler
+ * checks that it fits.
+ */
+export interface TestOperatorContext {
+  dagId: string;
+  runId: string;
+  taskId: string;
+  tryNumber: number;
+  params: Record<string, unknown>;
+  config: SvcConfig;
+  log(line: string, stream?: "stdout" | "stderr" | "system"): void;
+  signal: AbortSignal;
   lines: LoggedLine[];
   /** The log as text, one line per entry. */
   text(): string;

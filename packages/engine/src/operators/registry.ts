@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { OperatorRegistry } from "@svc/engine/ports";
-import type { Operator } from "./types";
+import type { Operator, OperatorRegistry } from "../ports/operator";
 
 const isTemplated = (v: unknown): boolean =>
   typeof v === "string" ? v.includes("{{") : Array.isArray(v) ? v.some(isTemplated) : v !== null && typeof v === "object" ? Object.values(v).some(isTemplated) : false;
