@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { createTestDb, startMoto, type Moto, type TestDb } from "@svc/testing";
-import { runCli } from "../src";
+import { runCli } from "../src/cli/run";
 import { createCloudProbe } from "../src/cloud-probe";
 
 // svc-hosts with the AWS driver's identity call (sts:GetCallerIdentity) against moto_server on

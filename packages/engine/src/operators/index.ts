@@ -6,9 +6,8 @@ import { BASIC_OPERATORS } from "./basic";
 import type { Operator } from "../ports/operator";
 import { triggerDagRunOperator } from "./trigger-dag-run";
 
-export { createOperatorRegistry, checkLiteralArgs } from "./registry";
-export { noopOperator, shellOperator } from "./basic";
-export { triggerDagRunOperator } from "./trigger-dag-run";
+export { createOperatorCatalog, createOperatorRegistry, checkLiteralArgs } from "./registry";
+export { shellOperator } from "./basic";
 
 /** noop, sleep, fail, shell and trigger_dag_run: what every install can run, on no host. */
 export const BUILTIN_OPERATORS: readonly Operator[] = [...BASIC_OPERATORS, triggerDagRunOperator];
