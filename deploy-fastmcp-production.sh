@@ -48,14 +48,7 @@ if [ "$YES" = 0 ] && ! svc_is_dry_run && [ -t 0 ]; then
 fi
 
 svc_log "step 1/4: compose tool"
-if svc_compose_detect; then
-  svc_info "using: ${SVC_COMPOSE[*]}"
-elif svc_is_dry_run; then
-  svc_warn "no compose tool found (the deployment would stop here); showing the steps with 'docker compose'"
-  SVC_COMPOSE=(docker compose)
-else
-  svc_die "no compose tool: install docker compose or podman compose (scripts/preflight-check.sh --fix)"
-fi
+svc_compose_choose
 
 svc_log "step 2/4: the main deployment's settings ($SVC_ENV_FILE)"
 if [ -f "$SVC_ENV_FILE" ]; then

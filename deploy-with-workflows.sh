@@ -84,14 +84,7 @@ else
 fi
 
 svc_log "step 2/6: compose tool"
-if svc_compose_detect; then
-  svc_info "using: ${SVC_COMPOSE[*]}"
-elif svc_is_dry_run; then
-  svc_warn "no compose tool found (the deployment would stop here); showing the steps with 'docker compose'"
-  SVC_COMPOSE=(docker compose)
-else
-  svc_die "no compose tool: install docker compose or podman compose (scripts/preflight-check.sh --fix)"
-fi
+svc_compose_choose
 
 svc_log "step 3/6: settings and credentials in $SVC_ENV_FILE"
 svc_env_ensure_file "$SVC_ENV_FILE"

@@ -11,6 +11,7 @@ export type { RecordingNotifier } from "./notifier";
 export { startRedisServer } from "./redis-server";
 export type { OwnRedis } from "./redis-server";
 export { startSshd } from "./host/sshd";
+export { testSshdConfig } from "./host/sshd-config";
 export type { TestSshd } from "./host/sshd";
 export { HOSTILE_STRINGS, NUL_STRINGS } from "./host/hostile-strings";
 export { ensureLibvirtd } from "./host/libvirtd";
