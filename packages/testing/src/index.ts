@@ -26,4 +26,5 @@ export { sampleCapacity, sampleHostRow } from "./host/host-fixtures";
 export { startTcpHold } from "./tcp-hold";
 export type { TcpHold } from "./tcp-hold";
 export { startMoto } from "./moto";
+export { makeSelfSignedCert } from "./tls-cert";
 export type { Moto } from "./moto";
