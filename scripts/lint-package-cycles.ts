@@ -42,7 +42,10 @@ export function cyclesOf(graph: Map<string, Edge[]>): string[] {
         const step = `${e.to}${e.dev ? " (dev)" : ""}`;
         if (e.to === start) {
           const text = [start, ...trail, step].join(" -> ");
-          if (!found.has(text)) found.add(text), out.push(text);
+          if (!found.has(text)) {
+            found.add(text);
+            out.push(text);
+          }
         } else if (e.to > start && !onTrail.has(e.to)) {
           onTrail.add(e.to);
           walk(e.to, [...trail, step], onTrail);
@@ -61,7 +64,9 @@ function main(argv: string[]): number {
   const cycles = cyclesOf(workspaceGraph(root));
   for (const c of cycles) console.error(`dependency cycle: ${c}`);
   if (cycles.length > 0) {
-    console.error(`${cycles.length} dependency cycle(s) among the workspace's packages: a package's tests use @svc/testing or their own helpers, never a package that depends on it.`);
+    console.error(
+      `${cycles.length} dependency cycle(s) among the workspace's packages: a package's tests use @svc/testing or their own helpers, never a package that depends on it.`,
+    );
     return 1;
   }
   return 0;
