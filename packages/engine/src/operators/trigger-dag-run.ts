@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { isSvcError, NonRetryableError, type ErrorCode } from "@svc/errors";
 // Host-agnostic: the engine's own operator ports (no executor), so any worker context runs it.
-import type { DagRunsPort, Operator, OperatorContext, RunView } from "../ports";
-import { RescheduleTry } from "../ports/reschedule";
+import { RescheduleTry, type DagRunsPort, type Operator, type OperatorContext, type RunView } from "../ports";
 
 const RUN_STATES = ["queued", "running", "success", "failed"] as const;
 type RunState = (typeof RUN_STATES)[number];
