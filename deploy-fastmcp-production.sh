@@ -13,6 +13,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$ROOT/scripts/lib/compose.sh"
 # shellcheck source=scripts/lib/deploy-steps.sh
 . "$ROOT/scripts/lib/deploy-steps.sh"
+# shellcheck source=scripts/lib/deploy-options.sh
+. "$ROOT/scripts/lib/deploy-options.sh"
 
 PROFILE=mcp
 TOOL_SERVERS=(mcp-workflow mcp-assistant)
@@ -39,33 +41,14 @@ USAGE
 }
 
 TIMEOUT=600 YES=0
-[ -z "${CI:-}" ] || YES=1
-while [ "$#" -gt 0 ]; do
-  case "$1" in
-    -y | --yes) YES=1 ;;
-    --dry-run) export SVC_DRY_RUN=1 ;;
-    --env-file) SVC_ENV_FILE=${2:?--env-file needs a path}; shift ;;
-    --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift ;;
-    -h | --help) usage; exit 0 ;;
-    *) printf 'unknown option: %s\n\n' "$1" >&2; usage >&2; exit 2 ;;
-  esac
-  shift
-done
-svc_start_checks "$TIMEOUT" "deploy-fastmcp-production.sh"
+svc_deploy_options deploy-fastmcp-production.sh "yes env-file" "$@"
 if [ "$YES" = 0 ] && ! svc_is_dry_run && [ -t 0 ]; then
   read -r -p "Start the MCP tool servers (project $SVC_COMPOSE_PROJECT, profile $PROFILE)? [y/N] " answer
   [[ "$answer" =~ ^[Yy] ]] || svc_die "not confirmed (use --yes to skip this question)"
 fi
 
 svc_log "step 1/4: compose tool"
-if svc_compose_detect; then
-  svc_info "using: ${SVC_COMPOSE[*]}"
-elif svc_is_dry_run; then
-  svc_warn "no compose tool found (the deployment would stop here); showing the steps with 'docker compose'"
-  SVC_COMPOSE=(docker compose)
-else
-  svc_die "no compose tool: install docker compose or podman compose (scripts/preflight-check.sh --fix)"
-fi
+svc_compose_choose
 
 svc_log "step 2/4: the main deployment's settings ($SVC_ENV_FILE)"
 if [ -f "$SVC_ENV_FILE" ]; then

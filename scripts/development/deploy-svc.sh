@@ -15,6 +15,8 @@ LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")/../lib" && pwd)
 . "$LIB/ssh.sh"
 # shellcheck source=../lib/deploy-steps.sh
 . "$LIB/deploy-steps.sh"
+# shellcheck source=../lib/deploy-options.sh
+. "$LIB/deploy-options.sh"
 # shellcheck source=../lib/host-install.sh
 . "$LIB/host-install.sh"
 # shellcheck source=../lib/supervisor.sh
@@ -50,19 +52,15 @@ USAGE
 }
 
 PLUGIN="" WITH_NGINX=0 STOP=0 TIMEOUT=300
-while [ "$#" -gt 0 ]; do
+svc_deploy_option() {
   case "$1" in
-    --dry-run) export SVC_DRY_RUN=1 ;;
-    --plugin) PLUGIN=${2:?--plugin needs a name}; shift ;;
+    --plugin) PLUGIN=${2:?--plugin needs a name}; SVC_OPTION_WORDS=2 ;;
     --with-nginx) WITH_NGINX=1 ;;
     --stop) STOP=1 ;;
-    --timeout) TIMEOUT=${2:?--timeout needs seconds}; shift ;;
-    -h | --help) usage; exit 0 ;;
-    *) printf 'unknown option: %s\n\n' "$1" >&2; usage >&2; exit 2 ;;
+    *) return 1 ;;
   esac
-  shift
-done
-svc_start_checks "$TIMEOUT" "deploy-svc.sh"
+}
+svc_deploy_options deploy-svc.sh "" "$@"
 
 if [ "$STOP" = 1 ]; then
   svc_log "stopping the svc services"

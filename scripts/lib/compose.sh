@@ -21,6 +21,19 @@ svc_compose_detect() {
   fi
 }
 
+# The deployment scripts' step "compose tool": the one found, or in a dry run without one the steps
+# shown with 'docker compose'; otherwise the deployment stops, saying how to get one.
+svc_compose_choose() {
+  if svc_compose_detect; then
+    svc_info "using: ${SVC_COMPOSE[*]}"
+  elif svc_is_dry_run; then
+    svc_warn "no compose tool found (the deployment would stop here); showing the steps with 'docker compose'"
+    SVC_COMPOSE=(docker compose)
+  else
+    svc_die "no compose tool: install docker compose or podman compose (scripts/preflight-check.sh --fix)"
+  fi
+}
+
 # The compose command line for this deployment (project, env file, compose file).
 svc_compose_argv() {
   printf '%s\0' "${SVC_COMPOSE[@]}" --project-name "$SVC_COMPOSE_PROJECT" --env-file "$SVC_ENV_FILE" -f "$SVC_COMPOSE_FILE"

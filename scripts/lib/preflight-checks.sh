@@ -19,18 +19,25 @@ pf_check_os() {
   esac
 }
 
+# A measure WHAT of HAVE against a minimum and a recommended amount: fail below the minimum (FAIL
+# said after WHAT), warn below the recommendation (WARN), pass otherwise.
+pf_at_least() {
+  local have=$1 minimum=$2 recommended=$3 what=$4 fail=$5 warn=$6
+  if [ "$have" -lt "$minimum" ]; then
+    pf_fail "$what: $fail"
+  elif [ "$have" -lt "$recommended" ]; then
+    pf_warn "$what: $warn"
+  else
+    pf_pass "$what"
+  fi
+}
+
 pf_check_memory() {
   local kb gib
   kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
   gib=$((kb / 1048576))
   # 7.5 GiB: an "8 GB" machine reports a little less than 8 GiB after the kernel's share.
-  if [ "$kb" -lt 7864320 ]; then
-    pf_fail "${gib} GiB RAM: at least 8 GB is needed"
-  elif [ "$kb" -lt 15728640 ]; then
-    pf_warn "${gib} GiB RAM: 8 GB is the minimum, 16 GB or more is recommended"
-  else
-    pf_pass "${gib} GiB RAM"
-  fi
+  pf_at_least "$kb" 7864320 15728640 "${gib} GiB RAM" "at least 8 GB is needed" "8 GB is the minimum, 16 GB or more is recommended"
 }
 
 pf_check_disk() {
@@ -38,13 +45,7 @@ pf_check_disk() {
   [ -d "$dir" ] || dir=/
   kb=$(df -Pk "$dir" | awk 'NR == 2 {print $4}')
   gb=$((kb * 1024 / 1000000000))
-  if [ "$gb" -lt 50 ]; then
-    pf_fail "${gb} GB free on $dir: at least 50 GB is needed"
-  elif [ "$gb" -lt 100 ]; then
-    pf_warn "${gb} GB free on $dir: 50 GB is the minimum, 100 GB or more is recommended"
-  else
-    pf_pass "${gb} GB free on $dir"
-  fi
+  pf_at_least "$gb" 50 100 "${gb} GB free on $dir" "at least 50 GB is needed" "50 GB is the minimum, 100 GB or more is recommended"
 }
 
 pf_check_cpu_cores() {

@@ -5,7 +5,7 @@ import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_proces
 import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort, waitFor } from "@svc/testing";
+import { freePort, testSshdConfig, waitFor } from "@svc/testing";
 
 export const repo = path.resolve(__dirname, "../..");
 
@@ -47,27 +47,7 @@ async function startHostSshd(dir: string): Promise<{ port: number; authorizedKey
   spawnSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey]);
   writeFileSync(authorizedKeys, "", { mode: 0o644 });
   const conf = path.join(dir, "sshd_config");
-  writeFileSync(
-    conf,
-    [
-      `Port ${port}`,
-      "ListenAddress 127.0.0.1",
-      `ListenAddress ${bridgeGateway()}`,
-      `HostKey ${hostKey}`,
-      `PidFile ${dir}/sshd.pid`,
-      `AuthorizedKeysFile ${authorizedKeys}`,
-      "PasswordAuthentication no",
-      "KbdInteractiveAuthentication no",
-      "PermitRootLogin prohibit-password",
-      "StrictModes no",
-      "UsePAM no",
-      "AllowUsers root",
-      // bash does not read root's ~/.bashrc for these commands (see @svc/testing's startSshd).
-      "SetEnv SHLVL=1",
-      "LogLevel ERROR",
-      "",
-    ].join("\n"),
-  );
+  writeFileSync(conf, testSshdConfig({ port, listen: ["127.0.0.1", bridgeGateway()], hostKey, pidFile: `${dir}/sshd.pid`, authorizedKeys, user: "root" }));
   spawnSync("mkdir", ["-p", "/run/sshd"]);
   const child = spawn("/usr/sbin/sshd", ["-D", "-e", "-f", conf], { stdio: "ignore" });
   await waitFor(() => spawnSync("ssh-keyscan", ["-p", String(port), "-T", "2", "127.0.0.1"]).status === 0, { timeoutMs: 15_000 });

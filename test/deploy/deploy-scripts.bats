@@ -6,20 +6,12 @@
 load helpers
 
 setup() {
-  SB=$BATS_TEST_TMPDIR/sandbox
-  SHIMS=$BATS_TEST_TMPDIR/shims
-  mkdir -p "$SB"
-  make_shims "$SHIMS"
-  while IFS= read -r kv; do export "${kv?}"; done < <(sandbox_env "$SB")
+  dry_run_sandbox
   HOME_SSH_BEFORE=$(ls -la "$HOME/.ssh" 2>/dev/null || true)
 }
 
-# Run a script with the stand-ins first on PATH.
-dry() { PATH="$SHIMS/bin:$PATH" run "$@"; }
-
 assert_nothing_changed() {
-  [ -z "$(find "$SB" -mindepth 1)" ] || { echo "sandbox changed:"; find "$SB" -mindepth 1; false; }
-  if grep -q '^BLOCKED' "$SHIMS/calls.log"; then echo "commands that would change the system:"; cat "$SHIMS/calls.log"; false; fi
+  sandbox_untouched
   [ "$(ls -la "$HOME/.ssh" 2>/dev/null || true)" = "$HOME_SSH_BEFORE" ]
 }
 

@@ -52,6 +52,25 @@ SHIM
   done
 }
 
+# A dry run's sandbox for one test: SB, where every path the scripts write to points (it must stay
+# empty), and SHIMS, the stand-ins of make_shims; the sandbox's environment is exported.
+dry_run_sandbox() {
+  SB=$BATS_TEST_TMPDIR/sandbox
+  SHIMS=$BATS_TEST_TMPDIR/shims
+  mkdir -p "$SB"
+  make_shims "$SHIMS"
+  while IFS= read -r kv; do export "${kv?}"; done < <(sandbox_env "$SB")
+}
+
+# Run a script with the stand-ins first on PATH.
+dry() { PATH="$SHIMS/bin:$PATH" run "$@"; }
+
+# The sandbox is still empty and no stand-in was asked to change the system.
+sandbox_untouched() {
+  [ -z "$(find "$SB" -mindepth 1)" ] || { echo "sandbox changed:"; find "$SB" -mindepth 1; false; }
+  if grep -q '^BLOCKED' "$SHIMS/calls.log"; then echo "commands that would change the system:"; cat "$SHIMS/calls.log"; false; fi
+}
+
 # Environment for a dry run that points every path the scripts use into $1.
 sandbox_env() {
   local t=$1

@@ -169,6 +169,14 @@ dns_path() {
   printf '%s' "$dir"
 }
 
+# dns_check (run) where the registry and the Debian mirror do not resolve; with-debootstrap: the
+# offline base images could be built from the mirror.
+dns_check_registry_unresolvable() {
+  run env PATH="$(dns_path "$@")" SVC_DEBIAN_MIRROR=http://mirror.invalid/debian \
+    SVC_PREFLIGHT_DNS_NAMES="localhost registry.invalid" SVC_PREFLIGHT_REGISTRY_NAMES=registry.invalid \
+    bash -c "$(declare -f dns_check); dns_check"
+}
+
 @test "dns: a host name that does not resolve fails the check" {
   run env SVC_PREFLIGHT_DNS_NAMES="localhost host.invalid" bash -c "$(declare -f dns_check); dns_check"
   [ "$status" -eq 0 ]
@@ -176,17 +184,13 @@ dns_path() {
 }
 
 @test "dns: an unresolvable registry only warns when the offline base images can be built from the apt mirror" {
-  run env PATH="$(dns_path with-debootstrap)" SVC_DEBIAN_MIRROR=http://mirror.invalid/debian \
-    SVC_PREFLIGHT_DNS_NAMES="localhost registry.invalid" SVC_PREFLIGHT_REGISTRY_NAMES=registry.invalid \
-    bash -c "$(declare -f dns_check); dns_check"
+  dns_check_registry_unresolvable with-debootstrap
   [ "$status" -eq 0 ]
   [[ "$output" == "warn cannot resolve the registry registry.invalid: the official base images cannot be pulled; the offline images serve instead (buildable from http://mirror.invalid/debian)" ]]
 }
 
 @test "dns: an unresolvable registry fails, saying what would help, when no offline images can serve" {
-  run env PATH="$(dns_path)" SVC_DEBIAN_MIRROR=http://mirror.invalid/debian \
-    SVC_PREFLIGHT_DNS_NAMES="localhost registry.invalid" SVC_PREFLIGHT_REGISTRY_NAMES=registry.invalid \
-    bash -c "$(declare -f dns_check); dns_check"
+  dns_check_registry_unresolvable
   [ "$status" -eq 0 ]
   [[ "$output" == "fail cannot resolve the registry registry.invalid, and no offline base images: "*"install debootstrap"* ]]
 }

@@ -6,18 +6,11 @@
 load helpers
 
 setup() {
-  SB=$BATS_TEST_TMPDIR/sandbox
-  SHIMS=$BATS_TEST_TMPDIR/shims
-  mkdir -p "$SB"
-  make_shims "$SHIMS"
-  while IFS= read -r kv; do export "${kv?}"; done < <(sandbox_env "$SB")
+  dry_run_sandbox
 }
 
-dry() { PATH="$SHIMS/bin:$PATH" run "$@"; }
-
 assert_nothing_changed() {
-  [ -z "$(find "$SB" -mindepth 1)" ] || { echo "sandbox changed:"; find "$SB" -mindepth 1; false; }
-  if grep -q '^BLOCKED' "$SHIMS/calls.log"; then echo "commands that would change the system:"; cat "$SHIMS/calls.log"; false; fi
+  sandbox_untouched
 }
 
 @test "setup_modernized.sh --dry-run: this host's plugin plans with svc-plugins, the preflight reports, deploy-svc.sh follows" {

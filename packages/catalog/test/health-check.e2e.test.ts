@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { makeSelfSignedCert } from "@svc/testing";
 import { note, startCatalogueRuntime, type CatalogueRuntime } from "./runtime-harness";
 
 let rt: CatalogueRuntime;
@@ -11,30 +11,11 @@ beforeAll(async () => {
   certDir = mkdtempSync(path.join(tmpdir(), "svc-health-certs-"));
   // One certificate inside the warning window, one well outside it.
   for (const [name, days] of [
-    ["ends-soon.crt", "3"],
-    ["ends-later.pem", "400"],
+    ["ends-soon.crt", 3],
+    ["ends-later.pem", 400],
   ] as const) {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-keyout",
-        path.join(certDir, `${name}.key`),
-        "-out",
-        path.join(certDir, name),
-        "-days",
-        days,
-        "-subj",
-        `/CN=${name}`,
-      ],
-      { stdio: "ignore" },
-    );
+    const made = makeSelfSignedCert({ keyPath: path.join(certDir, `${name}.key`), certPath: path.join(certDir, name), days, commonName: name });
+    if (made.status !== 0) throw new Error(`openssl could not make ${name}: ${made.stderr}`);
   }
 }, 120_000);
 afterAll(async () => {

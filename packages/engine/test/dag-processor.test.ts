@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync }
 import os from "node:os";
 import path from "node:path";
 import type { DagDefinition } from "@svc/dags";
-import { defaultOperators } from "@svc/testing/operators";
+import { builtinOperators } from "./fixtures/operators";
 import { createTestDb, waitFor, type TestDb } from "@svc/testing";
 import { syncDagFolder, type Notifier } from "../src";
 import { getImportErrorForDag } from "../src/processor/import-errors";
 import { watchDagFolder } from "../src/processor/watch-dag-folder";
 
-const catalog = defaultOperators();
+const catalog = builtinOperators();
 const settings = { domain: "lab.example.com", cluster_name: "ocp", admin_user: "admin" };
 
 const helloYaml = (message = "hi", schedule = "null") => `dag_id: hello

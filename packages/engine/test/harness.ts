@@ -4,7 +4,7 @@ import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import type { DagRunRow, Db, TaskInstanceRow } from "@svc/db";
 import { silentLogger } from "@svc/logger";
-import { defaultOperators } from "@svc/testing/operators";
+import { builtinOperators } from "./fixtures/operators";
 import type { OperatorRegistry } from "../src/ports";
 import { createQueues, createRedis, type Queues } from "@svc/queue";
 import { createTestDb, createTestRedis, waitFor, type TestDb } from "@svc/testing";
@@ -54,7 +54,7 @@ export async function createHarness(label: string, opts: { redisUrl?: string; op
   const config: SvcConfig = { ...loaded, reconcileIntervalMs: 500, worker: { ...loaded.worker, concurrency: 4, heartbeatMs: 200, zombieAfterMs: 1500 } };
   const queues = createQueues({ url: redisUrl, prefix: redis.prefix });
   const notifier = createQueueNotifier(queues);
-  const catalog = opts.operators ?? defaultOperators();
+  const catalog = opts.operators ?? builtinOperators();
   const api = createEngineApi({ db: tdb.db, notifier, dagsDir, catalog, settings: dagSettingsFromConfig(config) });
   const runtimes: EngineRuntime[] = [];
   const h: Harness = {
@@ -67,7 +67,7 @@ export async function createHarness(label: string, opts: { redisUrl?: string; op
     writeDag: (file, yaml) => writeFileSync(path.join(dagsDir, file), yaml),
     sync: () => syncDagFolder({ db: tdb.db, dagsDir, catalog, settings: dagSettingsFromConfig(config), notifier }),
     startRuntime(extra = {}) {
-      const rt = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), ...extra, operators: extra.operators ?? defaultOperators() });
+      const rt = startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), ...extra, operators: extra.operators ?? builtinOperators() });
       runtimes.push(rt);
       return rt;
     },

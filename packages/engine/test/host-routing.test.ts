@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createOperatorRegistry, defaultOperators } from "@svc/testing/operators";
+import { builtinOperators, createOperatorRegistry } from "./fixtures/operators";
 import type { Operator, OperatorHost } from "../src/ports";
 import { hostQueueName, taskJobId } from "@svc/queue";
 import { waitFor } from "@svc/testing";
@@ -47,7 +47,7 @@ function routing(served: string[], up = new Set(served)) {
   return r;
 }
 
-const builtin = defaultOperators();
+const builtin = builtinOperators();
 const operators = createOperatorRegistry([...builtin.names().map((n) => builtin.get(n)!), whereAmI]);
 let h: Harness;
 const routerA = routing(["a"]);

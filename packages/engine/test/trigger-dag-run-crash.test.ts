@@ -1,4 +1,4 @@
-import { createOperatorRegistry, triggerDagRunOperator } from "@svc/testing/operators";
+import { createOperatorRegistry, triggerDagRunOperator } from "./fixtures/operators";
 import type { Operator } from "../src/ports";
 import { waitFor } from "@svc/testing";
 import { executeTry } from "../src/runtime/execute-try";

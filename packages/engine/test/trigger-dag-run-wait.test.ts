@@ -1,4 +1,4 @@
-import { triggerDagRunOperator } from "@svc/testing/operators";
+import { triggerDagRunOperator } from "./fixtures/operators";
 import { type OperatorContext } from "../src/ports";
 import { isRescheduleTry } from "../src/ports/reschedule";
 import { createDagRunsPort } from "../src/runtime/dag-runs-port";

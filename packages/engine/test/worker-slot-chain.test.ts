@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { silentLogger } from "@svc/logger";
-import { createOperatorRegistry, noopOperator } from "@svc/testing/operators";
+import { createOperatorRegistry, noopOperator } from "./fixtures/operators";
 import type { Operator } from "../src/ports";
 import { taskJobId } from "@svc/queue";
 import { nullNotifier } from "../src";

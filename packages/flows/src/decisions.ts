@@ -1,5 +1,6 @@
 import type { FlowRow } from "@svc/db";
 import { ConflictError, ForbiddenError } from "@svc/errors";
+import { ACTION_ROLES } from "@svc/http/roles";
 import { approvalOf, roleMeets } from "./pipeline/approval-needs";
 import { CANCELLABLE_STATUSES } from "./flow-status";
 import type { FlowStore } from "./flow-store";
@@ -39,8 +40,9 @@ export interface FlowCaller {
  * 403 for anyone else, before anything changes. A flow without a recorded creator is an op's.
  */
 export function assertFlowOwner(flow: Pick<FlowRow, "flow_id" | "created_by">, caller: FlowCaller, what: "answer" | "cancel"): void {
-  if (roleMeets(caller.role, "op") || (flow.created_by !== null && flow.created_by === caller.actor)) return;
-  throw new ForbiddenError(`Only the caller who submitted flow ${flow.flow_id}, or an op and above, may ${what} it`, { required_role: "op" });
+  const anyFlow = ACTION_ROLES.answer_any_flow;
+  if (roleMeets(caller.role, anyFlow) || (flow.created_by !== null && flow.created_by === caller.actor)) return;
+  throw new ForbiddenError(`Only the caller who submitted flow ${flow.flow_id}, or an ${anyFlow} and above, may ${what} it`, { required_role: anyFlow });
 }
 
 /** Cancel a flow that waits for the user (awaiting_approval or needs_input): its creator or an op; 403 for others, 409 in any other status. */

@@ -5,6 +5,7 @@ import { groupedFlowCreate } from "./flow-create";
 import { CREATE_FLOW_SQL, flowRows, selectFlow, updateFlowSql } from "./flow-sql";
 import type { FlowStatus, Phase } from "./flow-status";
 import { newExecutionId, newFlowId } from "./ids";
+import type { ApproverRole } from "./pipeline/approval-needs";
 
 /** What a new flow starts from: the request as the client sent it. */
 export interface NewFlowInput {
@@ -13,7 +14,7 @@ export interface NewFlowInput {
   autoApprove: boolean;
   autoExecute: boolean;
   /** The role of the caller asking for auto_approve: it covers only what that role may approve (min_role params). */
-  autoApproveRole?: "op" | "admin";
+  autoApproveRole?: ApproverRole;
 }
 
 /** Fields a phase may change; jsonb values are given as plain values. */

@@ -5,7 +5,7 @@ export { SshExecutor, sharedSshPool } from "./ssh-executor";
 export { SshPool } from "./ssh-pool";
 export { sshOptionsFromConfig, defaultKeyPath } from "./ssh-options";
 export { HostKeyUnknownError, AuthFailedError } from "./errors";
-export { parseKnownHosts, verifyHostKey, hostKeyName } from "./known-hosts";
+export { parseKnownHosts, hostKeyName } from "./known-hosts";
 export { fenceKey, FencedError } from "./fence";
 export type { FenceOptions } from "./fence";
 export { runSections } from "./sections";

@@ -1,3 +1,6 @@
+// @svc/hosts: the host inventory, placement and the views over them, reading Postgres only. What
+// contacts hosts sits behind its own entries: `@svc/hosts/routing` (the worker's host routing,
+// SSH executors) and `@svc/hosts/cli` (svc-hosts); the host service loads its SSH probe on first use.
 export type { HostRecord, HostCapacity, ProbedVm } from "./types";
 export { HOST_NAME, LOCAL_HOST, hostNameSchema } from "./names";
 export { createHostInventory, HostNotFoundError } from "./inventory";
@@ -7,8 +10,6 @@ export { place, hostNumbers } from "./place";
 export type { HostNumbers, Weigher } from "./place";
 export { createHostService } from "./service";
 export type { HostService } from "./service";
-export { runCli } from "./cli/run";
-export { createHostRouting } from "./routing/create-host-routing";
 export { freshness, hostUp, placementPolicy } from "./routing/where";
 export { DEFAULT_MAX_PROBE_AGE_MS, placementOver, placementRequestOf } from "./view/placement-over";
 export { createCachedHostList } from "./view/cached-list";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolveSshFiles, type SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
-import { hostKeyName, parseKnownHosts, verifyHostKey } from "@svc/host";
+import { hostKeyName, parseKnownHosts, verifyHostKey } from "@svc/host/known-hosts";
 import { createHostInventory } from "./inventory";
 import { LOCAL_HOST, newHostSchema } from "./names";
 import type { HostRecord } from "./types";

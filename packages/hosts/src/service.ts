@@ -1,11 +1,12 @@
-import type { Db, HostProvider } from "@svc/db";
+import type { Db } from "@svc/db";
 import { BadRequestError, ConflictError, HostUnreachableError } from "@svc/errors";
-import { firstContactKey, hostExecutor, type HostTarget } from "./connect";
+import type { HostTarget } from "./connect";
+import type * as Contact from "./contact";
+import type { ProbeInput } from "./contact";
 import { createHostInventory, type HostInventory } from "./inventory";
 import { LOCAL_HOST, hostNameSchema, newHostSchema, type NewHostInput } from "./names";
 import { apiAddress, parseProviderSettings, providerOf } from "./providers";
 import { place, type Placement, type PlacementHost, type PlacementRequest, type Weigher } from "./place";
-import { probeHost, type ProbeTarget } from "./probe";
 import type { HostRecord, ProbeResult } from "./types";
 
 /** Dependencies of the host service; `probe` is replaceable for tests of the bookkeeping. */
@@ -40,30 +41,15 @@ export interface AddOptions {
 /** A host with the outcome of the probe made for this answer, if one was. */
 export type ProbedHost = HostRecord & { up: boolean | null; identity?: Record<string, string> };
 
-/** What a probe needs: where the host is, its pinned key, its libvirt URI and directories. */
-export type ProbeInput = HostTarget & ProbeTarget & Pick<HostRecord, "host_key"> & { provider?: HostProvider };
-
-/** Probe a host with its pinned key over its own executor (a cloud host is not reached over SSH). */
-export async function probeRecord(h: ProbeInput): Promise<ProbeResult> {
-  if (h.provider && h.provider !== "libvirt") return { up: false, error: `a ${h.provider} host is probed through its provider's API, not over SSH` };
-  let ex;
-  try {
-    ex = hostExecutor(h);
-  } catch (e) {
-    return { up: false, error: (e as Error).message };
-  }
-  try {
-    return await probeHost(ex, h);
-  } finally {
-    await ex.close();
-  }
-}
-
 /** The operations of svc-hosts and the REST API on the inventory. */
 export function createHostService(deps: HostServiceDeps) {
   const inv: HostInventory = createHostInventory(deps.db);
-  const probe = deps.probe ?? probeRecord;
-  const firstContact = deps.firstContact ?? ((h: HostTarget) => firstContactKey(h));
+  // The SSH side (the executors, the libvirt probe) loads on the first probe or first contact:
+  // a process that only reads the inventory (the web UI serving pages) never loads it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy synchronous load, typed by the import above
+  const contact = (): typeof Contact => require("./contact") as typeof Contact;
+  const probe = deps.probe ?? ((h: ProbeInput) => contact().probeRecord(h));
+  const firstContact = deps.firstContact ?? ((h: HostTarget) => contact().firstContactKey(h));
 
   const refresh = async (h: HostRecord): Promise<ProbedHost> => {
     if (h.provider !== "libvirt") return refreshCloud(h);

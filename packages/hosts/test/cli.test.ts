@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { createTestDb, freePort, startSshd, type TestDb, type TestSshd } from "@svc/testing";
-import { runCli } from "../src";
+import { runCli } from "../src/cli/run";
 import { defineSvcDomain } from "./domain";
 
 // svc-hosts against a real Postgres and two private sshds on this machine: `local` reaches

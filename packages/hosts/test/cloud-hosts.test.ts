@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { createDb, type Db } from "@svc/db";
 import { createTestDb, type TestDb } from "@svc/testing";
-import { runCli } from "../src";
-import { probeRecord } from "../src/service";
+import { runCli } from "../src/cli/run";
+import { probeRecord } from "../src/contact";
 import type { CloudProbeResult } from "../src/service";
 
 // Cloud hosts in the inventory against a real Postgres. Nothing here contacts a host or a cloud:

@@ -3,7 +3,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { createTestDb, startMoto, type Moto, type TestDb } from "@svc/testing";
-import { runCli } from "../src";
+import { runCli } from "../src/cli/run";
 import { createCloudProbe } from "../src/cloud-probe";
 import { startHetznerFake, type HetznerFake } from "../../vm/test/hetzner-fake";
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
 import { waitFor } from "@svc/testing";
-import { createHostRouting } from "../src";
+import { createHostRouting } from "../src/routing/create-host-routing";
 import { type HostRouting } from "../src/routing/types";
 import { recordingLogger, twoHosts, URI, type TwoHosts } from "./routing-fixture";
 

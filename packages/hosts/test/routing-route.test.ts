@@ -1,6 +1,7 @@
 import { NonRetryableError } from "@svc/errors";
 import { loadConfig } from "@svc/config";
-import { createHostRouting, type HostCapacity } from "../src";
+import { type HostCapacity } from "../src";
+import { createHostRouting } from "../src/routing/create-host-routing";
 import { type HostRouting } from "../src/routing/types";
 import { recordingLogger, twoHosts, type TwoHosts } from "./routing-fixture";
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { createTestDb, ensureLibvirtd, startSecondHost, type SecondHost, type TestDb } from "@svc/testing";
-import { runCli } from "../src";
+import { runCli } from "../src/cli/run";
 import { runVmHostsCli } from "../src/cli/vm-hosts";
 import { svcDomainXml } from "./domain";
 

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
@@ -6,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "@svc/config";
-import { createTestOperatorContext } from "@svc/testing";
+import { createTestOperatorContext, makeSelfSignedCert } from "@svc/testing";
 import { AddressRefusedError } from "./checked-http";
 import { createHttpCheckOperator } from "./host/http-check";
 
@@ -97,25 +96,7 @@ test("a server that does not answer within timeout_s fails the attempt, naming t
 test("https is still verified: a self-signed server of localhost fails the TLS check, and nothing is read from it", async () => {
   const dir = mkdtempSync(join(tmpdir(), "svc-httpcheck-tls-"));
   const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
-  const made = spawnSync("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
-    "-keyout",
-    key,
-    "-out",
-    cert,
-    "-days",
-    "1",
-    "-subj",
-    "/CN=localhost",
-    "-addext",
-    "subjectAltName=DNS:localhost",
-  ]);
+  const made = makeSelfSignedCert({ keyPath: key, certPath: cert, days: 1, commonName: "localhost", subjectAltName: "DNS:localhost" });
   expect(made.status).toBe(0);
   let served = 0;
   const tls = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => (served++, res.end("secret")));

@@ -1,6 +1,6 @@
 import { loadConfig } from "@svc/config";
 import { createTestOperatorContext } from "@svc/testing";
-import { shellOperator } from "./basic";
+import { shellOperator } from "@svc/engine/operators";
 import { defaultHostExecutor } from "./host/deps";
 
 const SECRETS = {

@@ -4,6 +4,8 @@ import type { HostExecutor } from "@svc/host";
 import type * as Ports from "@svc/engine/ports";
 
 export type { LogStream, DagRunsPort, RunView } from "@svc/engine/ports";
+/** Thrown by an operator whose try waits: the worker runs it again later at the same try number. */
+export { RescheduleTry } from "@svc/engine/ports";
 
 /** A host of the inventory as a host-scoped operator uses it: reached with its pinned key, its own libvirt and directories. */
 export type OperatorHost = Ports.OperatorHost<HostExecutor>;

@@ -1,16 +1,16 @@
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { ensureLibvirtd } from "@svc/testing";
 import { downloadImage } from "../src/download/download-image";
+import { runSvcVm, SVC_VM_BIN } from "./svc-vm-run";
 
 jest.setTimeout(120_000);
 
-const BIN = resolve(__dirname, "../bin/svc-vm");
 const IMG = "debian-12-genericcloud-amd64.qcow2";
 let work: string;
 let imagesDir: string;
@@ -48,18 +48,7 @@ function routes(): Record<string, (res: http.ServerResponse) => void> {
   };
 }
 
-interface Res {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-function svcVm(args: string[]): Promise<Res> {
-  return new Promise((done) => {
-    execFile(BIN, args, { env: { ...process.env, SVC_VM_IMAGES_DIR: imagesDir, SVC_VM_DRIVER: "libvirt" }, timeout: 60_000 }, (err, stdout, stderr) => {
-      done({ code: err ? Number((err as unknown as { code: number }).code) : 0, stdout, stderr });
-    });
-  });
-}
+const svcVm = (args: string[]) => runSvcVm(args, { ...process.env, SVC_VM_IMAGES_DIR: imagesDir, SVC_VM_DRIVER: "libvirt" }, 60_000);
 
 beforeAll(async () => {
   await ensureLibvirtd();
@@ -179,7 +168,7 @@ describe("svc-vm download image against an HTTP server on 127.0.0.1", () => {
   });
 
   it("Ctrl-C during the transfer removes the partial download", async () => {
-    const child = spawn(BIN, ["download", "image", "centos10stream", "--url", `${base}/stall`, "--sha256", sha("sha256", disk)], {
+    const child = spawn(SVC_VM_BIN, ["download", "image", "centos10stream", "--url", `${base}/stall`, "--sha256", sha("sha256", disk)], {
       env: { ...process.env, SVC_VM_IMAGES_DIR: imagesDir, SVC_VM_DRIVER: "libvirt" },
     });
     let stderr = "";

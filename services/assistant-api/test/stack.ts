@@ -7,7 +7,7 @@ import type { FlowRow } from "@svc/db";
 import { startEngineRuntime, type EngineRuntime } from "@svc/engine";
 import { silentLogger } from "@svc/logger";
 import { createTestDb, createTestRedis, waitFor, type TestDb, type TestRedis } from "@svc/testing";
-import { defaultOperators } from "@svc/testing/operators";
+import { defaultOperators } from "@svc/operators";
 import { createOrchestrator, type Orchestrator } from "../../orchestrator/src";
 import { createAssistantApp, createAssistantDeps, type AssistantResources } from "../src";
 

@@ -3,7 +3,7 @@ import { newInstanceId, onShutdown, openEngineApi, startHeartbeat } from "@svc/e
 import { createHostService, ensureLocalHost } from "@svc/hosts";
 import { closeHttpServer, createOpenStreams, resolveListenHost } from "@svc/http";
 import { createLogger } from "@svc/logger";
-import { defaultOperators } from "@svc/operators";
+import { operatorCatalog } from "@svc/operators/catalog";
 import { pingRedis, refuseEvictingRedis } from "@svc/queue";
 import { createWebUiApp } from "./app";
 
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const { db, queues, api } = openEngineApi(config, logger, "web-ui", defaultOperators());
+  const { db, queues, api } = openEngineApi(config, logger, "web-ui", operatorCatalog());
   // `local` is the host the stack runs on, made once from SVC_SSH_* and SVC_LIBVIRT_URI; a failure is
   // the inventory's alone (the engine API serves on), so it is logged, not fatal.
   void ensureLocalHost(db, config).then(

@@ -1,6 +1,6 @@
 import { assertTrustedFiles, loadConfig } from "@svc/config";
 import { bootDatabase, onShutdown, startEngineRuntime } from "@svc/engine/runtime";
-import { createHostRouting } from "@svc/hosts";
+import { createHostRouting } from "@svc/hosts/routing";
 import { createLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { refuseEvictingRedis } from "@svc/queue";

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { BadRequestError, DagHasImportErrorsError, DagNotFoundError, NotFoundError } from "@svc/errors";
-import { defaultOperators } from "@svc/testing/operators";
+import { builtinOperators } from "../../test/fixtures/operators";
 import { createEngineApi } from "./engine-api";
 import { createApiFixture, type ApiFixture } from "./test-helpers";
 
@@ -46,7 +46,7 @@ describe("engine API: DAGs", () => {
   });
 
   test("listDags pages with limit/offset, caps limit at the maximum page limit and rejects bad paging and ordering", async () => {
-    const capped = createEngineApi({ db: f.db, notifier: f.notifier, dagsDir: f.dagsDir, catalog: defaultOperators(), maxPageLimit: 1 });
+    const capped = createEngineApi({ db: f.db, notifier: f.notifier, dagsDir: f.dagsDir, catalog: builtinOperators(), maxPageLimit: 1 });
     const page = await capped.listDags({ limit: 50, offset: 1 });
     expect(page.dags.map((d) => d.dag_id)).toEqual(["vm_deploy"]);
     expect(page.total_entries).toBe(2);

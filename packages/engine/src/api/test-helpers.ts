@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Db } from "@svc/db";
-import { defaultOperators } from "@svc/testing/operators";
+import { builtinOperators } from "../../test/fixtures/operators";
 import { createTestDb, recordingNotifier, type RecordingNotifier, type TestDb } from "@svc/testing";
 import { syncDagFolder } from "../processor";
 import { createEngineApi, type EngineApi } from "./engine-api";
@@ -56,7 +56,7 @@ export async function createApiFixture(label: string, opts: { maxPageLimit?: num
   const tdb = await createTestDb(label);
   const dagsDir = mkdtempSync(path.join(os.tmpdir(), `svc-api-${label}-`));
   const notifier = recordingNotifier();
-  const catalog = defaultOperators();
+  const catalog = builtinOperators();
   const api = createEngineApi({ db: tdb.db, notifier, dagsDir, catalog, maxPageLimit: opts.maxPageLimit });
   const f: ApiFixture = {
     db: tdb.db,

@@ -1,5 +1,6 @@
 import { restrictedParamsSet, roleReaches, type ParamRole, type RunRole } from "@svc/dags";
 import type { FlowRow } from "@svc/db";
+import { ACTION_ROLES } from "@svc/http/roles";
 import type { CatalogueDag } from "../catalogue";
 
 /** Why a flow waits for approval, by kind: the DAG asks for it, the DAG is paused, a param reserved for a role (min_role) is set, a VM would bill a cloud account. */
@@ -14,8 +15,8 @@ export interface ApprovalNeed {
   min_role?: ParamRole;
 }
 
-/** The role an approval needs: an op, or admin when a param set needs admin. */
-export type ApproverRole = "op" | "admin";
+/** The role an approval needs: the one approve_flow names (op), or admin when a param set needs admin. */
+export type ApproverRole = typeof ACTION_ROLES.approve_flow | "admin";
 
 /** Whether `have` (a role name, possibly missing or unknown) is `need` or above. */
 export function roleMeets(have: unknown, need: RunRole): boolean {
@@ -33,9 +34,9 @@ export function approvalNeeds(dag: CatalogueDag, params: Record<string, unknown>
   return needs;
 }
 
-/** The lowest role that may approve these needs: op, or the highest min_role among them. */
+/** The lowest role that may approve these needs: approve_flow's (op), or the highest min_role among them. */
 export function requiredApproverRole(needs: readonly ApprovalNeed[]): ApproverRole {
-  return needs.some((n) => n.kind === "min_role" && n.min_role === "admin") ? "admin" : "op";
+  return needs.some((n) => n.kind === "min_role" && n.min_role === "admin") ? "admin" : ACTION_ROLES.approve_flow;
 }
 
 /** A flow's stored approval, read defensively (jsonb; rows from before `needs` carry none). */
@@ -56,11 +57,11 @@ export function approvalOf(flow: Pick<FlowRow, "approval" | "auto_approve">): Ap
   const needs = Array.isArray(a.needs) ? (a.needs as ApprovalNeed[]).filter((n) => typeof n?.kind === "string") : [];
   return {
     needs,
-    requiredRole: a.required_role === "admin" ? "admin" : "op",
+    requiredRole: a.required_role === "admin" ? "admin" : ACTION_ROLES.approve_flow,
     approvedBy: str(a.approved_by),
     approverRole: str(a.approver_role),
-    // A flow created with auto_approve by a caller of unknown role counts as an op's (the API grants auto_approve to op and above only).
-    autoApproveRole: flow.auto_approve ? (str(a.auto_approve_role) ?? "op") : null,
+    // A flow created with auto_approve by a caller of unknown role counts as an approver's (the API grants auto_approve to approve_flow's role and above only).
+    autoApproveRole: flow.auto_approve ? (str(a.auto_approve_role) ?? ACTION_ROLES.approve_flow) : null,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from "@svc/db";
 import { createHostInventory } from "../inventory";
 import { LOCAL_HOST } from "../names";
-import { probeRecord } from "../service";
+import { probeRecord } from "../contact";
 import type { HostRecord, ProbeResult } from "../types";
 import type { HostStatus, RoutingLogger } from "./types";
 

@@ -6,7 +6,7 @@ import { NonRetryableError } from "@svc/errors";
 import { sharedSshPool } from "@svc/host";
 import { createTestOperatorContext, HOSTILE_STRINGS, NUL_STRINGS, startSshd, type TestSshd } from "@svc/testing";
 import { runCli as runVmCliInProcess } from "@svc/vm";
-import { checkLiteralArgs } from "../registry";
+import { checkLiteralArgs } from "@svc/engine/operators";
 import type { Operator } from "../types";
 import { createHostOperators } from "./index";
 

@@ -1,57 +1,9 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Operator, OperatorContext } from "../types";
 import { NonRetryableError } from "@svc/errors";
 import { actedOnHost, hostOperatorSettings, defaultHostExecutor, effectFence, executorFor, type HostOperatorDeps } from "./deps";
-import { absoluteHostPath, forwardPort, imageName, inventoryHost, macAddress, netName, vmName, hostPath } from "./schemas";
 import { ForeignVmError, runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
-
-const createArgs = z
-  .object({
-    name: vmName,
-    /** Base image; null or absent when the VM boots `iso` on empty disks. */
-    image: imageName.nullish(),
-    /** Absolute path on the host of a bootable ISO, attached as a CD-ROM (null or absent: none). */
-    iso: absoluteHostPath.nullish(),
-    memory_mb: z.coerce.number().int().min(64).max(1_048_576).default(512),
-    cpus: z.coerce.number().int().min(1).max(256).default(1),
-    disks_gb: z.array(z.coerce.number().int().min(1).max(65_536)).max(16).default([]),
-    nets: z.array(netName).min(1).max(8).default(["user"]),
-    /** One MAC per entry of nets (lower-case, unicast); null or absent: the hypervisor picks them. */
-    macs: z.array(macAddress).max(8).nullish(),
-    /** Guest ports forwarded to 127.0.0.1 ports on the host (`tcp/53`, `udp/53`; nets must include user). */
-    forward_ports: z.array(forwardPort).max(32).default([]),
-    /** Let the guest connect out of its user-mode NIC (a router's uplink; nets must include user). Default: restricted. */
-    user_net_outbound: z.boolean().default(false),
-    /** Public key file on the host to inject (default SVC_VM_SSH_PUBKEY, else the host user's ~/.ssh/id_*.pub). */
-    ssh_pubkey_path: hostPath.optional(),
-    /**
-     * `run` (default): a VM recorded for another run is refused. `dag`: a VM another run of this
-     * DAG made with the same spec is adopted (output adopted: true), so a product's second create
-     * re-applies its role to the server it finds.
-     */
-    adopt: z.enum(["run", "dag"]).default("run"),
-    /** Wait in the CLI until SSH answers (vm_wait_ssh does the same as its own task). */
-    wait: z.boolean().default(false),
-    wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
-    /** Create it on this host of the inventory (default: the host holding the name, else placement by free capacity). */
-    host: inventoryHost.nullish(),
-  })
-  .refine((a) => !!a.image || !!a.iso, { message: "give an image, or an iso to boot", path: ["image"] })
-  .refine((a) => !a.macs || a.macs.length === a.nets.length, { message: "give one MAC per entry of nets", path: ["macs"] })
-  .refine((a) => !a.user_net_outbound || a.nets.includes("user"), { message: "user_net_outbound needs 'user' in nets", path: ["user_net_outbound"] });
-type CreateArgs = z.infer<typeof createArgs>;
-/** `host`: the host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
-const nameArgs = z.object({ name: vmName, host: inventoryHost.nullish() });
-const deleteArgs = z.object({
-  name: vmName,
-  /**
-   * Delete a domain svc did not create (no svc metadata). Only a DAG author can set it: no
-   * trigger parameter of the shipped DAGs reaches it.
-   */
-  force_foreign: z.boolean().default(false),
-  host: inventoryHost.nullish(),
-});
-type DeleteArgs = z.infer<typeof deleteArgs>;
+import { createArgs, deleteArgs, nameArgs, type CreateArgs, type DeleteArgs } from "./vm-args";
 
 /** vm_create, vm_delete and vm_info: the VM CLI on the host, reached over SSH. */
 export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {

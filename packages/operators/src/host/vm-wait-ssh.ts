@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { NonRetryableError } from "@svc/errors";
 import type { HostExecutor } from "@svc/host";
 import { pinVmHostKeys, waitForHostKeys, type PinResult } from "@svc/vm";
@@ -6,18 +5,8 @@ import type { Operator, OperatorContext } from "../types";
 import { sleep } from "./abortable-sleep";
 import { ansibleStrategyFor } from "./ansible-strategy";
 import { defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
-import { inventoryHost, vmName } from "./schemas";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
-
-const args = z.object({
-  name: vmName,
-  timeout_s: z.coerce.number().min(1).max(3600).default(300),
-  /** Pause between two scans of the endpoint (each scan waits 1 s for an answer; from every 8th a 10 s one goes on beside them). */
-  interval_s: z.coerce.number().min(0.2).max(60).default(0.5),
-  /** The host of the inventory the VM is on (default: the one whose last probe lists it, else local). */
-  host: inventoryHost.nullish(),
-});
-type Args = z.infer<typeof args>;
+import { args, type Args } from "./vm-wait-ssh-args";
 
 /** Seconds one scanning command goes on before the VM's state is read again (a read starts a VM CLI). */
 const ROUND_S = 20;

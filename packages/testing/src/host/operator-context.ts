@@ -1,5 +1,4 @@
 import type { SvcConfig } from "@svc/config";
-import type { OperatorContext } from "@svc/operators";
 
 /** A captured log line of a test operator context. */
 export interface LoggedLine {
@@ -7,16 +6,14 @@ export interface LoggedLine {
   stream: string;
 }
 
-/** An OperatorContext for calling operators directly in tests, with the log captured. */
-export interface TestOperatorContext extends OperatorContext {
-  lines: LoggedLine[];
-  /** The log as text, one line per entry. */
-  text(): string;
-  abort(reason?: Error): void;
-}
-
-/** Build a context around `config`. */
-export function createTestOperatorContext(config: SvcConfig, taskId = "task"): TestOperatorContext {
+/**
+ * An operator context (the engine's OperatorContext, @svc/engine/ports) around `config`, for
+ * calling operators directly in tests, with the log captured. @svc/testing sits below the engine
+ * and the operators (their tests use it), so it does not import their type: its type is what this
+ * returns, and the compiler checks that it fits wherever a test passes it (or a spread of it with
+ * `host`) as an OperatorContext.
+ */
+export function createTestOperatorContext(config: SvcConfig, taskId = "task") {
   const ac = new AbortController();
   const lines: LoggedLine[] = [];
   return {
@@ -24,12 +21,13 @@ export function createTestOperatorContext(config: SvcConfig, taskId = "task"): T
     runId: "manual__test",
     taskId,
     tryNumber: 1,
-    params: {},
+    params: {} as Record<string, unknown>,
     config,
-    log: (line, stream = "stdout") => void lines.push({ line, stream }),
+    log: (line: string, stream: "stdout" | "stderr" | "system" = "stdout") => void lines.push({ line, stream }),
     signal: ac.signal,
     lines,
+    /** The log as text, one line per entry. */
     text: () => lines.map((l) => l.line).join("\n"),
-    abort: (reason) => ac.abort(reason ?? new Error("cancelled by test")),
+    abort: (reason?: Error) => ac.abort(reason ?? new Error("cancelled by test")),
   };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../ports";
 import { TEST_IMAGE_NAME, TEST_IMAGES_DIR } from "./test-image";
+import { testSshdConfig } from "./sshd-config";
 
 /** The directory of a test host before its daemons start: keys, sshd_config, images, disks. */
 export interface HostFiles {
@@ -45,27 +46,16 @@ function addImage(name: string, imagesDir: string): void {
 }
 
 function sshdConfig(sshDir: string, port: number): string {
-  return [
-    `Port ${port}`,
-    "ListenAddress 127.0.0.1",
-    `HostKey ${join(sshDir, "host_ed25519")}`,
-    `PidFile ${join(sshDir, "sshd.pid")}`,
-    `AuthorizedKeysFile ${join(sshDir, "authorized_keys")}`,
-    "PasswordAuthentication no",
-    "KbdInteractiveAuthentication no",
-    "PermitRootLogin prohibit-password",
-    // The files live under /tmp; this sshd belongs to one test file.
-    "StrictModes no",
-    "UsePAM no",
-    "AllowUsers root",
-    "MaxSessions 20",
-    // A login shell that is not run by sshd as far as bash can tell (SHLVL 1 becomes 2): root's
-    // ~/.bashrc, which on some machines starts a Python version manager (over a second of CPU per
-    // command), is not read, so a host probe's commands cost what they cost on a real host.
-    "SetEnv SHLVL=1",
-    "LogLevel ERROR",
-    "",
-  ].join("\n");
+  const file = (name: string) => join(sshDir, name);
+  return testSshdConfig({
+    port,
+    listen: ["127.0.0.1"],
+    hostKey: file("host_ed25519"),
+    pidFile: file("sshd.pid"),
+    authorizedKeys: file("authorized_keys"),
+    user: "root",
+    maxSessions: 20,
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, waitFor } from "../ports";
+import { testSshdConfig } from "./sshd-config";
 
 /** A private sshd on 127.0.0.1 with its own host key, client key and known_hosts. */
 export interface TestSshd {
@@ -55,27 +56,15 @@ export async function startSshd(opts: StartSshdOptions = {}): Promise<TestSshd> 
     writeFileSync(join(dir, "known_hosts"), `[127.0.0.1]:${port} ${hostPublicKey}\n`, { mode: 0o600 });
     writeFileSync(
       join(dir, "sshd_config"),
-      [
-        `Port ${port}`,
-        "ListenAddress 127.0.0.1",
-        `HostKey ${join(dir, "host_ed25519")}`,
-        `PidFile ${join(dir, "sshd.pid")}`,
-        `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-        "PasswordAuthentication no",
-        "KbdInteractiveAuthentication no",
-        "PermitRootLogin prohibit-password",
-        // The files live under /tmp; this sshd is private to one test file.
-        "StrictModes no",
-        "UsePAM no",
-        `AllowUsers ${user}`,
-        `MaxSessions ${opts.maxSessions ?? 10}`,
-        // bash does not take the commands for sshd's (SHLVL 1 becomes 2), so it does not read the
-        // login user's ~/.bashrc: on some machines root's starts a Python version manager, over a
-        // second of CPU per command, which slowed every SSH-driven test beside TCG guests.
-        "SetEnv SHLVL=1",
-        "LogLevel ERROR",
-        "",
-      ].join("\n"),
+      testSshdConfig({
+        port,
+        listen: ["127.0.0.1"],
+        hostKey: join(dir, "host_ed25519"),
+        pidFile: join(dir, "sshd.pid"),
+        authorizedKeys: join(dir, "authorized_keys"),
+        user,
+        maxSessions: opts.maxSessions ?? 10,
+      }),
     );
     spawnSync("mkdir", ["-p", "/run/sshd"]);
     child = spawn("/usr/sbin/sshd", ["-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });

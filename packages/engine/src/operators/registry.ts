@@ -1,23 +1,27 @@
 import { z } from "zod";
-import type { OperatorRegistry } from "@svc/engine/ports";
-import type { Operator } from "./types";
+import type { OperatorCatalog } from "@svc/dags";
+import type { Operator, OperatorRegistry } from "../ports/operator";
 
 const isTemplated = (v: unknown): boolean =>
   typeof v === "string" ? v.includes("{{") : Array.isArray(v) ? v.some(isTemplated) : v !== null && typeof v === "object" ? Object.values(v).some(isTemplated) : false;
 
+/** A DAG validator's catalog over operators' argument schemas by name: what a registry checks, without the operators' code. */
+export function createOperatorCatalog(argsByName: ReadonlyMap<string, z.ZodType>): Required<OperatorCatalog> {
+  return {
+    has: (name) => argsByName.has(name),
+    names: () => [...argsByName.keys()].sort(),
+    checkArgs(name, args) {
+      const schema = argsByName.get(name);
+      if (!schema) return [`unknown operator '${name}'`];
+      return checkLiteralArgs(schema, args);
+    },
+  };
+}
+
 /** The engine's OperatorRegistry over `ops`, usable as the DAG validator's catalog. */
 export function createOperatorRegistry(ops: Operator[]): OperatorRegistry {
   const byName = new Map(ops.map((o) => [o.name, o]));
-  return {
-    has: (name) => byName.has(name),
-    get: (name) => byName.get(name),
-    names: () => [...byName.keys()].sort(),
-    checkArgs(name, args) {
-      const op = byName.get(name);
-      if (!op) return [`unknown operator '${name}'`];
-      return checkLiteralArgs(op.args, args);
-    },
-  };
+  return { ...createOperatorCatalog(new Map(ops.map((o) => [o.name, o.args]))), get: (name) => byName.get(name) };
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { isSvcError, NonRetryableError, type ErrorCode } from "@svc/errors";
 // Host-agnostic: the engine's own operator ports (no executor), so any worker context runs it.
-import { RescheduleTry, type DagRunsPort, type Operator, type OperatorContext, type RunView } from "@svc/engine/ports";
+import { RescheduleTry, type DagRunsPort, type Operator, type OperatorContext, type RunView } from "../ports";
 
 const RUN_STATES = ["queued", "running", "success", "failed"] as const;
 type RunState = (typeof RUN_STATES)[number];

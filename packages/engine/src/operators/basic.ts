@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { z } from "zod";
 import { childEnv } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
-import type { Operator } from "./types";
+import type { Operator } from "../ports/operator";
 
 /** Does nothing; joins and reports. */
 export const noopOperator: Operator<{ message?: string }> = {

@@ -1,0 +1,2 @@
+// @svc/hosts/cli: the svc-hosts command line (probes hosts, and cloud providers' identity calls).
+export { runCli } from "./cli/run";
