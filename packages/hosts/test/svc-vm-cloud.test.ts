@@ -4,7 +4,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { EC2Client, RunInstancesCommand } from "@aws-sdk/client-ec2";
 import { createTestDb, startCountingProxy, startMoto, type CountingProxy, type Moto, type TestDb } from "@svc/testing";
-import { runCli } from "../src";
+import { runCli } from "../src/cli/run";
 import { runVmHostsCli } from "../src/cli/vm-hosts";
 import { startHetznerFake, type HetznerFake } from "../../vm/test/hetzner-fake";
 

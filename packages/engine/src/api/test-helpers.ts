@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Db } from "@svc/db";
 import { builtinOperators } from "../../test/fixtures/operators";
+import type { OperatorRegistry } from "../ports";
 import { createTestDb, recordingNotifier, type RecordingNotifier, type TestDb } from "@svc/testing";
 import { syncDagFolder } from "../processor";
 import { createEngineApi, type EngineApi } from "./engine-api";
@@ -52,11 +53,11 @@ export interface ApiFixture {
 }
 
 /** Own database and DAG folder for one test file; DAGs loaded through the real DAG processor. */
-export async function createApiFixture(label: string, opts: { maxPageLimit?: number; dags?: Record<string, string> } = {}): Promise<ApiFixture> {
+export async function createApiFixture(label: string, opts: { maxPageLimit?: number; dags?: Record<string, string>; catalog?: OperatorRegistry } = {}): Promise<ApiFixture> {
   const tdb = await createTestDb(label);
   const dagsDir = mkdtempSync(path.join(os.tmpdir(), `svc-api-${label}-`));
   const notifier = recordingNotifier();
-  const catalog = builtinOperators();
+  const catalog = opts.catalog ?? builtinOperators();
   const api = createEngineApi({ db: tdb.db, notifier, dagsDir, catalog, maxPageLimit: opts.maxPageLimit });
   const f: ApiFixture = {
     db: tdb.db,

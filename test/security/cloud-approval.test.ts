@@ -1,15 +1,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sampleHostRow } from "@svc/testing";
-import { cloudTargets } from "../src/api/cloud-approval";
-import { defaultOperators } from "@svc/testing/operators";
-import { createEngineApi } from "../src/api/engine-api";
-import { createApiFixture, type ApiFixture } from "../src/api/test-helpers";
+import { cloudTargets } from "../../packages/engine/src/api/cloud-approval";
+import { defaultOperators } from "@svc/operators";
+import { createEngineApi } from "../../packages/engine/src/api/engine-api";
+import { createApiFixture, type ApiFixture } from "../../packages/engine/src/api/test-helpers";
 
 // A VM on a cloud host bills an account: with SVC_CLOUD_APPROVAL=op (the default) a trigger that
 // would create one needs the role op; an internal trigger (no caller role) and libvirt runs are unchanged.
 // The shipped DAG, its settings defaults made literal (the fixture syncs without settings).
-const VM_DEPLOYMENT = readFileSync(path.resolve(__dirname, "../../../dags/vm_deployment.yaml"), "utf8")
+const VM_DEPLOYMENT = readFileSync(path.resolve(__dirname, "../../dags/vm_deployment.yaml"), "utf8")
   .replace('"{{ settings.default_image }}"', "debian12")
   .replace('["{{ settings.vm_network }}"]', "[user]");
 const CONF = { vm_name: "web01", image: "debian12", nets: ["user"] };
@@ -17,7 +17,7 @@ const role = (have: "user" | "op") => (need: string) => (have === "op" ? need !=
 
 let f: ApiFixture;
 beforeAll(async () => {
-  f = await createApiFixture("cloudappr", { dags: { "vm_deployment.yaml": VM_DEPLOYMENT } });
+  f = await createApiFixture("cloudappr", { dags: { "vm_deployment.yaml": VM_DEPLOYMENT }, catalog: defaultOperators() });
   await f.db
     .insertInto("hypervisor_host")
     .values([
