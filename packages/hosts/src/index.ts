@@ -19,3 +19,5 @@ export { describeFit } from "./view/fit";
 export type { FitAnswer, FitQuestion } from "./view/fit";
 export { planPlacement } from "./view/plan-placement";
 export type { PlannedVm, PlacementPreview } from "./view/plan-placement";
+export { cloudOrphansOf, ageText } from "./cloud-orphans";
+export type { OrphanReport } from "./cloud-orphans";
