@@ -115,8 +115,9 @@ test("vm_deployment: an empty name picks one on create and stops a delete before
   expect(del.states.delete_vm).toBe("upstream_failed");
 });
 
-test("infrastructure_health_check: the host probe runs only when host or hypervisor checks are asked for", () => {
+test("infrastructure_health_check: the host probe runs only when host or hypervisor checks are asked for, the cloud check when cloud is", () => {
   const dag = dags.infrastructure_health_check!;
-  expect(simulateRun(dag, {}).ran).toEqual(["validate_host", "collect_findings", "product_concerns", "report"]);
+  expect(simulateRun(dag, {}).ran).toEqual(["validate_host", "collect_findings", "product_concerns", "cloud_orphans", "report"]);
   expect(simulateRun(dag, { checks: ["dns", "certificates"] }).ran).toEqual(["collect_findings", "report"]);
+  expect(simulateRun(dag, { checks: ["cloud"] }).ran).toEqual(["collect_findings", "cloud_orphans", "report"]);
 });

@@ -29,7 +29,7 @@ test("infrastructure_health_check runs to success here and reports what it finds
   // Only localhost is looked up: the test sends no DNS query off this machine.
   const { run, states, seconds } = await rt.run("infrastructure_health_check", { dns_names: ["localhost"], cert_paths: [certDir], cert_warn_days: 30 }, 600_000);
   note(`infrastructure_health_check: ${run.state} in ${seconds} s`);
-  expect(states).toEqual({ validate_host: "success", collect_findings: "success", product_concerns: "success", report: "success" });
+  expect(states).toEqual({ validate_host: "success", collect_findings: "success", product_concerns: "success", cloud_orphans: "success", report: "success" });
   expect(run.state).toBe("success");
   const log = (await rt.logs("infrastructure_health_check", run.run_id, "collect_findings")).join("\n");
   expect(log).toMatch(hasHardwareVirt ? /FINDING ok host: hardware virtualization available/ : /FINDING warning host: no hardware virtualization/);
@@ -49,7 +49,7 @@ test("infrastructure_health_check runs only the checks asked for", async () => {
   const { run, states } = await rt.run("infrastructure_health_check", { checks: ["certificates"], cert_paths: [certDir] }, 300_000);
   expect({ state: run.state, states }).toEqual({
     state: "success",
-    states: { validate_host: "skipped", collect_findings: "success", product_concerns: "skipped", report: "success" },
+    states: { validate_host: "skipped", collect_findings: "success", product_concerns: "skipped", cloud_orphans: "skipped", report: "success" },
   });
   const log = (await rt.logs("infrastructure_health_check", run.run_id, "collect_findings")).join("\n");
   expect(log).toContain("FINDING warning certificates:");

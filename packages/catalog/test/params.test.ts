@@ -68,7 +68,7 @@ test("defaults from platform settings resolve to the configured domain and clust
   expect(id.ok && id.params).toMatchObject({ action: "create", vm_name: "idm", domain: "lab.example.com" });
   expect(cl.ok && cl.params).toMatchObject({ cluster_name: "ocp", version: "4.19", deployment_size: "sno" });
   const hc = validateParams(dags.infrastructure_health_check!, {});
-  expect(hc.ok && hc.params).toMatchObject({ checks: ["host", "hypervisor", "vms", "networks", "dns", "certificates", "products"], cert_warn_days: 30 });
+  expect(hc.ok && hc.params).toMatchObject({ checks: ["host", "hypervisor", "vms", "networks", "dns", "certificates", "products", "cloud"], cert_warn_days: 30 });
 });
 
 test("the intent router's parameter names are params of the DAGs they route to", () => {

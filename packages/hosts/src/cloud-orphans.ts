@@ -1,5 +1,7 @@
-import type { Db } from "@svc/db";
-import { cloudDriverFor, type CloudDriverOptions, type CloudSecrets } from "@svc/vm";
+import type { SvcConfig } from "@svc/config";
+import { createDb, type Db } from "@svc/db";
+import { cloudDriverFor, secretsFromConfig, type CloudDriverOptions, type CloudSecrets } from "@svc/vm";
+import { createHostInventory } from "./inventory";
 import type { HostRecord } from "./types";
 
 /** An instance labelled managed-by=svc on a cloud host that no run of svc holds. */
@@ -88,6 +90,26 @@ export async function findCloudOrphans(db: Db, hosts: readonly HostRecord[], sec
   orphans.sort((a, b) => a.host.localeCompare(b.host) || a.name.localeCompare(b.name));
   unavailable.sort((a, b) => a.host.localeCompare(b.host));
   return { orphans, unavailable };
+}
+
+/** An age as the tables show it: 3d4h, 5h12m, 7m. */
+export function ageText(s: number | null): string {
+  if (s === null) return "-";
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return d ? `${d}d${h}h` : h ? `${h}h${m}m` : `${m}m`;
+}
+
+/** The orphans of the inventory the settings name (DATABASE_URL), with the secrets file's keys: for a worker's try. */
+export async function cloudOrphansOf(config: SvcConfig): Promise<OrphanReport & { cloud_hosts: number }> {
+  const db = createDb(config.databaseUrl, { max: 1, applicationName: "svc-cloud-orphans" });
+  try {
+    const hosts = await createHostInventory(db).list();
+    return { ...(await findCloudOrphans(db, hosts, secretsFromConfig(config), config.azureAuthorityHost ? { azureAuthorityHost: config.azureAuthorityHost } : {})), cloud_hosts: hosts.filter((h) => h.provider !== "libvirt").length };
+  } finally {
+    await db.destroy();
+  }
 }
 
 /** An age as the tables show it: 3d4h, 5h12m, 7m. */

@@ -1,5 +1,6 @@
 import type { Operator } from "../types";
 import { createAnsiblePlaybookOperator } from "./ansible-playbook";
+import { createCloudOrphansOperator } from "./cloud-orphans";
 import type { HostOperatorDeps } from "./deps";
 import { createHostCheckOperator } from "./host-check";
 import { createHttpCheckOperator } from "./http-check";
@@ -7,7 +8,7 @@ import { createSshOperator } from "./ssh-operator";
 import { createVmOperators } from "./vm-operators";
 import { createVmWaitSshOperator } from "./vm-wait-ssh";
 
-/** ssh, vm_create, vm_delete, vm_info, vm_wait_ssh, ansible_playbook, http_check, host_check. */
+/** ssh, vm_create, vm_delete, vm_info, vm_wait_ssh, ansible_playbook, http_check, host_check, cloud_orphans. */
 export function createHostOperators(deps: HostOperatorDeps = {}): Operator[] {
   return [
     createSshOperator(deps),
@@ -16,6 +17,7 @@ export function createHostOperators(deps: HostOperatorDeps = {}): Operator[] {
     createAnsiblePlaybookOperator(deps),
     createHttpCheckOperator(),
     createHostCheckOperator(deps),
+    createCloudOrphansOperator(),
   ];
 }
 
