@@ -112,11 +112,3 @@ export async function cloudOrphansOf(config: SvcConfig): Promise<OrphanReport & 
   }
 }
 
-/** An age as the tables show it: 3d4h, 5h12m, 7m. */
-export function ageText(s: number | null): string {
-  if (s === null) return "-";
-  const d = Math.floor(s / 86400);
-  const h = Math.floor((s % 86400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return d ? `${d}d${h}h` : h ? `${h}h${m}m` : `${m}m`;
-}

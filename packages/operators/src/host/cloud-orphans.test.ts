@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "@svc/config";
-import { runCli as svcHosts } from "@svc/hosts";
+import { runCli as svcHosts } from "@svc/hosts/cli";
 import { createTestDb, createTestOperatorContext, type TestDb } from "@svc/testing";
 import { startHetznerFake, type HetznerFake } from "../../../vm/test/hetzner-fake";
 import { createCloudOrphansOperator } from "./cloud-orphans";
