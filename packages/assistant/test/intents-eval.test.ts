@@ -166,3 +166,23 @@ describe("kind sets (chat around the request, sizes in words, capacity and expir
     },
   );
 });
+
+describe("users and groups set (identity_deployment add_user, remove_user, add_group; the lab or server they are for)", () => {
+  let entries: readonly RouterCatalogEntry[] = CATALOG_FIXTURE;
+  beforeAll(async () => {
+    entries = (await loadEvalCatalog()).entries;
+  });
+
+  test("every line routes, fills its params and gets its status: 100%", () => {
+    const { cases, outcomes } = evaluate(entries, path.resolve(__dirname, "eval/intents-users.jsonl"));
+    expect(cases.length).toBeGreaterThanOrEqual(15);
+    expect(cases.every((c) => c.kind === "users" && c.status !== undefined)).toBe(true);
+    expect(
+      outcomes.filter((o) => !o.dagOk || o.paramsOk === false || o.statusOk === false).map((o) => `${o.intent} => ${o.got} ${JSON.stringify(o.params)} ${o.gotStatus}`),
+    ).toEqual([]);
+  });
+
+  test("a catalogue whose identity workflow has no user actions still refuses a user inside a service", () => {
+    expect(createOfflineRouter(CATALOG_FIXTURE).route("create a user alice in IdM")).toMatchObject({ status: "rejected", dag_id: null });
+  });
+});

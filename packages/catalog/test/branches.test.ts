@@ -121,3 +121,9 @@ test("infrastructure_health_check: the host probe runs only when host or hypervi
   expect(simulateRun(dag, { checks: ["dns", "certificates"] }).ran).toEqual(["collect_findings", "report"]);
   expect(simulateRun(dag, { checks: ["cloud"] }).ran).toEqual(["collect_findings", "cloud_orphans", "report"]);
 });
+
+test.each(["add_user", "remove_user", "add_group"])("identity_deployment: %s runs only manage_users and the report on the server made before", (action) => {
+  const r = simulateRun(dags.identity_deployment!, { action, lab: "dev1", username: "alice", group: "qa" });
+  expect(r.state).toBe("success");
+  expect(r.ran.sort()).toEqual(["manage_users", "report"]);
+});

@@ -89,8 +89,8 @@ test.each([...CATALOG_DAG_IDS])("%s rejects shell metacharacters in every name-l
     for (const bad of HOSTILE_STRINGS) {
       // An empty string is the documented "not set" value of vm_deployment.vm_name and identity's dns_forwarder.
       if (bad === "") continue;
-      // A CA name is a display name: words with spaces are fine (it travels as one argv word).
-      if (key === "ca_name" && /^[A-Za-z0-9 ]+$/.test(bad)) continue;
+      // A CA name and a user's full name are display names: words with spaces are fine (each travels as one argv word or JSON value).
+      if ((key === "ca_name" || key === "full_name") && /^[A-Za-z0-9 ]+$/.test(bad)) continue;
       if (validateParams(dag, { [key]: bad }).ok) accepted.push(`${key}=${JSON.stringify(bad).slice(0, 40)}`);
     }
   }

@@ -162,3 +162,24 @@ test("a preview with bad params throws ParamsInvalidError naming the field", () 
   expect(() => renderTaskArgs(dags.vm_deployment!, "create_vm", { vm_name: "$(reboot)" })).toThrow(ParamsInvalidError);
   expect(() => renderTaskArgs(dags.vm_deployment!, "create_vm", { vm_name: "$(reboot)" })).toThrow(/vm_name/);
 });
+
+test("identity_deployment add_user with lab targets <lab>-idm; caller values travel as extra vars (the operator tags them !unsafe), the inventory dir only as a setting", () => {
+  const key = `ssh-ed25519 ${"A".repeat(68)} {{ lookup('pipe', 'id') }}`;
+  const conf = { action: "add_user", lab: "dev1", username: "alice", full_name: "Alice Example", groups: ["developers"], ssh_public_key: key };
+  const p = previewPlaybookTask(dags.identity_deployment!, "manage_users", conf, { outputs: {} });
+  expect(p.playbook).toBe("identity-users.yml");
+  expect(p.args).toMatchObject({ vm: "dev1-idm", settings: ["secrets_file", "inventory_dir"] });
+  expect(p.extraVars).toEqual({
+    vm_name: "dev1-idm",
+    user_action: "add_user",
+    username: "alice",
+    full_name: "Alice Example",
+    user_groups: ["developers"],
+    ssh_public_key: key,
+    group_name: "",
+  });
+  expect(p.extraVarsYaml).not.toMatch(SECRET_WORDS);
+  expect(previewPlaybookTask(dags.identity_deployment!, "manage_users", { action: "remove_user", vm_name: "idm01", username: "alice" }, { outputs: {} }).args.vm).toBe("idm01");
+  // A full name is a display name: template or shell text is refused before a run exists.
+  expect(() => previewPlaybookTask(dags.identity_deployment!, "manage_users", { ...conf, full_name: "Alice {{ lookup('pipe', 'id') }}" }, { outputs: {} })).toThrow(/full_name/);
+});

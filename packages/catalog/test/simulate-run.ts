@@ -20,6 +20,7 @@ export function simulateRun(dag: DagDefinition, conf: Record<string, unknown>, f
   const params = JSON.parse(JSON.stringify(v.params)) as Record<string, unknown>;
   const tis: TiView[] = dag.tasks.map((t) => ({ task_id: t.task_id, state: null, try_number: 0, next_retry_at: null }));
   const outputs: Record<string, unknown> = {};
+  const rounds: string[][] = [];
   for (let round = 0; round < 100; round++) {
     const ctx = createTemplateContext({ dagId: dag.dag_id, runId: "manual__sim", logicalDate: new Date(0), params, outputs });
     const d = decideRun(dag, tis, new Date(), (task) => {
@@ -32,6 +33,7 @@ export function simulateRun(dag: DagDefinition, conf: Record<string, unknown>, f
     const set = (id: string, s: TiView["state"]) => (tis.find((t) => t.task_id === id)!.state = s);
     d.skip.forEach((id) => set(id, "skipped"));
     d.upstreamFailed.forEach((id) => set(id, "upstream_failed"));
+    if (d.queue.length) rounds.push(d.queue.map((q) => q.task_id));
     for (const q of d.queue) {
       const task = dag.tasks.find((t) => t.task_id === q.task_id)!;
       if (fail.includes(q.task_id)) set(q.task_id, "failed");
@@ -45,6 +47,8 @@ export function simulateRun(dag: DagDefinition, conf: Record<string, unknown>, f
         state: d.runState,
         states: Object.fromEntries(tis.map((t) => [t.task_id, t.state])) as Record<string, string>,
         ran: tis.filter((t) => t.state === "success" || t.state === "failed").map((t) => t.task_id),
+        /** The tasks queued together in each scheduling round: those of one round run side by side. */
+        rounds,
       };
     }
   }

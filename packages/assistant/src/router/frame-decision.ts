@@ -29,11 +29,11 @@ export function verbsFromFrame(frame: IntentFrame, lexical: IntentVerbs): Intent
 const BRAND_TERMS = ["freeipa", "ipa", "idm", "step ca", "stepca", "smallstep", "vyos", "harbor", "quay", "openshift", "ocp", "okd"].map((t) => analyse(t));
 const STRONG_TERMS = DOMAIN_KNOWLEDGE.flatMap((k) => k.groups.filter((g) => g.weight >= STRONG).flatMap((g) => g.terms.map((t) => analyse(t))));
 
-/** Why the request cannot be routed whatever its nouns say, or null. */
-export function frameRefusal(frame: IntentFrame, terms: readonly string[]): string | null {
+/** Why the request cannot be routed whatever its nouns say, or null; `offered` says which inner objects a workflow adds (users, groups). */
+export function frameRefusal(frame: IntentFrame, terms: readonly string[], offered: (inner: string) => boolean = () => false): string | null {
   if (frame.withdrawn) return "The request was taken back (negated or retracted), so there is nothing to run.";
   const inner = innerObject(frame.words);
-  if (inner && (frame.action === "create" || frame.action === null))
+  if (inner && (frame.action === "create" || frame.action === null) && !offered(inner))
     return `Adding a ${inner} inside an existing service is not an operation the catalogue has; its workflows deploy or remove whole services and VMs.`;
   const foreign = foreignProduct(
     frame.words,

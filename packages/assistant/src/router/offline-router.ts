@@ -8,6 +8,7 @@ import { detectVerbs } from "./keyword-scorer";
 import { verbsFromFrame } from "./frame-decision";
 import { createIntentParser } from "./parse-intent";
 import { routeLab } from "./lab-route";
+import { routeUsers } from "./user-route";
 import { answerExpiry, answerReadOnly, refuseByFrame, refuseQuestion, routeByScore } from "./route-stages";
 import { createRouterParts, refusal, type RequestContext } from "./router-parts";
 import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, type RouterThresholds, type RouterWeights } from "./route-weights";
@@ -71,7 +72,13 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       if (retired) return refusal("out_of_scope", retired, []);
       const ctx = readRequest(intent, gate);
       const r =
-        refuseByFrame(parts, ctx) ?? answerExpiry(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
+        refuseByFrame(parts, ctx) ??
+        answerExpiry(parts, ctx) ??
+        answerReadOnly(parts, ctx) ??
+        refuseQuestion(parts, ctx) ??
+        routeUsers(parts, ctx) ??
+        routeLab(parts, ctx) ??
+        routeByScore(parts, ctx);
       return r.dag_id && target ? { ...r, target } : r;
     },
     paramsFor(intent, dagId) {

@@ -5,18 +5,19 @@ import { bareObjectName, frameRefusal } from "./frame-decision";
 import { mentionRefusal } from "./mentions";
 import { runQuestion } from "./run-questions";
 import { isExpiryQuestion } from "./expiry-questions";
+import { offersInner } from "./user-route";
 import { isCheckDag, refusal, round, type Ranked, type RequestContext, type RouterParts } from "./router-parts";
 import type { ParsedIntent } from "./parse-intent";
 
 /**
  * The stages of route(), in order; each returns a route or null to pass the request on:
- * refuseByFrame → answerExpiry → answerReadOnly → refuseQuestion → routeLab (lab-route.ts) → routeByScore.
+ * refuseByFrame → answerExpiry → answerReadOnly → refuseQuestion → routeUsers (user-route.ts) → routeLab (lab-route.ts) → routeByScore.
  */
 
 /** Refusals whatever the nouns say: taken back, inside a service, a foreign product, a mention, a question about a run. */
 export function refuseByFrame(parts: RouterParts, ctx: RequestContext): RouteResult | null {
   const { catalog } = parts;
-  const why = frameRefusal(ctx.frame, ctx.positive.terms);
+  const why = frameRefusal(ctx.frame, ctx.positive.terms, (inner) => offersInner(parts, inner));
   if (why) return refusal("out_of_scope", `${why} ${describeCatalogue(catalog)}`, []);
   const run = runQuestion(ctx.frame, parts.dagIds);
   if (run) {
