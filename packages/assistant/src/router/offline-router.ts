@@ -8,6 +8,7 @@ import { detectVerbs } from "./keyword-scorer";
 import { verbsFromFrame } from "./frame-decision";
 import { createIntentParser } from "./parse-intent";
 import { routeLab } from "./lab-route";
+import { routeLabMember } from "./lab-member-route";
 import { answerExpiry, answerReadOnly, refuseByFrame, refuseQuestion, routeByScore } from "./route-stages";
 import { createRouterParts, refusal, type RequestContext } from "./router-parts";
 import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, type RouterThresholds, type RouterWeights } from "./route-weights";
@@ -66,7 +67,7 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
       const hosts = readHostQuestion(intent);
       if (hosts) return refusal("out_of_scope", HOST_ROOM_REPLY, [], 0, { about_hosts: true, ...(hosts.fit ? { about_fit: hosts.fit } : {}) });
       const ctx = readRequest(intent, gate);
-      return refuseByFrame(parts, ctx) ?? answerExpiry(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
+      return refuseByFrame(parts, ctx) ?? answerExpiry(parts, ctx) ?? answerReadOnly(parts, ctx) ?? refuseQuestion(parts, ctx) ?? routeLabMember(parts, ctx) ?? routeLab(parts, ctx) ?? routeByScore(parts, ctx);
     },
     paramsFor(intent, dagId) {
       const entry = parts.byId.get(dagId);
