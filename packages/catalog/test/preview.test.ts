@@ -137,6 +137,7 @@ test("vm_deployment's host param pins every host-scoped task to that host (a lab
     "forget_member",
     "join_lab",
     "leave_lab",
+    "leave_lab_on_failure",
     "record_member",
     "validate_host",
     "verify",
