@@ -141,8 +141,8 @@ describe("operator-language sets (chat, slang, mentions, past runs, values not o
   );
 });
 
-describe("kind sets (chat around the request, sizes in words, capacity and expiry questions, typos, retractions, unoffered things, delete verbs in other languages, cloud targets)", () => {
-  const KINDS = ["chat", "sizes", "capacity", "expiry", "typos", "retraction", "unoffered", "delete_lang", "clouds"];
+describe("kind sets (chat around the request, sizes in words, capacity and expiry questions, typos, retractions, unoffered things, delete verbs in other languages, cloud targets, lab members)", () => {
+  const KINDS = ["chat", "sizes", "capacity", "expiry", "typos", "retraction", "unoffered", "delete_lang", "clouds", "lab_member"];
   let entries: readonly RouterCatalogEntry[] = CATALOG_FIXTURE;
   beforeAll(async () => {
     entries = (await loadEvalCatalog()).entries;

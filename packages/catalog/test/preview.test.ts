@@ -126,14 +126,27 @@ test("every play on a VM the DAG just made takes the endpoint and keys its wait_
   }
 });
 
-test("vm_deployment's host param pins every host-scoped task to that host; absent, no task names a host", () => {
+test("vm_deployment's host param pins every host-scoped task to that host (a lab member's too); absent, no task names a host", () => {
   const dag = dags.vm_deployment!;
   const scoped = dag.tasks.filter((t) => defaultOperators().get(t.operator)?.hostScoped).map((t) => t.task_id);
-  expect(scoped.sort()).toEqual(["cleanup_on_failure", "configure", "create_vm", "delete_vm", "validate_host", "verify", "wait_ssh"]);
+  expect(scoped.sort()).toEqual([
+    "cleanup_on_failure",
+    "configure",
+    "create_vm",
+    "delete_vm",
+    "forget_member",
+    "join_lab",
+    "leave_lab",
+    "leave_lab_on_failure",
+    "record_member",
+    "validate_host",
+    "verify",
+    "wait_ssh",
+  ]);
   const outputs = { ...CREATED, create_vm: { ...CREATED.create_vm, name: "web02" } };
   for (const id of scoped) {
-    expect(renderTaskArgs(dag, id, { vm_name: "web02", host: "lab2" }, { outputs }).args.host).toBe("lab2");
-    const absent = renderTaskArgs(dag, id, { vm_name: "web02" }, { outputs }).args;
+    expect(renderTaskArgs(dag, id, { vm_name: "web02", lab: "dev1", host: "lab2" }, { outputs }).args.host).toBe("lab2");
+    const absent = renderTaskArgs(dag, id, { vm_name: "web02", lab: "dev1" }, { outputs }).args;
     expect(absent.host).toBeNull();
     // null is "no host arg" to the operators (their host is nullish): the router places or finds the VM.
     const op = defaultOperators().get(dag.tasks.find((t) => t.task_id === id)!.operator)!;

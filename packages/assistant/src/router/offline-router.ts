@@ -9,6 +9,7 @@ import { verbsFromFrame } from "./frame-decision";
 import { createIntentParser } from "./parse-intent";
 import { routeLab } from "./lab-route";
 import { routeUsers } from "./user-route";
+import { routeLabMember } from "./lab-member-route";
 import { answerExpiry, answerReadOnly, refuseByFrame, refuseQuestion, routeByScore } from "./route-stages";
 import { createRouterParts, refusal, type RequestContext } from "./router-parts";
 import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, type RouterThresholds, type RouterWeights } from "./route-weights";
@@ -77,6 +78,7 @@ export function createOfflineRouter(catalog: readonly RouterCatalogEntry[], opti
         answerReadOnly(parts, ctx) ??
         refuseQuestion(parts, ctx) ??
         routeUsers(parts, ctx) ??
+        routeLabMember(parts, ctx) ??
         routeLab(parts, ctx) ??
         routeByScore(parts, ctx);
       return r.dag_id && target ? { ...r, target } : r;

@@ -11,7 +11,8 @@ import type { ParsedIntent } from "./parse-intent";
 
 /**
  * The stages of route(), in order; each returns a route or null to pass the request on:
- * refuseByFrame → answerExpiry → answerReadOnly → refuseQuestion → routeUsers (user-route.ts) → routeLab (lab-route.ts) → routeByScore.
+ * refuseByFrame → answerExpiry → answerReadOnly → refuseQuestion → routeUsers (user-route.ts) →
+ * routeLabMember (lab-member-route.ts) → routeLab (lab-route.ts) → routeByScore.
  */
 
 /** Refusals whatever the nouns say: taken back, inside a service, a foreign product, a mention, a question about a run. */
