@@ -22,6 +22,13 @@ test("vm_deployment creates a VM from the test image, sets its hostname and motd
   expect(states).toEqual({
     name_vm: "skipped",
     require_name: "skipped",
+    // A VM outside any lab: the lab member's tasks are skipped.
+    require_lab: "skipped",
+    join_lab: "skipped",
+    record_member: "skipped",
+    leave_lab: "skipped",
+    leave_lab_on_failure: "skipped",
+    forget_member: "skipped",
     validate_host: "success",
     create_vm: "success",
     wait_ssh: "success",
