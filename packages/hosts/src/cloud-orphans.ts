@@ -106,9 +106,11 @@ export async function cloudOrphansOf(config: SvcConfig): Promise<OrphanReport & 
   const db = createDb(config.databaseUrl, { max: 1, applicationName: "svc-cloud-orphans" });
   try {
     const hosts = await createHostInventory(db).list();
-    return { ...(await findCloudOrphans(db, hosts, secretsFromConfig(config), config.azureAuthorityHost ? { azureAuthorityHost: config.azureAuthorityHost } : {})), cloud_hosts: hosts.filter((h) => h.provider !== "libvirt").length };
+    return {
+      ...(await findCloudOrphans(db, hosts, secretsFromConfig(config), config.azureAuthorityHost ? { azureAuthorityHost: config.azureAuthorityHost } : {})),
+      cloud_hosts: hosts.filter((h) => h.provider !== "libvirt").length,
+    };
   } finally {
     await db.destroy();
   }
 }
-
