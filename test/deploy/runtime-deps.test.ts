@@ -44,13 +44,15 @@ test.each(units.map((u) => [path.relative(ROOT, u), u]))("%s declares every modu
 });
 
 // What serves HTTP loads no SSH, libvirt or host-executor code: the web UI and the assistant API
-// import the light entries (@svc/hosts, @svc/operators/catalog, @svc/host/known-hosts). Each
+// import the light entries (@svc/hosts, @svc/operators/catalog, @svc/host/known-hosts, @svc/vm/plan). Each
 // service's entry runs in a child process with a setting it refuses, so it loads its whole
 // import graph and exits before it opens anything; the modules it loaded are then read back.
 const HEAVY = [
-  /^packages\/vm\//,
+  /^packages\/vm\/(?!src\/cloud-plan-text\.ts$)/,
   /\/node_modules\/ssh2\//,
   /\/node_modules\/@aws-sdk\/client-/,
+  /\/node_modules\/@google-cloud\/compute\//,
+  /\/node_modules\/@azure\/arm-/,
   /^packages\/host\/src\/(ssh-[a-z-]+|local-executor|executor|fence|sections)\.ts$/,
   /^packages\/hosts\/src\/(connect|contact|probe|cloud-probe)\.ts$/,
   /^packages\/hosts\/src\/(routing\/(create-host-routing|operator-hosts|monitor|route)|cli\/[a-z-]+)\.ts$/,

@@ -22,5 +22,3 @@ export { planPlacement } from "./view/plan-placement";
 export { hostRegion } from "./providers";
 export { hostView } from "./view/host-view";
 export type { PlannedVm, PlacementPreview, VmPlacementPreview } from "./view/plan-placement";
-export { cloudOrphansOf, ageText } from "./cloud-orphans";
-export type { OrphanReport } from "./cloud-orphans";

@@ -7,39 +7,9 @@ import { resolveAwsImage } from "./aws/images";
 import type { AwsImageSource } from "./aws/settings";
 import { awsInstanceTypes, pickSize, type CloudSize } from "./aws/sizes";
 import type { HetznerClient, HcImage, HcServerType } from "./hetzner/client";
+import type { CloudPlanRequest, CloudVmPlan } from "./cloud-plan-text";
 
-/** What the plan asks: an OS name, and a size by name or by cpus and memory. */
-export interface CloudPlanRequest {
-  image: string;
-  cpus: number;
-  memoryMb: number;
-  size?: string;
-}
-
-/** The price of one hour as the provider's API states it (Hetzner: EUR, net and with VAT). */
-export interface HourlyPrice {
-  net: string;
-  gross: string;
-  currency: "EUR";
-}
-
-/** A VM as the cloud would make it. */
-export interface CloudVmPlan {
-  provider: "aws" | "hetzner";
-  region: string;
-  size: CloudSize;
-  /** The OS name asked, the provider's mapping of it (Hetzner's image name; AWS's owner and name filter), and the image it finds now. */
-  image: { os: string; mapping: string; id: string };
-  hourly_price: HourlyPrice | null;
-  /** Why there is no price (AWS: EC2's API gives none). */
-  price_note: string | null;
-}
-
-/** One line for the plan: provider, region, size, image and price. */
-export function describeCloudPlan(p: CloudVmPlan): string {
-  const price = p.hourly_price ? `${p.hourly_price.net} ${p.hourly_price.currency}/hour net (${p.hourly_price.gross} with VAT)` : (p.price_note ?? "no price");
-  return `${p.provider} ${p.region}: size ${p.size.name} (${p.size.cpus} vCPUs, ${p.size.memory_mb} MiB), image ${p.image.os} → ${p.image.mapping} (${p.image.id}), ${price}`;
-}
+export type { CloudPlanRequest, CloudVmPlan, HourlyPrice } from "./cloud-plan-text";
 
 /** Hetzner: the smallest x86 server type offered in the location that fits (or the one named), its hourly price there, the system image. */
 export async function planHetznerVm(api: HetznerClient, location: string, images: Record<string, string>, want: CloudPlanRequest): Promise<CloudVmPlan> {

@@ -10,5 +10,4 @@ export { EXIT as VM_CLI_EXIT } from "./cli/exit-codes";
 export { cloudDriverFor } from "./cloud/driver-for";
 export type { CloudDriverOptions, CloudSecrets } from "./cloud/driver-for";
 export { secretsFromConfig } from "./cloud/secrets-file";
-export { describeCloudPlan } from "./cloud-plan";
-export type { CloudPlanRequest, CloudVmPlan } from "./cloud-plan";
+export type { CloudPlanRequest, CloudVmPlan } from "./cloud-plan-text";

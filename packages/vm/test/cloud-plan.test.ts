@@ -1,7 +1,7 @@
 import { EC2Client, RegisterImageCommand } from "@aws-sdk/client-ec2";
 import { startMoto, type Moto } from "@svc/testing";
 import { AwsDriver } from "../src/aws/driver";
-import { describeCloudPlan } from "../src/cloud-plan";
+import { describeCloudPlan } from "../src/cloud-plan-text";
 import { cloudDriverFor } from "../src/cloud/driver-for";
 import { ImageNotFoundError, VmInputError } from "../src/errors";
 import { HetznerDriver } from "../src/hetzner/driver";

@@ -1,6 +1,7 @@
 import type { HostRecord, PlacementPreview, VmPlacementPreview } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
-import { cloudDriverFor, describeCloudPlan, secretsFromConfig, type CloudPlanRequest, type CloudVmPlan } from "@svc/vm";
+import type { SvcConfig } from "@svc/config";
+import { describeCloudPlan, type CloudPlanRequest, type CloudVmPlan } from "@svc/vm/plan";
 import type { ApprovalNeed } from "./approval-needs";
 
 /** What a VM would be on a cloud host (its provider's read-only calls); the orchestrator wires it with the hosts' credentials. */
@@ -10,9 +11,14 @@ export type CloudPlanner = (host: HostRecord, want: CloudPlanRequest) => Promise
 export type PlanVm = VmPlacementPreview & { cloud?: CloudVmPlan; cloud_note?: string };
 
 /** The planner over each host's VM driver, its credentials from the secrets file (read when a plan needs it) or the SDK's chain where the host says so. */
-export function createCloudPlanner(config: Parameters<typeof secretsFromConfig>[0]): CloudPlanner {
-  const secrets = secretsFromConfig(config);
+export function createCloudPlanner(config: SvcConfig): CloudPlanner {
+  // The drivers (and their SDKs) load on the first cloud plan: a process that never plans one never loads them.
+  let vm: Promise<typeof import("@svc/vm")> | undefined;
+  let secrets: ReturnType<typeof import("@svc/vm").secretsFromConfig> | undefined;
   return async (host, want) => {
+    vm ??= import("@svc/vm");
+    const { cloudDriverFor, secretsFromConfig } = await vm;
+    secrets ??= secretsFromConfig(config);
     const driver = await cloudDriverFor(host, secrets);
     if (!driver.plan) throw new Error(`the ${host.provider} driver gives no plan before a create`);
     return driver.plan(want);

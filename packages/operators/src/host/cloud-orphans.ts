@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ageText, cloudOrphansOf, type OrphanReport } from "@svc/hosts";
+import { ageText, cloudOrphansOf, type OrphanReport } from "@svc/hosts/routing";
 import type { SvcConfig } from "@svc/config";
 import type { Operator } from "../types";
 
