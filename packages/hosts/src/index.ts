@@ -9,6 +9,7 @@ export { createHostService } from "./service";
 export type { HostService } from "./service";
 export { runCli } from "./cli/run";
 export { createHostRouting } from "./routing/create-host-routing";
+export type { CloudTarget } from "./routing/types";
 export { freshness, placementPolicy } from "./routing/where";
 export { DEFAULT_MAX_PROBE_AGE_MS, placementOver, placementRequestOf } from "./view/placement-over";
 export { createCachedHostList } from "./view/cached-list";

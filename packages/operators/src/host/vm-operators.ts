@@ -3,6 +3,7 @@ import type { Operator, OperatorContext } from "../types";
 import { NonRetryableError } from "@svc/errors";
 import { actedOnHost, hostOperatorSettings, defaultHostExecutor, effectFence, executorFor, type HostOperatorDeps } from "./deps";
 import { absoluteHostPath, forwardPort, imageName, inventoryHost, macAddress, netName, vmName, hostPath } from "./schemas";
+import { cloudCreate, cloudDelete, cloudInfo, cloudVmOutput } from "./cloud-vm";
 import { ForeignVmError, runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
 
 const createArgs = z
@@ -53,7 +54,7 @@ const deleteArgs = z.object({
 });
 type DeleteArgs = z.infer<typeof deleteArgs>;
 
-/** vm_create, vm_delete and vm_info: the VM CLI on the host, reached over SSH. */
+/** vm_create, vm_delete and vm_info: the VM CLI on the host, reached over SSH; on a cloud host, its driver. */
 export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
   const exFor = deps.executor ?? defaultHostExecutor;
   const settings = (ctx: OperatorContext) => hostOperatorSettings(ctx.config.vm);
@@ -65,6 +66,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: createArgs,
     hostScoped: true,
     async run(a, ctx) {
+      if (ctx.host?.cloud) return cloudCreate(a, ctx, ctx.host.cloud, exFor(ctx));
       const s = settings(ctx);
       const key = a.ssh_pubkey_path ?? s.sshPubkey;
       const args = [
@@ -110,6 +112,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: deleteArgs,
     hostScoped: true,
     async run(a, ctx) {
+      if (ctx.host?.cloud) return cloudDelete(a.name, a.force_foreign, ctx, ctx.host.cloud, exFor(ctx));
       const argv = ["delete", "vm", a.name, "-y", ...(a.force_foreign ? ["--force-foreign"] : [])];
       const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(executorFor(ctx, exFor), settings(ctx), ctx, argv, undefined, effectFence(ctx)).catch(
         (e: unknown) => {
@@ -128,6 +131,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: nameArgs,
     hostScoped: true,
     async run(a, ctx) {
+      if (ctx.host?.cloud) return cloudVmOutput(await cloudInfo(a.name, ctx, ctx.host.cloud), ctx.host.name);
       return { ...vmOutput(await runVmCli<VmCliInfo>(executorFor(ctx, exFor), settings(ctx), ctx, ["info", "vm", a.name])), host: actedOnHost(ctx) };
     },
   };
