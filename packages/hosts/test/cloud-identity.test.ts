@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 import { createTestDb, startMoto, type Moto, type TestDb } from "@svc/testing";
 import { runCli } from "../src";
 import { createCloudProbe } from "../src/cloud-probe";
+import { startHetznerFake, type HetznerFake } from "../../vm/test/hetzner-fake";
 
 // svc-hosts with the AWS driver's identity call (sts:GetCallerIdentity) against moto_server on
-// 127.0.0.1: one moto open, one with IAM authentication on (so any key is refused as AWS would).
+// 127.0.0.1: one moto open, one with IAM authentication on (so any key is refused as AWS would); and
+// Hetzner hosts against the fake API, whose token comes from a secrets file made by ansible-vault.
 jest.setTimeout(120_000);
 
 const KEYS = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" };
@@ -22,12 +25,16 @@ async function cli(deps: Parameters<typeof runCli>[2], ...argv: string[]) {
   const code = await runCli(argv, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), env }, deps);
   return { code, out, err, json: () => JSON.parse(out) };
 }
-const withSecrets = { cloudProbe: createCloudProbe({ awsSecrets: () => KEYS }) };
+const withSecrets = { cloudProbe: createCloudProbe({ vault_aws_access_key_id: KEYS.accessKeyId, vault_aws_secret_access_key: KEYS.secretAccessKey }) };
+let hz: HetznerFake;
 
 beforeAll(async () => {
-  [tdb, open, locked] = await Promise.all([createTestDb("cloudid"), startMoto(), startMoto({ auth: true })]);
+  [tdb, open, locked, hz] = await Promise.all([createTestDb("cloudid"), startMoto(), startMoto({ auth: true }), startHetznerFake()]);
   dir = mkdtempSync(join(os.tmpdir(), "svc-cloud-id-"));
   writeFileSync(join(dir, "known_hosts"), "");
+  writeFileSync(join(dir, "vault.pass"), "test vault password\n");
+  writeFileSync(join(dir, "secrets.yml"), `vault_hcloud_token: ${hz.token}\nvault_aws_access_key_id: ${KEYS.accessKeyId}\nvault_aws_secret_access_key: ${KEYS.secretAccessKey}\n`);
+  execFileSync("ansible-vault", ["encrypt", "--vault-password-file", join(dir, "vault.pass"), join(dir, "secrets.yml")], { stdio: "pipe" });
   env = {
     DATABASE_URL: tdb.url,
     USER: "tester",
@@ -36,11 +43,13 @@ beforeAll(async () => {
     SVC_SSH_KEY_PATH: join(dir, "ssh_key"),
     SVC_SSH_KNOWN_HOSTS: join(dir, "known_hosts"),
     SVC_VM_SSH_PRIVKEY: join(dir, "vm_key"),
+    SVC_SECRETS_FILE: join(dir, "secrets.yml"),
+    SVC_VAULT_PASSWORD_FILE: join(dir, "vault.pass"),
   };
 });
 
 afterAll(async () => {
-  await Promise.all([open?.stop(), locked?.stop()]);
+  await Promise.all([open?.stop(), locked?.stop(), hz?.stop()]);
   await tdb?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -72,8 +81,35 @@ describe("svc-hosts and the AWS identity", () => {
     ]);
   });
 
-  it("says plainly when the secrets file's credentials are not available to the process", async () => {
-    const r = await cli({ cloudProbe: createCloudProbe() }, "info", "aws-test", "-o", "json");
-    expect(r.json()).toMatchObject({ up: false, probe_error: expect.stringMatching(/SVC_SECRETS_FILE \(vault_aws_\*\), which this process does not read yet/) });
+  it("reads the keys from the vault-encrypted secrets file when no source is given (the CLI's own)", async () => {
+    const r = await cli({}, "info", "aws-test", "-o", "json");
+    expect(r.json()).toMatchObject({ up: true, identity: { account: "123456789012" } });
+    expect(r.out + r.err).not.toContain(KEYS.secretAccessKey);
+  });
+
+  it("says which key is missing when the secrets file lacks it", async () => {
+    const r = await cli({ cloudProbe: createCloudProbe({}) }, "info", "aws-test", "-o", "json");
+    expect(r.json()).toMatchObject({ up: false, probe_error: expect.stringMatching(/the secrets file has no vault_aws_access_key_id and vault_aws_secret_access_key/) });
+  });
+});
+
+describe("svc-hosts and the Hetzner token", () => {
+  it("add and info show what the token's project holds (Hetzner has no whoami)", async () => {
+    const r = await cli({}, "add", "hz-test", "--provider", "hetzner", "--location", "fsn1", "--endpoint", hz.endpoint, "-o", "json");
+    expect(r).toMatchObject({ code: 0, err: "" });
+    expect(r.json()).toMatchObject({ up: true, probe_error: null, identity: { provider: "hetzner", location: "fsn1", project_servers: "0", project_ssh_keys: "(none)" } });
+    const info = await cli({}, "info", "hz-test");
+    expect(info.out).toMatch(/identity\s+provider=hetzner location=fsn1 project_servers=0 project_ssh_keys=\(none\)/);
+    expect(info.out).not.toContain(hz.token);
+  });
+
+  it("a token the API refuses marks the host down with Hetzner's own error (401 unauthorized)", async () => {
+    const bad = { cloudProbe: createCloudProbe({ vault_hcloud_token: "not-the-token" }) };
+    const r = await cli(bad, "add", "hz-bad", "--provider", "hetzner", "--location", "fsn1", "--endpoint", hz.endpoint);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/host 'hz-bad' added: hetzner fsn1, but it is down: hetzner GET \/servers\?per_page=1: unauthorized: unable to authenticate/);
+    expect(r.out).not.toContain("not-the-token");
+    const listed = (await cli(bad, "list", "-o", "json")).json() as { name: string; up: boolean }[];
+    expect(listed.find((h) => h.name === "hz-bad")?.up).toBe(false);
   });
 });

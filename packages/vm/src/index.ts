@@ -7,5 +7,6 @@ export { startCli } from "./cli/start";
 export { imageTable, vmDetails, vmTable } from "./cli/format";
 export type { CliIo } from "./cli/run";
 export { EXIT as VM_CLI_EXIT } from "./cli/exit-codes";
-export { AwsDriver } from "./aws/driver";
-export type { AwsCredentials } from "./aws/settings";
+export { cloudDriverFor } from "./cloud/driver-for";
+export type { CloudSecrets } from "./cloud/driver-for";
+export { secretsFromConfig } from "./cloud/secrets-file";

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type SvcConfig } from "@svc/config";
 import { createDb, type Db } from "@svc/db";
+import { secretsFromConfig } from "@svc/vm";
 import { createCloudProbe } from "../cloud-probe";
 import { ensureLocalHost } from "../local-host";
 import { createHostService, type HostService, type HostServiceDeps } from "../service";
@@ -48,7 +49,7 @@ export class CliContext {
     this.database = createDb(this.config.databaseUrl, { max: 4, applicationName: "svc-hosts" });
     const local = await ensureLocalHost(this.database, this.config, this.actor);
     if (local.drift.length) this.io.err(`warning: host 'local' differs from this environment's settings in ${local.drift.join(", ")} (the inventory is kept)`);
-    this.svc = createHostService({ cloudProbe: createCloudProbe(), ...this.deps, db: this.database });
+    this.svc = createHostService({ cloudProbe: createCloudProbe(secretsFromConfig(this.config)), ...this.deps, db: this.database });
     return this.svc;
   }
 

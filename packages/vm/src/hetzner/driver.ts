@@ -96,9 +96,17 @@ export class HetznerDriver implements VmDriver {
     return (await this.api.request<{ servers: HcServer[] }>("GET", `/servers?name=${encodeURIComponent(name)}`)).servers[0];
   }
 
+  /**
+   * What the token reaches. Hetzner has no "whoami" and a token belongs to one project: the project is
+   * shown by what it holds (its server count and SSH key names), from two authenticated calls.
+   */
   async identity(): Promise<Record<string, string>> {
-    const locs = await this.api.request<{ locations: { name: string }[] }>("GET", "/locations");
-    return { provider: "hetzner", location: this.s.location, locations: locs.locations.map((l) => l.name).join(",") };
+    type Page = { meta?: { pagination?: { total_entries?: number } } };
+    const servers = await this.api.request<{ servers: unknown[] } & Page>("GET", "/servers?per_page=1");
+    const keys = await this.api.request<{ ssh_keys: HcSshKey[] } & Page>("GET", "/ssh_keys?per_page=50");
+    const count = servers.meta?.pagination?.total_entries ?? servers.servers.length;
+    const names = keys.ssh_keys.map((k) => k.name);
+    return { provider: "hetzner", location: this.s.location, project_servers: String(count), project_ssh_keys: names.length ? names.join(",") : "(none)" };
   }
 
   async list(opts: { all?: boolean } = {}): Promise<VmInfo[]> {
