@@ -10,7 +10,7 @@ import { silentLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
 import { createTestDb, createTestRedis, freePort, startMoto, waitFor, type Moto, type TestDb } from "@svc/testing";
-import { AwsDriver } from "@svc/vm";
+import { AwsDriver } from "../../packages/vm/src/aws/driver";
 import { REPO_ROOT } from "./stack";
 
 // vm_deployment on an AWS host against moto_server, through the worker's routing and the AWS
