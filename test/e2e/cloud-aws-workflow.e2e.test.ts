@@ -85,7 +85,8 @@ beforeAll(async () => {
     logger: silentLogger(),
     hosts: "all",
     probeIntervalMs: 2000,
-    cloudDriver: async (r) => new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 }),
+    cloudDriver: async (r) =>
+      new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 }),
   });
   await routing.ready();
   runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), worker: false }));
@@ -116,13 +117,14 @@ async function run(runId: string, conf: Record<string, unknown>) {
 
 const tis = async (runId: string) =>
   Object.fromEntries(
-    (await tdb.db.selectFrom("task_instance").select(["task_id", "state", "output", "host"]).where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).execute()).map((t) => [
-      t.task_id,
-      t,
-    ]),
+    (await tdb.db.selectFrom("task_instance").select(["task_id", "state", "output", "host"]).where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).execute()).map(
+      (t) => [t.task_id, t],
+    ),
   );
 const logOf = async (runId: string, taskId: string) =>
-  (await tdb.db.selectFrom("task_log").select("line").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).where("task_id", "=", taskId).orderBy("id").execute()).map((r) => r.line);
+  (await tdb.db.selectFrom("task_log").select("line").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).where("task_id", "=", taskId).orderBy("id").execute()).map(
+    (r) => r.line,
+  );
 const instances = async (name: string) =>
   ((await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: "tag:Name", Values: [name] }] }))).Reservations ?? []).flatMap((r) => r.Instances ?? []);
 

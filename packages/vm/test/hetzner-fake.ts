@@ -212,7 +212,10 @@ export async function startHetznerFake(token = "hc-test-token", o: { machines?: 
         const created = action("create_server", [{ id, type: "server" }]);
         if (o.machines) {
           const keys = (body.ssh_keys ?? []).map((k: unknown) => [...sshKeys.values()].find((x) => x.name === k || x.id === k)!.public_key as string);
-          track(created.id, o.machines.boot(body.name, keys).then((m) => sshPorts.set(id, m.sshPort)));
+          track(
+            created.id,
+            o.machines.boot(body.name, keys).then((m) => sshPorts.set(id, m.sshPort)),
+          );
         }
         return send(res, 201, {
           server: sv,
@@ -227,7 +230,10 @@ export async function startHetznerFake(token = "hc-test-token", o: { machines?: 
         const deleting = action("delete_server", [{ id: Number(m[1]), type: "server" }]);
         if (o.machines) {
           const name = servers.get(Number(m[1]))!.name as string;
-          track(deleting.id, o.machines.remove(name).then(() => sshPorts.delete(Number(m[1]))));
+          track(
+            deleting.id,
+            o.machines.remove(name).then(() => sshPorts.delete(Number(m[1]))),
+          );
         }
         return send(res, 200, { action: deleting });
       }

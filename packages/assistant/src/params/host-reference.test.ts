@@ -67,5 +67,9 @@ test("a host named for a workflow that cannot be pinned to one is refused, never
 test("'create a vm called c1 on hz-test' plans vm_deployment on the host hz-test (a hyphenated name ending the request, without the word host)", () => {
   expect(readHostReference("create a vm called c1 on hz-test")).toEqual({ value: "hz-test" });
   expect(readHostReference("create a vm called c1 on debian12")).toBeUndefined();
-  expect(router.route("create a vm called c1 on hz-test")).toMatchObject({ status: "ready", dag_id: "vm_deployment", params: { action: "create", vm_name: "c1", host: "hz-test" } });
+  expect(router.route("create a vm called c1 on hz-test")).toMatchObject({
+    status: "ready",
+    dag_id: "vm_deployment",
+    params: { action: "create", vm_name: "c1", host: "hz-test" },
+  });
 });

@@ -15,6 +15,7 @@ export async function cloudEndpoint(vm: string, ctx: OperatorContext, ex: HostEx
   const path = cloudKnownHostsPath(ctx.config.inventoryDir, host.name, vm);
   const r = await ex.run(["cat", "--", path], { timeoutMs: 20_000, signal: ctx.signal });
   const keys = r.stdout.split("\n").filter((l) => /^\S+ (ssh-|ecdsa-)\S+ \S+$/.test(l.trim()));
-  if (r.code !== 0 || !keys.length) throw new NonRetryableError(`VM '${vm}' on cloud host '${host.name}' has no pinned host keys in ${path} on ${ex.target}: run vm_wait_ssh first`);
+  if (r.code !== 0 || !keys.length)
+    throw new NonRetryableError(`VM '${vm}' on cloud host '${host.name}' has no pinned host keys in ${path} on ${ex.target}: run vm_wait_ssh first`);
   return { ssh_host: info.ssh_host, ssh_port: info.ssh_port ?? 22, ssh_user: host.cloud!.sshUser, host_keys: keys };
 }

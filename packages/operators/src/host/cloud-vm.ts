@@ -43,7 +43,9 @@ function refuseLibvirtArgs(a: CloudCreateArgs, host: string, defaultNet: string)
     ...(a.nets.some((n) => n !== "user" && n !== defaultNet) ? [`nets ${JSON.stringify(a.nets)}`] : []),
   ];
   if (wrong.length) {
-    throw new NonRetryableError(`host '${host}' is a cloud host: ${wrong.join(", ")} name libvirt things (its instances are on the host's network: its --network, --subnet, --security-group)`);
+    throw new NonRetryableError(
+      `host '${host}' is a cloud host: ${wrong.join(", ")} name libvirt things (its instances are on the host's network: its --network, --subnet, --security-group)`,
+    );
   }
   if (!a.image) throw new NonRetryableError(`host '${host}' is a cloud host: give an image (an OS name such as debian12)`);
 }
@@ -72,7 +74,9 @@ export function cloudVmOutput(v: VmInfo, host: string, extra: Record<string, unk
     memory_mb: v.memory_mb,
     cpus: v.cpus,
     host,
-    ...(v.cloud ? { provider: v.cloud.provider, region: v.cloud.region, instance_id: v.cloud.instance_id, size: v.cloud.size, public_ip: v.cloud.public_ip, private_ip: v.cloud.private_ip } : {}),
+    ...(v.cloud
+      ? { provider: v.cloud.provider, region: v.cloud.region, instance_id: v.cloud.instance_id, size: v.cloud.size, public_ip: v.cloud.public_ip, private_ip: v.cloud.private_ip }
+      : {}),
     ...extra,
   };
 }
@@ -118,7 +122,10 @@ export async function cloudDelete(name: string, forceForeign: boolean, ctx: Oper
   ctx.log(`deleting VM ${name} on cloud host ${ctx.host!.name} (${cloud.provider} ${cloud.region})`, "system");
   const r = await driver.delete(name, { forceForeign }).catch((e: unknown) => {
     const m = (e as Error).message;
-    if (/^refusing to delete/.test(m)) throw new NonRetryableError(`refusing to delete '${name}': the instance was not made by svc (no managed-by=svc label); set force_foreign: true in the task's args to delete it anyway`);
+    if (/^refusing to delete/.test(m))
+      throw new NonRetryableError(
+        `refusing to delete '${name}': the instance was not made by svc (no managed-by=svc label); set force_foreign: true in the task's args to delete it anyway`,
+      );
     throw asTryError(e);
   });
   ctx.log(r.deleted ? `deleted VM ${name}` : (r.note ?? `VM ${name} did not exist`), "system");

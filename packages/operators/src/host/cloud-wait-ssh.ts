@@ -30,7 +30,6 @@ while :; do
 done
 [ -f "$kh" ] && cat -- "$kh"; [ -n "$ok" ] && echo "${READY}"; exit 0`;
 
-
 /** ssh's argv to a target through the bastion: its own key, the target's keys recorded on first use, the bastion's pinned. */
 function throughBastion(jump: Jump, jumpKh: string, kh: string, keyPath: string, user: string, address: string): string[] {
   return [
@@ -74,7 +73,12 @@ async function firstContactThroughBastion(ex: HostExecutor, jump: Jump, dir: str
 }
 
 /** Wait for a cloud instance's SSH; pin its keys (trust on first use, said in the log). vm_wait_ssh's output. */
-export async function cloudWaitSsh(a: { name: string; timeout_s: number; interval_s: number }, ctx: OperatorContext, host: OperatorHost, ex: HostExecutor): Promise<Record<string, unknown>> {
+export async function cloudWaitSsh(
+  a: { name: string; timeout_s: number; interval_s: number },
+  ctx: OperatorContext,
+  host: OperatorHost,
+  ex: HostExecutor,
+): Promise<Record<string, unknown>> {
   const cloud = host.cloud!;
   const deadline = Date.now() + a.timeout_s * 1000;
   const pinPath = cloudKnownHostsPath(ctx.config.inventoryDir, host.name, a.name);

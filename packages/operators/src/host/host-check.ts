@@ -54,7 +54,15 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
         const c = ctx.host.cloud;
         const message = `cloud host ${ctx.host.name}: ${c.provider} ${c.region}, its API answered this worker's last probe`;
         ctx.log(`ok: provider: ${message}`, "system");
-        return { ok: true, virt_type: null, libvirt: false, disk_free_gb: null, memory_available_mb: null, findings: [{ check: "provider", severity: "ok", message }], host: ctx.host.name };
+        return {
+          ok: true,
+          virt_type: null,
+          libvirt: false,
+          disk_free_gb: null,
+          memory_available_mb: null,
+          findings: [{ check: "provider", severity: "ok", message }],
+          host: ctx.host.name,
+        };
       }
       const ex = executorFor(ctx, exFor);
       const s = hostOperatorSettings(ctx.config.vm);

@@ -180,7 +180,13 @@ export class AwsDriver implements VmDriver {
           MaxCount: 1,
           // The try's task as EC2's idempotency token: a second try of the same task (at-least-once
           // delivery) gets the instance the first one launched, never a second one.
-          ...(opts.owner ? { ClientToken: createHash("sha256").update(JSON.stringify([opts.owner.dagId, opts.owner.runId, opts.owner.taskId, spec.name])).digest("hex") } : {}),
+          ...(opts.owner
+            ? {
+                ClientToken: createHash("sha256")
+                  .update(JSON.stringify([opts.owner.dagId, opts.owner.runId, opts.owner.taskId, spec.name]))
+                  .digest("hex"),
+              }
+            : {}),
           ...(key ? { KeyName: key.name } : {}),
           UserData: Buffer.from(userData).toString("base64"),
           MetadataOptions: { HttpTokens: "required", HttpEndpoint: "enabled" },
