@@ -10,6 +10,7 @@ export { place, hostNumbers } from "./place";
 export type { HostNumbers, Weigher } from "./place";
 export { createHostService } from "./service";
 export type { HostService } from "./service";
+export type { CloudTarget } from "./routing/types";
 export { freshness, hostUp, placementPolicy } from "./routing/where";
 export { DEFAULT_MAX_PROBE_AGE_MS, placementOver, placementRequestOf } from "./view/placement-over";
 export { createCachedHostList } from "./view/cached-list";

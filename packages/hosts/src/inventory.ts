@@ -32,7 +32,8 @@ export interface HostInventory {
   insert(host: Omit<NewHost, "host_key"> & { host_key: string | null; provider?: HostProvider; provider_settings?: Record<string, string> }, actor: string): Promise<HostRecord>;
   setState(name: string, state: HostState, actor: string): Promise<HostRecord>;
   setHostKey(name: string, hostKey: string, actor: string): Promise<HostRecord>;
-  saveProbe(name: string, result: { capacity: HostCapacity } | { error: string }): Promise<void>;
+  /** A probe's outcome: a libvirt host's capacity, an error, or `api: true` (a cloud host's provider answered; it keeps no capacity). */
+  saveProbe(name: string, result: { capacity: HostCapacity } | { error: string } | { api: true }): Promise<void>;
   remove(name: string, actor: string): Promise<boolean>;
 }
 
@@ -97,7 +98,9 @@ export function createHostInventory(db: Db): HostInventory {
       const set =
         "capacity" in result
           ? { last_probe: JSON.stringify(result.capacity), probed_at: result.capacity.probed_at, probe_error: null }
-          : { probe_error: result.error.slice(0, 2000), probed_at: new Date().toISOString() };
+          : "api" in result
+            ? { probe_error: null, probed_at: new Date().toISOString() }
+            : { probe_error: result.error.slice(0, 2000), probed_at: new Date().toISOString() };
       await db.updateTable("hypervisor_host").set(set).where("name", "=", name).execute();
     },
     async remove(name, actor) {

@@ -29,6 +29,28 @@ const endpoint = z
     }
   }, "an http(s) URL without credentials, query or fragment, such as https://ec2.eu-west-1.amazonaws.com");
 
+/** `user@host[:port]`: the SSH host a cloud host's instances are reached through (ssh ProxyJump). */
+const bastion = z
+  .string()
+  .max(300)
+  .regex(/^[a-z_][a-z0-9_-]{0,31}@([A-Za-z0-9]([A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, "user@host[:port], the SSH host the instances are reached through")
+  .refine((s) => {
+    const port = /:(\d{1,5})$/.exec(s.replace(/\[[^\]]*\]/, ""))?.[1];
+    return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+  }, "the bastion's port is 1 to 65535");
+/** The login svc uses on the instances (cloud-init makes it; `root` on images that take the provider's keys for root). */
+const sshUser = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "a login name such as svc or root");
+/** How instances are reached, for both providers: directly on their address, or through a bastion. */
+const reach = { bastion: bastion.optional(), ssh_user: sshUser.optional() };
+
+/** A bastion setting as its parts (the port defaults to 22). */
+export function parseBastion(s: string): { user: string; address: string; port: number } {
+  const at = s.indexOf("@");
+  const rest = s.slice(at + 1);
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(rest)!;
+  return { user: s.slice(0, at), address: m[1]!.replace(/^\[|\]$/g, ""), port: m[2] ? Number(m[2]) : 22 };
+}
+
 const awsRegion = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, "an AWS region such as eu-west-1");
 
 /** An AWS host's settings (credentials are never here: only where they come from). */
@@ -49,6 +71,7 @@ export const awsSettingsSchema = z
       .optional(),
     endpoint: endpoint.optional(),
     credentials: z.enum(["secrets-file", "default-chain"], { message: "secrets-file (the default) or default-chain" }).default("secrets-file"),
+    ...reach,
   })
   .strict()
   .refine((s) => !s.zone || s.zone.startsWith(s.region), { message: "the zone must be in the region", path: ["zone"] });
@@ -62,6 +85,7 @@ export const hetznerSettingsSchema = z
       .regex(/^[A-Za-z0-9]([A-Za-z0-9._-]{0,62})$/, "a network name or id")
       .optional(),
     endpoint: endpoint.optional(),
+    ...reach,
   })
   .strict();
 

@@ -5,7 +5,7 @@ import type * as Contact from "./contact";
 import type { ProbeInput } from "./contact";
 import { createHostInventory, type HostInventory } from "./inventory";
 import { LOCAL_HOST, hostNameSchema, newHostSchema, type NewHostInput } from "./names";
-import { apiAddress, parseProviderSettings, providerOf } from "./providers";
+import { apiAddress, parseBastion, parseProviderSettings, providerOf } from "./providers";
 import { place, type Placement, type PlacementHost, type PlacementRequest, type Weigher } from "./place";
 import type { HostRecord, ProbeResult } from "./types";
 
@@ -30,6 +30,8 @@ export interface NewCloudHostInput {
   /** The private key svc reaches the instances with (its public key is given to the provider). */
   key_path: string;
   labels?: Record<string, string>;
+  /** The bastion's host key (`type base64`); absent with a bastion: pinned on first contact, as `add` does for a libvirt host. */
+  bastion_key?: string;
 }
 
 /** Options of add: `probe: false` records the host without contacting it (then it has no pinned key unless given). */
@@ -62,12 +64,21 @@ export function createHostService(deps: HostServiceDeps) {
   const refreshCloud = async (h: HostRecord): Promise<ProbedHost> => {
     if (!deps.cloudProbe) return { ...h, up: null };
     const r = await deps.cloudProbe(h).catch((e: unknown) => ({ up: false as const, error: (e as Error).message }));
-    await deps.db
-      .updateTable("hypervisor_host")
-      .set({ probe_error: r.up ? null : r.error.slice(0, 2000), probed_at: new Date().toISOString() })
-      .where("name", "=", h.name)
-      .execute();
+    await inv.saveProbe(h.name, r.up ? { api: true } : { error: r.error });
     return { ...(await inv.get(h.name)), up: r.up, ...(r.up ? { identity: r.identity } : {}) };
+  };
+
+  /** The bastion's key: the one given, else the one it presents at first contact (the operator's act of adding trusts it). */
+  const bastionKeyOf = async (name: string, bastion: string | undefined, given: string | undefined, keyPath: string, contact: boolean): Promise<string | null> => {
+    if (!bastion) return null;
+    if (given) return newHostSchema.shape.host_key.parse(given) ?? null;
+    if (!contact) return null;
+    const b = parseBastion(bastion);
+    try {
+      return await firstContact({ name, ssh_user: b.user, address: b.address, port: b.port, key_path: keyPath });
+    } catch (e) {
+      throw new HostUnreachableError(`host '${name}': its bastion ${bastion} cannot be reached, nothing recorded: ${(e as Error).message}`);
+    }
   };
 
   return {
@@ -116,10 +127,12 @@ export function createHostService(deps: HostServiceDeps) {
       if (problems.length || !rest.success || !("settings" in settings)) throw new BadRequestError(problems.join("; "));
       if (!hostNameSchema.safeParse(input.name).success || input.name === LOCAL_HOST) throw new BadRequestError(`'${input.name}' cannot name a cloud host`);
       if (await inv.find(input.name)) throw new ConflictError(`host '${input.name}' is already in the inventory`);
+      const hostKey = await bastionKeyOf(input.name, settings.settings.bastion, input.bastion_key, rest.data.key_path, o.probe !== false);
       const row = await inv.insert(
         {
           ...newHostSchema.parse({ ...rest.data, ssh_user: "svc", ...apiAddress(provider, settings.settings) }),
-          host_key: null,
+          // A cloud host's own row pins its bastion's keys (it has no SSH endpoint of its own).
+          host_key: hostKey,
           provider,
           provider_settings: settings.settings,
         },
@@ -132,7 +145,10 @@ export function createHostService(deps: HostServiceDeps) {
     /** Pin the key the host presents now (or the one given), after the operator checked it. */
     async pin(name: string, o: { hostKey?: string; actor: string }): Promise<HostRecord> {
       const h = await inv.get(name);
-      const key = o.hostKey ? newHostSchema.shape.host_key.parse(o.hostKey) : await firstContact(h);
+      if (h.provider !== "libvirt" && !h.provider_settings.bastion) throw new BadRequestError(`host '${name}' is a ${h.provider} host without a bastion: it has no SSH key to pin`);
+      const b = h.provider !== "libvirt" ? parseBastion(h.provider_settings.bastion!) : undefined;
+      const target = b ? { name, ssh_user: b.user, address: b.address, port: b.port, key_path: h.key_path } : h;
+      const key = o.hostKey ? newHostSchema.shape.host_key.parse(o.hostKey) : await firstContact(target);
       return inv.setHostKey(name, key!, o.actor);
     },
     /**

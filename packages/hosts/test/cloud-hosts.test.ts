@@ -196,6 +196,30 @@ describe("cloud hosts in the inventory", () => {
     });
   });
 
+  it("adds a cloud host reached through a bastion: its login and bastion in the settings, the bastion's given key pinned in the row", async () => {
+    const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl";
+    const r = await cli(
+      "add",
+      "hz-jump",
+      "--provider",
+      "hetzner",
+      "--location",
+      "nbg1",
+      "--bastion",
+      "ops@bastion.example:2222",
+      "--bastion-key",
+      key,
+      "--ssh-user",
+      "root",
+      "--no-probe",
+      "-o",
+      "json",
+    );
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ provider_settings: { location: "nbg1", bastion: "ops@bastion.example:2222", ssh_user: "root" }, host_key: key });
+    await db.deleteFrom("hypervisor_host").where("name", "=", "hz-jump").execute();
+  });
+
   it("refuses Equinix with the date it was shut down, names the providers svc supports, and writes nothing", async () => {
     const before = await counts();
     const r = await cli("add", "--provider", "equinix");
@@ -251,6 +275,10 @@ describe("cloud hosts in the inventory", () => {
         ["azure", "--subscription", "0b1f6471-1bf0-4dda-aec3-cb9272f09590", "--location", "westeurope", "--resource-group", "rg", "--credentials", "adc"],
         /--credentials: not an option of a azure host/,
       ],
+      [["hetzner", "--location", "fsn1", "--bastion", "127.0.0.1:22"], /bastion: user@host\[:port\]/],
+      [["hetzner", "--location", "fsn1", "--bastion", "root@h:70000"], /bastion: the bastion's port is 1 to 65535/],
+      [["hetzner", "--location", "fsn1", "--bastion-key", "ssh-ed25519 AAAA"], /--bastion-key goes with --bastion/],
+      [["aws", "--region", "eu-west-1", "--ssh-user", "Root!"], /ssh_user: a login name/],
     ];
     for (const [args, err] of bad) {
       const r = await cli("add", "c1", "--provider", ...args);

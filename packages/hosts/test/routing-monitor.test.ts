@@ -54,7 +54,7 @@ test("operatorHost gives the host's pinned executor (cached), its libvirt and di
   expect(a).toMatchObject({ name: "a", libvirtUri: URI, imagesDir: join(h.dir, "images"), disksDir: join(h.dir, "vms") });
   expect(a.jump).toEqual({ user: "root", address: "127.0.0.1", port: h.sshd.a.port, keyPath: h.sshd.a.keyPath, knownHostsPath: expect.any(String) });
   expect(readFileSync(a.jump!.knownHostsPath, "utf8")).toBe(`[127.0.0.1]:${h.sshd.a.port} ${h.sshd.a.hostPublicKey}\n`);
-  const r = await a.executor.run(["virsh", "--connect", URI, "uri"]);
+  const r = await a.executor!.run(["virsh", "--connect", URI, "uri"]);
   expect([r.code, r.stdout.trim()]).toEqual([0, URI]);
   expect(routing.operatorHost("a")!.executor).toBe(a.executor);
   expect(routing.operatorHost("local")).toBeUndefined();

@@ -1,4 +1,4 @@
-export type { VmInfo, ImageInfo } from "./types";
+export type { VmInfo, ImageInfo, VmDriver, VmSpec } from "./types";
 export { scanHostKeys, waitForHostKeys, pinVmHostKeys } from "./host-keys";
 export type { PinResult } from "./host-keys";
 export { buildDomainXml, parseDomainXml } from "./libvirt/domain-xml";

@@ -26,6 +26,16 @@ const IMAGES = ["debian-12", "debian-13", "ubuntu-24.04", "rocky-9"].map((name, 
   os_flavor: name.split("-")[0],
 }));
 
+/**
+ * The real machines behind the fake's servers (a test's local VMs): booted at POST /servers with
+ * the server's SSH keys for root (as Hetzner installs them; user data is not run), removed at
+ * DELETE. The server's create and delete actions run until these finish.
+ */
+export interface ServerMachines {
+  boot(name: string, sshKeys: string[]): Promise<{ sshPort: number }>;
+  remove(name: string): Promise<void>;
+}
+
 export interface HetznerFake {
   endpoint: string;
   token: string;
@@ -33,18 +43,34 @@ export interface HetznerFake {
   sshKeys: Map<number, Record<string, any>>;
   firewalls: Map<number, Record<string, any>>;
   requests: { method: string; path: string; body: unknown }[];
+  /**
+   * Where a backed server's SSH answers on 127.0.0.1, by its public address: what the fake cloud's
+   * network does with a connection to it (its bastion asks this; nothing connects to the address).
+   */
+  sshPortOf(publicIp: string, port: number): number | undefined;
   /** The next n requests answer 429 with a reset `resetInS` seconds ahead. */
   rateLimit(n: number, resetInS: number): void;
   stop(): Promise<void>;
 }
 
-export async function startHetznerFake(token = "hc-test-token"): Promise<HetznerFake> {
+export async function startHetznerFake(token = "hc-test-token", o: { machines?: ServerMachines } = {}): Promise<HetznerFake> {
   let ids = 1000;
   const servers = new Map<number, Record<string, any>>();
   const sshKeys = new Map<number, Record<string, any>>();
   const firewalls = new Map<number, Record<string, any>>();
   const actions = new Map<number, Record<string, any>>();
   const requests: HetznerFake["requests"] = [];
+  // Backed servers: the 127.0.0.1 port of each one's SSH, and the work an action waits for.
+  const sshPorts = new Map<number, number>();
+  const work = new Map<number, { done: boolean; error?: string }>();
+  const track = (actionId: number, p: Promise<unknown>) => {
+    const w: { done: boolean; error?: string } = { done: false };
+    work.set(actionId, w);
+    p.then(
+      () => (w.done = true),
+      (e: unknown) => Object.assign(w, { done: true, error: (e as Error).message }),
+    );
+  };
   let limited = 0;
   let resetAt = 0;
   const action = (command: string, resources: { id: number; type: string }[]) => {
@@ -148,7 +174,11 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
       if (req.method === "GET" && m) {
         const a = actions.get(Number(m[1]));
         if (!a) return err(res, 404, "not_found", "action not found");
-        if (a.status === "running") Object.assign(a, { status: "success", progress: 100, finished: new Date().toISOString() });
+        const w = work.get(a.id);
+        if (a.status === "running" && (!w || w.done)) {
+          if (w?.error) Object.assign(a, { status: "error", progress: 100, finished: new Date().toISOString(), error: { code: "action_failed", message: w.error } });
+          else Object.assign(a, { status: "success", progress: 100, finished: new Date().toISOString() });
+        }
         if (a.status === "success" && a.command === "delete_server") servers.delete(a.resources[0].id);
         if (a.status === "success" && a.command === "create_server") Object.assign(servers.get(a.resources[0].id) ?? {}, { status: "running" });
         return send(res, 200, { action: a });
@@ -202,9 +232,17 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
           user_data: body.user_data,
         };
         servers.set(id, sv);
+        const created = action("create_server", [{ id, type: "server" }]);
+        if (o.machines) {
+          const keys = (body.ssh_keys ?? []).map((k: unknown) => [...sshKeys.values()].find((x) => x.name === k || x.id === k)!.public_key as string);
+          track(
+            created.id,
+            o.machines.boot(body.name, keys).then((m) => sshPorts.set(id, m.sshPort)),
+          );
+        }
         return send(res, 201, {
           server: sv,
-          action: action("create_server", [{ id, type: "server" }]),
+          action: created,
           next_actions: [action("start_server", [{ id, type: "server" }])],
           root_password: null,
         });
@@ -222,7 +260,15 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
       m = /^\/servers\/(\d+)$/.exec(path);
       if (req.method === "DELETE" && m) {
         if (!servers.has(Number(m[1]))) return err(res, 404, "not_found", "server not found");
-        return send(res, 200, { action: action("delete_server", [{ id: Number(m[1]), type: "server" }]) });
+        const deleting = action("delete_server", [{ id: Number(m[1]), type: "server" }]);
+        if (o.machines) {
+          const name = servers.get(Number(m[1]))!.name as string;
+          track(
+            deleting.id,
+            o.machines.remove(name).then(() => sshPorts.delete(Number(m[1]))),
+          );
+        }
+        return send(res, 200, { action: deleting });
       }
       return err(res, 404, "not_found", `no route ${req.method} ${path}`);
     } catch (e) {
@@ -240,6 +286,10 @@ export async function startHetznerFake(token = "hc-test-token"): Promise<Hetzner
     sshKeys,
     firewalls,
     requests,
+    sshPortOf(publicIp, port) {
+      const sv = [...servers.values()].find((x) => x.public_net.ipv4?.ip === publicIp);
+      return sv && port === 22 ? sshPorts.get(sv.id) : undefined;
+    },
     rateLimit(n, resetInS) {
       limited = n;
       resetAt = Math.ceil(Date.now() / 1000) + resetInS;

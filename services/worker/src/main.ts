@@ -4,6 +4,7 @@ import { createHostRouting } from "@svc/hosts/routing";
 import { createLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { refuseEvictingRedis } from "@svc/queue";
+import { cloudDriverFor, secretsFromConfig } from "@svc/vm";
 import { parseHostsOption, WORKER_USAGE } from "./hosts-option";
 
 /**
@@ -26,7 +27,16 @@ async function main(): Promise<void> {
   const db = await bootDatabase(config.databaseUrl, logger, "svc-worker");
   await refuseEvictingRedis(config.redisUrl, logger);
   // Probes the served hosts (pinned keys), routes host-scoped tries; `local` is made from the settings.
-  const hosts = createHostRouting({ db, logger: logger.child({ component: "hosts" }), hosts: choice.hosts, localSettings: config, weigher: config.placement.weigher });
+  // A cloud host's driver is called in this process: its credentials from the secrets file (read once), never from a row or a param.
+  const secrets = secretsFromConfig(config);
+  const hosts = createHostRouting({
+    db,
+    logger: logger.child({ component: "hosts" }),
+    hosts: choice.hosts,
+    localSettings: config,
+    weigher: config.placement.weigher,
+    cloudDriver: (h) => cloudDriverFor(h, secrets, h.provider_settings.ssh_user ? { sshUser: h.provider_settings.ssh_user } : {}),
+  });
   const rt = startEngineRuntime({ db, config, logger, operators: defaultOperators(), scheduler: false, hosts });
   logger.info({ hosts: choice.hosts }, "serving hypervisor hosts");
   // Running tries get SVC_STOP_GRACE_MS to finish; the ones still running are handed back.

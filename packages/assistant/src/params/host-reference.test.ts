@@ -63,3 +63,13 @@ test("a host named for a workflow that cannot be pinned to one is refused, never
   expect(r).toMatchObject({ status: "rejected", dag_id: null, refused: { kind: "out_of_scope" } });
   expect(r.reason).toMatch(/^identity_deployment cannot be pinned to host 'b': only [a-z_, ]+ can be pinned to a host/);
 });
+
+test("'create a vm called c1 on hz-test' plans vm_deployment on the host hz-test (a hyphenated name ending the request, without the word host)", () => {
+  expect(readHostReference("create a vm called c1 on hz-test")).toEqual({ value: "hz-test" });
+  expect(readHostReference("create a vm called c1 on debian12")).toBeUndefined();
+  expect(router.route("create a vm called c1 on hz-test")).toMatchObject({
+    status: "ready",
+    dag_id: "vm_deployment",
+    params: { action: "create", vm_name: "c1", host: "hz-test" },
+  });
+});

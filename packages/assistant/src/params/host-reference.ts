@@ -7,6 +7,10 @@ import { inputRequest, valueHasShellSyntax } from "./given-value-rules";
 // judged as typed, never folded.
 const HOST_REFERENCE = /(?:^|\s)(?:on|to|onto|at)\s+(?:the\s+)?(?:hypervisor\s+host|hypervisor|kvm\s+host|host)\s+(?:called\s+|named\s+)?([^\s,;!?]+)/i;
 
+// "create a vm called c1 on hz-test": a hyphenated name as the request's last words, without the
+// word "host" (an inventory's names, cloud hosts' especially, read so: aws-eu, hz-fsn).
+const TRAILING_HOST = /(?:^|\s)on\s+([a-z][a-z0-9]*-[a-z0-9-]*[a-z0-9])\s*[.!]?\s*$/;
+
 /** A host of the inventory: one lower-case DNS label (HOST_NAME of @svc/hosts). */
 const HOST_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const SHAPE = "a host of the inventory (svc-hosts list): lower-case letters, digits and '-', 1 to 63, not starting or ending with '-'";
@@ -25,7 +29,7 @@ export interface HostReference {
 
 /** The hypervisor host a request puts its VMs on ("on host lab2"), if it names one. */
 export function readHostReference(raw: string): HostReference | undefined {
-  const m = HOST_REFERENCE.exec(raw);
+  const m = HOST_REFERENCE.exec(raw) ?? TRAILING_HOST.exec(raw);
   if (!m) return undefined;
   const given = m[1]!.replace(/[.]+$/, "");
   if (NOT_A_NAME.has(given.toLowerCase())) return undefined;
@@ -42,5 +46,5 @@ export function readHostReference(raw: string): HostReference | undefined {
 
 /** The text without its host reference: what is scored to find the workflow asked for. */
 export function withoutHostReference(text: string): string {
-  return text.replace(HOST_REFERENCE, " ").replace(/\s+/g, " ").trim();
+  return text.replace(HOST_REFERENCE, " ").replace(TRAILING_HOST, " ").replace(/\s+/g, " ").trim();
 }

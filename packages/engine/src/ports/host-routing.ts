@@ -23,7 +23,7 @@ export interface HostStatus {
 }
 
 /** The hosts a worker serves and how tries find theirs (implemented by @svc/hosts' createHostRouting). */
-export interface HostRouting<Executor = unknown> {
+export interface HostRouting<Executor = unknown, Cloud = unknown> {
   /** The hosts this worker serves (their queues are consumed while they are up). */
   served(): string[];
   /** Whether this worker serves `host` and its last probe found it up. */
@@ -34,7 +34,7 @@ export interface HostRouting<Executor = unknown> {
    */
   route(req: RouteRequest): Promise<RouteDecision>;
   /** The operator's view of a served host; undefined for `local` (the configured host, as before). */
-  operatorHost(host: string): OperatorHost<Executor> | undefined;
+  operatorHost(host: string): OperatorHost<Executor, Cloud> | undefined;
   /** Called after served hosts or their up/down state changed. */
   onChange(listener: () => void): void;
   /** Each served host's state for health reports: up, or down with the reason. */

@@ -9,18 +9,21 @@ export type LogStream = "stdout" | "stderr" | "system";
  * libvirt and directories. The engine passes it from the router to the operator without using
  * `executor`, so it leaves its type to them (the SSH or local executor, bound by the operators and the router).
  */
-export interface OperatorHost<Executor = unknown> {
+export interface OperatorHost<Executor = unknown, Cloud = unknown> {
   name: string;
-  executor: Executor;
+  /** Reaches the host; absent for a cloud host, whose commands (SSH waits, plays) run on the configured host. */
+  executor?: Executor;
   libvirtUri: string;
   disksDir: string;
   imagesDir: string;
   /** How the worker reaches 127.0.0.1 ports of this host (a VM's forwards): absent for the machine the worker runs on. */
   jump?: { user: string; address: string; port: number; keyPath: string; knownHostsPath: string };
+  /** A cloud host (aws, hetzner): its VM driver, called in the worker's process, and how its instances are reached. */
+  cloud?: Cloud;
 }
 
 /** What an operator gets for one try. Everything it needs comes in here: no globals. */
-export interface OperatorContext<Executor = unknown> {
+export interface OperatorContext<Executor = unknown, Cloud = unknown> {
   dagId: string;
   runId: string;
   taskId: string;
@@ -38,7 +41,7 @@ export interface OperatorContext<Executor = unknown> {
    * The hypervisor host this try was routed to (several-host installs, operators with
    * `hostScoped`). Absent: the configured host (SVC_SSH_*, SVC_VM_*), as a single-host install has.
    */
-  host?: OperatorHost<Executor>;
+  host?: OperatorHost<Executor, Cloud>;
 }
 
 /** A DAG run as an operator sees it. */
@@ -69,7 +72,7 @@ export interface DagRunsPort {
 
 /** An operator: a validated args schema and an idempotent run function (at-least-once delivery). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds operators of different argument types; each run() gets args its own schema parsed
-export interface Operator<A = any, Executor = unknown> {
+export interface Operator<A = any, Executor = unknown, Cloud = unknown> {
   name: string;
   description: string;
   /** zod schema of rendered args; also used at import time to reject bad DAGs. */
@@ -93,7 +96,7 @@ export interface Operator<A = any, Executor = unknown> {
    */
   hostScoped?: boolean;
   /** Returns the try's output (JSON), exposed to downstream tasks as `ti.<task>.output`. */
-  run(args: A, ctx: OperatorContext<Executor>): Promise<Record<string, unknown> | void>;
+  run(args: A, ctx: OperatorContext<Executor, Cloud>): Promise<Record<string, unknown> | void>;
 }
 
 /** Operators by name, usable as the DAG validator's catalog (the operators package's createOperatorRegistry implements it). */

@@ -9,8 +9,8 @@ type Values = Record<string, string | boolean | string[] | undefined>;
 /** The options of `add` per provider (the others are refused for it). */
 const LIBVIRT_ONLY = ["ssh", "libvirt-uri", "host-key", "images-dir", "disks-dir", "reserve-memory", "reserve-disk", "reserve-vcpus", "cpu-ratio"];
 const CLOUD: Record<CloudProvider, Record<string, string>> = {
-  aws: { region: "region", zone: "zone", subnet: "subnet", "security-group": "security_group", endpoint: "endpoint", credentials: "credentials" },
-  hetzner: { location: "location", network: "network", endpoint: "endpoint" },
+  aws: { region: "region", zone: "zone", subnet: "subnet", "security-group": "security_group", endpoint: "endpoint", credentials: "credentials", bastion: "bastion", "ssh-user": "ssh_user" },
+  hetzner: { location: "location", network: "network", endpoint: "endpoint", bastion: "bastion", "ssh-user": "ssh_user" },
   gcp: { project: "project", zone: "zone", network: "network", subnet: "subnet", endpoint: "endpoint", credentials: "credentials" },
   azure: {
     subscription: "subscription",
@@ -22,7 +22,7 @@ const CLOUD: Record<CloudProvider, Record<string, string>> = {
     "authority-host": "authority_host",
   },
 };
-const CLOUD_OPTS = [...new Set(Object.values(CLOUD).flatMap((o) => Object.keys(o)))];
+const CLOUD_OPTS = [...new Set([...Object.values(CLOUD).flatMap((o) => Object.keys(o)), "bastion-key"])];
 
 /** The provider `add` was given (`libvirt` without --provider); an unknown or retired one is a usage error. */
 export function addProvider(v: Values): HostProvider {
@@ -34,7 +34,8 @@ export function addProvider(v: Values): HostProvider {
     if (wrong.length) throw new UsageError(`${wrong.join(", ")}: for cloud hosts (--provider aws|hetzner|gcp|azure), not libvirt ones`);
     return p;
   }
-  const wrong = [...given(LIBVIRT_ONLY), ...given(CLOUD_OPTS.filter((o) => !(o in CLOUD[p])))];
+  const wrong = [...given(LIBVIRT_ONLY), ...given(CLOUD_OPTS.filter((o) => !(o in CLOUD[p]) && o !== "bastion-key"))];
+  if (v["bastion-key"] !== undefined && v.bastion === undefined) throw new UsageError("--bastion-key goes with --bastion");
   if (wrong.length) throw new UsageError(`${wrong.join(", ")}: not an option of a ${p} host (see svc-hosts add --help)`);
   return p;
 }
@@ -45,5 +46,6 @@ export function cloudHostInput(name: string, provider: CloudProvider, v: Values,
   if (!key) throw new UsageError("a cloud host needs --key PATH (the private key svc reaches its instances with), or SVC_VM_SSH_PRIVKEY");
   const settings: Record<string, string> = {};
   for (const [opt, field] of Object.entries(CLOUD[provider])) if (typeof v[opt] === "string") settings[field] = v[opt];
-  return { name, provider, settings, key_path: resolve(key), labels };
+  const bastionKey = v["bastion-key"] as string | undefined;
+  return { name, provider, settings, key_path: resolve(key), labels, ...(bastionKey ? { bastion_key: bastionKey } : {}) };
 }

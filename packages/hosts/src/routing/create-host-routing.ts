@@ -1,3 +1,4 @@
+import type { VmDriver } from "@svc/vm";
 import { ensureLocalHost } from "../local-host";
 import { LOCAL_HOST } from "../names";
 import { createHostMonitor } from "./monitor";
@@ -6,6 +7,16 @@ import { createRouter } from "./route";
 import type { HostRouting, HostRoutingOptions } from "./types";
 
 const DEFAULT_INTERVAL_MS = 10_000;
+
+/** A cloud host is up when its driver answers: who its credentials are where it says so, else its list of svc's instances. */
+function driverProbe(make: NonNullable<HostRoutingOptions["cloudDriver"]>): NonNullable<HostRoutingOptions["cloudProbe"]> {
+  return async (h) => {
+    const d = (await make(h)) as VmDriver & { identity?: () => Promise<Record<string, string>> };
+    if (d.identity) return { up: true, identity: await d.identity() };
+    await d.list();
+    return { up: true, identity: { provider: h.provider } };
+  };
+}
 const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
 
 /**
@@ -17,7 +28,8 @@ const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
 export function createHostRouting(o: HostRoutingOptions): HostRouting {
   const intervalMs = o.probeIntervalMs ?? DEFAULT_INTERVAL_MS;
   const route = createRouter({ db: o.db, maxProbeAgeMs: 3 * intervalMs, weigher: o.weigher ?? "spread" });
-  const ops = createOperatorHosts();
+  const ops = createOperatorHosts(o.cloudDriver);
+  const cloudProbe = o.cloudProbe ?? (o.cloudDriver ? driverProbe(o.cloudDriver) : undefined);
   const listeners: (() => void)[] = [];
   let monitor: ReturnType<typeof createHostMonitor> | undefined;
   let closed = false;
@@ -29,7 +41,14 @@ export function createHostRouting(o: HostRoutingOptions): HostRouting {
       if (r.drift.length) o.logger.warn({ host: LOCAL_HOST, drift: r.drift }, "host local differs from the settings (the row is kept)");
     }
     if (closed) return;
-    monitor = createHostMonitor({ db: o.db, logger: o.logger, hosts: o.hosts, intervalMs, timeoutMs: o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS });
+    monitor = createHostMonitor({
+      db: o.db,
+      logger: o.logger,
+      hosts: o.hosts,
+      intervalMs,
+      timeoutMs: o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+      ...(cloudProbe ? { cloudProbe } : {}),
+    });
     for (const l of listeners) monitor.onChange(l);
     await monitor.ready();
   };

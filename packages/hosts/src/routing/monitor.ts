@@ -2,6 +2,7 @@ import type { Db } from "@svc/db";
 import { createHostInventory } from "../inventory";
 import { LOCAL_HOST } from "../names";
 import { probeRecord } from "../contact";
+import type { CloudProbeResult } from "../service";
 import type { HostRecord, ProbeResult } from "../types";
 import type { HostStatus, RoutingLogger } from "./types";
 
@@ -13,6 +14,8 @@ export interface HostMonitorOptions {
   intervalMs: number;
   timeoutMs: number;
   probe?: (h: HostRecord) => Promise<ProbeResult>;
+  /** A cloud host's probe (its provider's identity call); absent: cloud hosts are down here. */
+  cloudProbe?: (h: HostRecord) => Promise<CloudProbeResult>;
 }
 
 /** The served hosts and their state as this process's last probe round found them. */
@@ -59,17 +62,18 @@ export function createHostMonitor(o: HostMonitorOptions): HostMonitor {
   const probeOne = async (name: string, rec: HostRecord | undefined): Promise<HostStatus> => {
     const at = new Date().toISOString();
     if (!rec) return { up: false, reason: "not in the inventory", probedAt: at };
-    const r = await withDeadline(
-      probe(rec).catch((e: unknown): ProbeResult => ({ up: false, error: e instanceof Error ? e.message : String(e) })),
-      o.timeoutMs,
-    );
-    const res: ProbeResult = r === TIMED_OUT ? { up: false, error: `the probe did not finish within ${Math.round(o.timeoutMs / 1000)} s` } : r;
+    const failed = (e: unknown) => ({ up: false as const, error: e instanceof Error ? e.message : String(e) });
+    const cloud = rec.provider !== "libvirt";
+    const noCloud = async (): Promise<CloudProbeResult> => ({ up: false, error: `a ${rec.provider} host, and this worker has no cloud credentials reader` });
+    const r = await withDeadline<ProbeResult | CloudProbeResult>(cloud ? (o.cloudProbe ?? noCloud)(rec).catch(failed) : probe(rec).catch(failed), o.timeoutMs);
+    const res = r === TIMED_OUT ? failed(new Error(`the probe did not finish within ${Math.round(o.timeoutMs / 1000)} s`)) : r;
     if (!closed) {
       await inv
-        .saveProbe(name, res.up ? { capacity: res.capacity } : { error: res.error })
+        .saveProbe(name, !res.up ? { error: res.error } : "capacity" in res ? { capacity: res.capacity } : { api: true })
         .catch((e: unknown) => o.logger.warn({ host: name, err: String(e) }, "could not record a host probe"));
     }
-    return res.up ? { up: true, probedAt: res.capacity.probed_at } : { up: false, reason: res.error, probedAt: at };
+    if (!res.up) return { up: false, reason: res.error, probedAt: at };
+    return { up: true, probedAt: "capacity" in res ? res.capacity.probed_at : new Date().toISOString() };
   };
 
   const round = async (): Promise<void> => {

@@ -3,7 +3,10 @@ import type { SvcConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type * as Ports from "@svc/engine/ports";
 import type { HostExecutor } from "@svc/host";
+import type { VmDriver } from "@svc/vm";
 import type { Weigher } from "../place";
+import type { CloudProbeResult } from "../service";
+import type { HostRecord } from "../types";
 
 export type { HostStatus, RouteDecision, RouteRequest } from "@svc/engine/ports";
 
@@ -13,11 +16,28 @@ export interface RoutingLogger {
   warn(fields: Record<string, unknown>, msg: string): void;
 }
 
+/**
+ * A cloud host as a host-scoped operator uses it: its VM driver (called in the worker's process:
+ * the provider's API is the host) and how its instances are reached. With a bastion, the
+ * OperatorHost's `jump` is the bastion (its keys pinned in the host's row).
+ */
+export interface CloudTarget {
+  provider: string;
+  /** The region (aws) or location (hetzner). */
+  region: string;
+  /** The host's driver, made once per worker and host settings (reading the secrets file then). */
+  driver(): Promise<VmDriver>;
+  /** The private key its instances are reached with (its `.pub` is given to the provider), on the configured host where plays run. */
+  keyPath: string;
+  /** The login on its instances (the host's ssh_user setting; default svc, the user cloud-init makes). */
+  sshUser: string;
+}
+
 /** A host of the inventory as a host-scoped operator uses it (the engine's OperatorHost over an SSH executor). */
-export type RoutingOperatorHost = Ports.OperatorHost<HostExecutor>;
+export type RoutingOperatorHost = Ports.OperatorHost<HostExecutor, CloudTarget>;
 
 /** The engine's HostRouting, plus ready(): the first probe round is done. */
-export interface HostRouting extends Ports.HostRouting<HostExecutor> {
+export interface HostRouting extends Ports.HostRouting<HostExecutor, CloudTarget> {
   ready(): Promise<void>;
 }
 
@@ -35,4 +55,11 @@ export interface HostRoutingOptions {
   localSettings?: Pick<SvcConfig, "ssh" | "vm">;
   /** How a VM is placed when several hosts fit (SvcConfig.placement.weigher; default spread). */
   weigher?: Weigher;
+  /**
+   * A cloud host's VM driver (@svc/vm's cloudDriverFor with the secrets file); without it cloud
+   * hosts are down in this worker ("no cloud credentials here").
+   */
+  cloudDriver?: (host: HostRecord) => Promise<VmDriver>;
+  /** A cloud host's probe (who its credentials are); default: the driver's identity call. */
+  cloudProbe?: (host: HostRecord) => Promise<CloudProbeResult>;
 }

@@ -133,3 +133,23 @@ export async function jumpHostInventory(ex: HostExecutor, host: OperatorHost & {
   };
   return { all: { hosts: { [host.name]: entry } } };
 }
+
+/**
+ * Inventory for a cloud instance reached through its host's bastion: the keys vm_wait_ssh pinned
+ * (no scan: the bastion only forwards), ssh through the bastion with its pinned keys.
+ */
+export async function cloudJumpInventory(
+  ex: HostExecutor,
+  jump: Jump,
+  dir: string,
+  hosts: JumpTarget[],
+  keys: string[],
+  key: string | undefined,
+  ctx: OperatorContext,
+  interpreter: string,
+) {
+  const jumpKh = await writeJumpKnownHosts(ex, dir, jump, ctx);
+  const knownHosts = `${dir}/known_hosts`;
+  await writeHostFile(ex, knownHosts, `${keys.join("\n")}\n`, ctx);
+  return targetsInventory(hosts, sshArgsText(jumpTargetSshWords(jump, knownHosts, jumpKh)), key, interpreter);
+}

@@ -1,7 +1,8 @@
 import { posix } from "node:path";
 import { NonRetryableError } from "@svc/errors";
 import type { Operator } from "../types";
-import { jumpHostInventory, jumpVmInventory } from "./ansible-jump";
+import { cloudJumpInventory, jumpHostInventory, jumpVmInventory } from "./ansible-jump";
+import { cloudEndpoint } from "./cloud-endpoint";
 import { CLEAN_UP_AFTER, removedLine, sharedControlPath, sshReuseEnv, vmInventory } from "./ansible-run";
 import { AnsibleOutputWatcher } from "./ansible-output";
 import { ansibleStrategyFor, MITOGEN_INTERPRETER, type AnsibleStrategy } from "./ansible-strategy";
@@ -29,14 +30,18 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       const vmEx = executorFor(ctx, exFor);
       const ex = jump ? exFor(ctx) : vmEx;
       const s = hostOperatorSettings(ctx.config.vm);
-      const key = a.private_key ?? s.sshPrivkey;
+      const cloud = ctx.host?.cloud;
+      if (cloud && !a.vm) throw new NonRetryableError(`host '${ctx.host!.name}' is a cloud host: its plays are for its VMs (give vm)`);
+      const key = a.private_key ?? cloud?.keyPath ?? s.sshPrivkey;
       if (!posix.isAbsolute(a.playbook) && posix.normalize(a.playbook).split("/")[0] === "..") {
         throw new NonRetryableError(`playbook path ${JSON.stringify(a.playbook)} leaves SVC_PLAYBOOKS_DIR; give an absolute path to use another place`);
       }
       const playbook = posix.isAbsolute(a.playbook) ? a.playbook : posix.join(ctx.config.playbooksDir, a.playbook);
       const trusted = Object.fromEntries(a.settings.map((k) => [k, SETTING_VARS[k](ctx.config)]));
       const extraVars = unsafeExtraVarsYaml(a.extra_vars, trusted);
-      const ep = a.vm_endpoint?.host_keys.length ? a.vm_endpoint : null;
+      // A cloud instance: the endpoint and keys vm_wait_ssh pinned, given or read back where it pinned them.
+      const given = a.vm_endpoint?.host_keys.length ? a.vm_endpoint : null;
+      const ep = cloud && !given ? await cloudEndpoint(a.vm!, ctx, ex) : given;
       const endpoint = ep ? [{ name: a.vm!, host: ep.ssh_host, port: ep.ssh_port, user: ep.ssh_user }] : null;
       // Plays on the host itself are local and short: Ansible's own strategy; plays on VMs take the
       // configured one (a probe, once per host).
@@ -80,7 +85,9 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
             ? jump
               ? await jumpHostInventory(ex, { ...ctx.host!, jump }, dir, ctx)
               : { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } }
-            : await jumpVmInventory(ex, vmEx, jump!, dir, hosts, key, ctx, interpreter);
+            : cloud
+              ? await cloudJumpInventory(ex, jump!, dir, hosts, ep!.host_keys, key, ctx, interpreter)
+              : await jumpVmInventory(ex, vmEx, jump!, dir, hosts, key, ctx, interpreter);
           await writeHostFile(ex, `${dir}/inventory.json`, JSON.stringify(inventory, null, 2), ctx);
         } else {
           await scanKeysAndWriteInventory(ex, dir, hosts, JSON.stringify(vmInventory(dir, hosts, key, interpreter), null, 2), ctx);

@@ -39,6 +39,8 @@ export function defaultHostExecutor(ctx: OperatorContext): HostExecutor {
  */
 export function executorFor(ctx: OperatorContext, exFor: (ctx: OperatorContext) => HostExecutor): HostExecutor {
   if (!ctx.host) return exFor(ctx);
+  // A cloud host has no executor: its SSH waits and plays run on the configured host, as a jump host's plays do.
+  if (!ctx.host.executor) return exFor(ctx);
   ctx.log(`on host ${ctx.host.name} (${ctx.host.executor.target}, libvirt ${ctx.host.libvirtUri})`, "system");
   return ctx.host.executor;
 }

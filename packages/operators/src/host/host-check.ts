@@ -22,6 +22,21 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
     args,
     hostScoped: true,
     async run(a, ctx) {
+      if (ctx.host?.cloud) {
+        // A cloud host has no hypervisor to check: its provider's API answered the worker's last probe (else the try would wait for it).
+        const c = ctx.host.cloud;
+        const message = `cloud host ${ctx.host.name}: ${c.provider} ${c.region}, its API answered this worker's last probe`;
+        ctx.log(`ok: provider: ${message}`, "system");
+        return {
+          ok: true,
+          virt_type: null,
+          libvirt: false,
+          disk_free_gb: null,
+          memory_available_mb: null,
+          findings: [{ check: "provider", severity: "ok", message }],
+          host: ctx.host.name,
+        };
+      }
       const ex = executorFor(ctx, exFor);
       const s = hostOperatorSettings(ctx.config.vm);
       const findings: Finding[] = [];

@@ -2,10 +2,11 @@ import type { z } from "zod";
 import type { Operator, OperatorContext } from "../types";
 import { NonRetryableError } from "@svc/errors";
 import { actedOnHost, hostOperatorSettings, defaultHostExecutor, effectFence, executorFor, type HostOperatorDeps } from "./deps";
+import { cloudCreate, cloudDelete, cloudInfo, cloudVmOutput } from "./cloud-vm";
 import { ForeignVmError, runVmCli, vmOutput, type VmCliInfo } from "./vm-cli";
 import { createArgs, deleteArgs, nameArgs, type CreateArgs, type DeleteArgs } from "./vm-args";
 
-/** vm_create, vm_delete and vm_info: the VM CLI on the host, reached over SSH. */
+/** vm_create, vm_delete and vm_info: the VM CLI on the host, reached over SSH; on a cloud host, its driver. */
 export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
   const exFor = deps.executor ?? defaultHostExecutor;
   const settings = (ctx: OperatorContext) => hostOperatorSettings(ctx.config.vm);
@@ -17,6 +18,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: createArgs,
     hostScoped: true,
     async run(a, ctx) {
+      if (ctx.host?.cloud) return cloudCreate(a, ctx, ctx.host.cloud, exFor(ctx));
       const s = settings(ctx);
       const key = a.ssh_pubkey_path ?? s.sshPubkey;
       const args = [
@@ -62,6 +64,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: deleteArgs,
     hostScoped: true,
     async run(a, ctx) {
+      if (ctx.host?.cloud) return cloudDelete(a.name, a.force_foreign, ctx, ctx.host.cloud, exFor(ctx));
       const argv = ["delete", "vm", a.name, "-y", ...(a.force_foreign ? ["--force-foreign"] : [])];
       const r = await runVmCli<{ name: string; deleted: boolean; note?: string }>(executorFor(ctx, exFor), settings(ctx), ctx, argv, undefined, effectFence(ctx)).catch(
         (e: unknown) => {
@@ -80,6 +83,7 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     args: nameArgs,
     hostScoped: true,
     async run(a, ctx) {
+      if (ctx.host?.cloud) return cloudVmOutput(await cloudInfo(a.name, ctx, ctx.host.cloud), ctx.host.name);
       return { ...vmOutput(await runVmCli<VmCliInfo>(executorFor(ctx, exFor), settings(ctx), ctx, ["info", "vm", a.name])), host: actedOnHost(ctx) };
     },
   };

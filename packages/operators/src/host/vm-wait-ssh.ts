@@ -4,6 +4,7 @@ import { pinVmHostKeys, waitForHostKeys, type PinResult } from "@svc/vm";
 import type { Operator, OperatorContext } from "../types";
 import { sleep } from "./abortable-sleep";
 import { ansibleStrategyFor } from "./ansible-strategy";
+import { cloudWaitSsh } from "./cloud-wait-ssh";
 import { defaultHostExecutor, executorFor, hostOperatorSettings, type HostOperatorDeps } from "./deps";
 import { runVmCli, type VmCliInfo } from "./vm-cli";
 import { args, type Args } from "./vm-wait-ssh-args";
@@ -27,10 +28,12 @@ export function createVmWaitSshOperator(deps: HostOperatorDeps = {}): Operator<A
   const exFor = deps.executor ?? defaultHostExecutor;
   return {
     name: "vm_wait_ssh",
-    description: "Wait until SSH answers on a VM's endpoint (timeout_s); output name, ssh_host, ssh_port, host_keys",
+    description:
+      "Wait until SSH answers on a VM's endpoint (timeout_s; a cloud instance's address, or through its host's bastion, its keys trusted on first use); output name, ssh_host, ssh_port, host_keys",
     args,
     hostScoped: true,
     async run(a, ctx) {
+      if (ctx.host?.cloud) return cloudWaitSsh(a, ctx, ctx.host, exFor(ctx));
       // The scan runs on the VM's host: its forwards are on that host's 127.0.0.1.
       const ex = executorFor(ctx, exFor);
       // The VM's plays run on this host with the strategy its probe picks (once per host and

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { DescribeInstancesCommand, EC2Client, RunInstancesCommand, TerminateInstancesCommand, type Instance, type Tag } from "@aws-sdk/client-ec2";
 import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
 import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
@@ -196,6 +197,15 @@ export class AwsDriver implements VmDriver {
           InstanceType: size.name as never,
           MinCount: 1,
           MaxCount: 1,
+          // The try's task as EC2's idempotency token: a second try of the same task (at-least-once
+          // delivery) gets the instance the first one launched, never a second one.
+          ...(opts.owner
+            ? {
+                ClientToken: createHash("sha256")
+                  .update(JSON.stringify([opts.owner.dagId, opts.owner.runId, opts.owner.taskId, spec.name]))
+                  .digest("hex"),
+              }
+            : {}),
           ...(key ? { KeyName: key.name } : {}),
           UserData: Buffer.from(userData).toString("base64"),
           MetadataOptions: { HttpTokens: "required", HttpEndpoint: "enabled" },

@@ -1,0 +1,170 @@
+import { DescribeInstancesCommand, EC2Client, RegisterImageCommand } from "@aws-sdk/client-ec2";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig, type SvcConfig } from "@svc/config";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime } from "@svc/engine";
+import { createHostService } from "@svc/hosts";
+import { createHostRouting } from "@svc/hosts/routing";
+import { silentLogger } from "@svc/logger";
+import { defaultOperators } from "@svc/operators";
+import { createQueues } from "@svc/queue";
+import { createTestDb, createTestRedis, freePort, startMoto, waitFor, type Moto, type TestDb } from "@svc/testing";
+import { AwsDriver } from "../../packages/vm/src/aws/driver";
+import { REPO_ROOT } from "./stack";
+
+// vm_deployment on an AWS host against moto_server, through the worker's routing and the AWS
+// driver called in its process. moto's instances are records: no try connects to an address moto
+// invents. The host's bastion is a closed port on 127.0.0.1, so a wait for SSH fails there (the
+// bastion is never reached, the instance's address never contacted) and the rollback runs.
+jest.setTimeout(240_000);
+
+const REGION = "eu-west-1";
+const KEYS = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" };
+const P = `ca${process.pid % 100000}`;
+const BASTION_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl";
+
+let moto: Moto;
+let ec2: EC2Client;
+let tdb: TestDb;
+let redis: ReturnType<typeof createTestRedis>;
+let queues: ReturnType<typeof createQueues>;
+let work: string;
+let config: SvcConfig;
+let api: ReturnType<typeof createEngineApi>;
+let routing: ReturnType<typeof createHostRouting>;
+const runtimes: EngineRuntime[] = [];
+
+beforeAll(async () => {
+  moto = await startMoto();
+  ec2 = new EC2Client({ region: REGION, endpoint: moto.endpoint, credentials: KEYS });
+  await ec2.send(new RegisterImageCommand({ Name: "debian-12-amd64-20260101-1", Architecture: "x86_64", RootDeviceName: "/dev/xvda", VirtualizationType: "hvm" }));
+  tdb = await createTestDb("cloudaws");
+  redis = createTestRedis("cloudaws");
+  work = mkdtempSync(path.join(os.tmpdir(), "svc-cloudaws-"));
+  const dagsDir = path.join(work, "dags");
+  execFileSync("mkdir", ["-p", dagsDir, path.join(work, "inventory")]);
+  copyFileSync(path.join(REPO_ROOT, "dags/vm_deployment.yaml"), path.join(dagsDir, "vm_deployment.yaml"));
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "svc@test", "-f", path.join(work, "id_ed25519")]);
+  config = {
+    ...loadConfig({
+      DATABASE_URL: tdb.url,
+      REDIS_URL: redis.url,
+      SVC_REDIS_PREFIX: redis.prefix,
+      SVC_DAGS_DIR: dagsDir,
+      SVC_LOG_LEVEL: "silent",
+      SVC_SSH_HOST: "local",
+      SVC_INVENTORY_DIR: path.join(work, "inventory"),
+      SVC_PLAYBOOKS_DIR: path.join(REPO_ROOT, "playbooks"),
+      SVC_VM_DEFAULT_IMAGE: "debian12",
+      SVC_VM_DEFAULT_NETWORK: "user",
+    }),
+    reconcileIntervalMs: 2000,
+  };
+  const hosts = createHostService({ db: tdb.db });
+  await hosts.addCloud(
+    {
+      name: "aws-test",
+      provider: "aws",
+      settings: { region: REGION, endpoint: moto.endpoint, bastion: `svc@127.0.0.1:${await freePort()}` },
+      key_path: path.join(work, "id_ed25519"),
+      bastion_key: BASTION_KEY,
+    },
+    { probe: false, actor: "test" },
+  );
+  queues = createQueues({ url: redis.url, prefix: redis.prefix });
+  const operators = defaultOperators();
+  await syncDagFolder({ db: tdb.db, dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), notifier: createQueueNotifier(queues) });
+  api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog: operators, settings: dagSettingsFromConfig(config) });
+  await api.setPaused("vm_deployment", false);
+  // The worker's factory, as the worker's main makes it from the host's row and the secrets file;
+  // here the keys are moto's and the image map points at the AMI registered above.
+  const images = { debian12: { owners: ["123456789012"], name: "debian-12-amd64-*" } };
+  routing = createHostRouting({
+    db: tdb.db,
+    logger: silentLogger(),
+    hosts: "all",
+    probeIntervalMs: 2000,
+    cloudDriver: async (r) =>
+      new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 }),
+  });
+  await routing.ready();
+  runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), worker: false }));
+  runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), scheduler: false, hosts: routing }));
+}, 120_000);
+
+afterAll(async () => {
+  for (const rt of runtimes) await rt.stop().catch(() => undefined);
+  await routing?.close().catch(() => undefined);
+  await queues?.close();
+  ec2?.destroy();
+  await moto?.stop();
+  await redis?.cleanup();
+  await tdb?.drop();
+  if (work) rmSync(work, { recursive: true, force: true });
+}, 120_000);
+
+async function run(runId: string, conf: Record<string, unknown>) {
+  await api.triggerDagRun("vm_deployment", { runId, conf: { host: "aws-test", memory_mb: 1024, cpus: 1, ...conf } });
+  return waitFor(
+    async () => {
+      const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).executeTakeFirst();
+      return r && (r.state === "success" || r.state === "failed") ? r.state : undefined;
+    },
+    { timeoutMs: 180_000, what: `run ${runId}` },
+  );
+}
+
+const tis = async (runId: string) =>
+  Object.fromEntries(
+    (await tdb.db.selectFrom("task_instance").select(["task_id", "state", "output", "host"]).where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).execute()).map(
+      (t) => [t.task_id, t],
+    ),
+  );
+const logOf = async (runId: string, taskId: string) =>
+  (await tdb.db.selectFrom("task_log").select("line").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).where("task_id", "=", taskId).orderBy("id").execute()).map(
+    (r) => r.line,
+  );
+const instances = async (name: string) =>
+  ((await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: "tag:Name", Values: [name] }] }))).Reservations ?? []).flatMap((r) => r.Instances ?? []);
+
+test("wait_ssh false: vm_deployment on the AWS host creates the instance with svc's tags and IMDSv2, and returns without contacting it", async () => {
+  const name = `${P}-nowait`;
+  expect(await run("nowait", { vm_name: name, wait_ssh: false })).toBe("success");
+  const t = await tis("nowait");
+  expect(t.create_vm).toMatchObject({ state: "success", host: "aws-test" });
+  expect(t.create_vm!.output).toMatchObject({ name, provider: "aws", region: REGION, host: "aws-test", created: true, instance_id: expect.stringMatching(/^i-/) });
+  for (const skipped of ["wait_ssh", "configure", "verify", "cleanup_on_failure"]) expect(t[skipped]?.state).toBe("skipped");
+  expect(t.report?.state).toBe("success");
+  const [i] = await instances(name);
+  expect(i?.State?.Name).toBe("running");
+  expect(i?.MetadataOptions?.HttpTokens).toBe("required");
+  expect(Object.fromEntries((i?.Tags ?? []).map((x) => [x.Key, x.Value]))).toMatchObject({ "managed-by": "svc", "svc-dag-id": "vm_deployment", "svc-run-id": "nowait" });
+  expect(await logOf("nowait", "create_vm")).toEqual(expect.arrayContaining([expect.stringMatching(/^creating VM .* on cloud host aws-test \(aws eu-west-1\)/)]));
+  // Deleting it through the same workflow terminates it.
+  expect(await run("nowait-del", { action: "delete", vm_name: name })).toBe("success");
+  expect((await instances(name)).map((x) => x.State?.Name)).toEqual(["terminated"]);
+});
+
+test("a create whose SSH wait fails (the bastion does not answer) is rolled back: the instance is terminated", async () => {
+  const name = `${P}-roll`;
+  expect(await run("roll", { vm_name: name, ssh_wait_timeout: 10 })).toBe("failed");
+  const t = await tis("roll");
+  expect(t.create_vm?.state).toBe("success");
+  expect(t.wait_ssh?.state).toBe("failed");
+  expect(t.cleanup_on_failure?.state).toBe("success");
+  expect(await logOf("roll", "wait_ssh")).toEqual(expect.arrayContaining([expect.stringMatching(/through the bastion svc@127\.0\.0\.1:\d+/)]));
+  expect((await instances(name)).map((x) => x.State?.Name)).toEqual(["terminated"]);
+});
+
+test("keep_on_failure true keeps the instance of a failed create", async () => {
+  const name = `${P}-keep`;
+  expect(await run("keep", { vm_name: name, ssh_wait_timeout: 10, keep_on_failure: true })).toBe("failed");
+  const t = await tis("keep");
+  expect(t.wait_ssh?.state).toBe("failed");
+  expect(t.cleanup_on_failure?.state).toBe("skipped");
+  expect((await instances(name)).map((x) => x.State?.Name)).toEqual(["running"]);
+  expect(await run("keep-del", { action: "delete", vm_name: name })).toBe("success");
+  expect((await instances(name)).map((x) => x.State?.Name)).toEqual(["terminated"]);
+});
