@@ -5,7 +5,7 @@ import type { EC2Client } from "@aws-sdk/client-ec2";
 import { ImageNotFoundError } from "./errors";
 import { resolveAwsImage } from "./aws/images";
 import type { AwsImageSource } from "./aws/settings";
-import { awsInstanceTypes, pickSize, type CloudSize } from "./aws/sizes";
+import { awsInstanceTypes, pickSize } from "./aws/sizes";
 import type { HetznerClient, HcImage, HcServerType } from "./hetzner/client";
 import type { CloudPlanRequest, CloudVmPlan } from "./cloud-plan-text";
 

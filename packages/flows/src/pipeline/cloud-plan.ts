@@ -2,6 +2,7 @@ import type { HostRecord, PlacementPreview, VmPlacementPreview } from "@svc/host
 import type { Logger } from "@svc/logger";
 import type { SvcConfig } from "@svc/config";
 import { describeCloudPlan, type CloudPlanRequest, type CloudVmPlan } from "@svc/vm/plan";
+import type * as Vm from "@svc/vm";
 import type { ApprovalNeed } from "./approval-needs";
 
 /** What a VM would be on a cloud host (its provider's read-only calls); the orchestrator wires it with the hosts' credentials. */
@@ -13,8 +14,8 @@ export type PlanVm = VmPlacementPreview & { cloud?: CloudVmPlan; cloud_note?: st
 /** The planner over each host's VM driver, its credentials from the secrets file (read when a plan needs it) or the SDK's chain where the host says so. */
 export function createCloudPlanner(config: SvcConfig): CloudPlanner {
   // The drivers (and their SDKs) load on the first cloud plan: a process that never plans one never loads them.
-  let vm: Promise<typeof import("@svc/vm")> | undefined;
-  let secrets: ReturnType<typeof import("@svc/vm").secretsFromConfig> | undefined;
+  let vm: Promise<typeof Vm> | undefined;
+  let secrets: ReturnType<typeof Vm.secretsFromConfig> | undefined;
   return async (host, want) => {
     vm ??= import("@svc/vm");
     const { cloudDriverFor, secretsFromConfig } = await vm;

@@ -9,7 +9,16 @@ type Values = Record<string, string | boolean | string[] | undefined>;
 /** The options of `add` per provider (the others are refused for it). */
 const LIBVIRT_ONLY = ["ssh", "libvirt-uri", "host-key", "images-dir", "disks-dir", "reserve-memory", "reserve-disk", "reserve-vcpus", "cpu-ratio"];
 const CLOUD: Record<CloudProvider, Record<string, string>> = {
-  aws: { region: "region", zone: "zone", subnet: "subnet", "security-group": "security_group", endpoint: "endpoint", credentials: "credentials", bastion: "bastion", "ssh-user": "ssh_user" },
+  aws: {
+    region: "region",
+    zone: "zone",
+    subnet: "subnet",
+    "security-group": "security_group",
+    endpoint: "endpoint",
+    credentials: "credentials",
+    bastion: "bastion",
+    "ssh-user": "ssh_user",
+  },
   hetzner: { location: "location", network: "network", endpoint: "endpoint", bastion: "bastion", "ssh-user": "ssh_user" },
   gcp: { project: "project", zone: "zone", network: "network", subnet: "subnet", endpoint: "endpoint", credentials: "credentials" },
   azure: {
