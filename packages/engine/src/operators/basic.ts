@@ -22,17 +22,21 @@ export const sleepOperator: Operator<{ seconds: number; print_every?: number }> 
   description: "Sleep for a number of seconds, logging progress",
   args: z.object({ seconds: z.coerce.number().min(0).max(86400), print_every: z.coerce.number().min(0.01).optional() }),
   async run(args, ctx) {
-    const end = Date.now() + args.seconds * 1000;
-    const tick = (args.print_every ?? args.seconds) * 1000;
-    let n = 0;
-    while (Date.now() < end) {
+    // Ticks on a fixed schedule from the start (not one timer after another), so a loaded machine's
+    // late timers delay the lines but never drop one: `seconds / print_every` lines, the last at the end.
+    const start = Date.now();
+    const totalMs = args.seconds * 1000;
+    const tickMs = (args.print_every ?? args.seconds) * 1000;
+    const ticks = args.print_every ? Math.ceil(totalMs / tickMs - 1e-9) : 1;
+    for (let n = 1; n <= ticks; n++) {
+      const wait = Math.max(0, Math.min(start + n * tickMs, start + totalMs) - Date.now());
       await new Promise<void>((resolve, reject) => {
         const onAbort = () => (clearTimeout(t), reject(ctx.signal.reason ?? new Error("aborted")));
-        const t = setTimeout(() => (ctx.signal.removeEventListener("abort", onAbort), resolve()), Math.min(tick, end - Date.now()));
+        const t = setTimeout(() => (ctx.signal.removeEventListener("abort", onAbort), resolve()), wait);
         if (ctx.signal.aborted) return onAbort();
         ctx.signal.addEventListener("abort", onAbort, { once: true });
       });
-      if (args.print_every) ctx.log(`tick ${++n}`);
+      if (args.print_every) ctx.log(`tick ${n}`);
     }
     return { slept_seconds: args.seconds };
   },
