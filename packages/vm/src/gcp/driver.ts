@@ -1,10 +1,11 @@
 import { FirewallsClient, GlobalOperationsClient, ImagesClient, InstancesClient, MachineTypesClient, ZoneOperationsClient, type protos } from "@google-cloud/compute";
 import { cloudInitUserData } from "../cloud-init";
-import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
+import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError } from "../errors";
 import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
+import { infoByName } from "../cloud/info-by-name";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { GcpFirewalls, gcpFirewallResources, gcpTag } from "./firewall";
 import { GCP_IMAGES, gcpLabelValue, lastSegment } from "./images";
@@ -138,11 +139,12 @@ export class GcpDriver implements VmDriver {
     return (await Promise.all(items.map((i) => this.toInfo(i)))).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async info(name: string): Promise<VmInfo> {
-    assertVmName(name);
-    const i = await this.get(name);
-    if (!i) throw new VmNotFoundError(name);
-    return this.toInfo(i);
+  info(name: string): Promise<VmInfo> {
+    return infoByName(
+      name,
+      (n) => this.get(n),
+      (i) => this.toInfo(i),
+    );
   }
 
   /** None: the Compute API gives no prices (they are in the Cloud Billing Catalog API, which svc does not call). */

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { cloudInitUserData } from "../cloud-init";
-import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
+import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError } from "../errors";
 import { keyFingerprints } from "../aws/keypair";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
+import { infoByName } from "../cloud/info-by-name";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { createVmFirewall, removeVmFirewalls } from "./firewall";
 import { planHetznerVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
@@ -137,11 +138,12 @@ export class HetznerDriver implements VmDriver {
     return (await this.api.all<HcServer>(q, "servers")).map((sv) => this.toInfo(sv)).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async info(name: string): Promise<VmInfo> {
-    assertVmName(name);
-    const sv = await this.byName(name);
-    if (!sv) throw new VmNotFoundError(name);
-    return this.toInfo(sv);
+  info(name: string): Promise<VmInfo> {
+    return infoByName(
+      name,
+      (n) => this.byName(n),
+      (sv) => this.toInfo(sv),
+    );
   }
 
   listImages(): Promise<ImageInfo[]> {
