@@ -8,6 +8,7 @@ import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules, portText } from "../firewall";
 import { assertVmName } from "../names";
 import { infoByName } from "../cloud/info-by-name";
+import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, FirewallRule, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { AZURE_IMAGES, azureCredential, type AzureDriverSettings } from "./settings";
 
@@ -138,10 +139,7 @@ export class AzureDriver implements VmDriver {
       nets: this.s.vnet ? [this.s.vnet] : [],
       macs: nic?.macAddress ? [nic.macAddress.toLowerCase().replace(/-/g, ":")] : [],
       iso: null,
-      ip: pub ?? priv,
-      ssh_host: pub ?? priv,
-      ssh_port: (pub ?? priv) ? 22 : null,
-      ssh_user: tags["managed-by"] === "svc" ? (this.s.sshUser ?? "svc") : null,
+      ...cloudSshAddress(pub, priv, tags["managed-by"], this.s.sshUser),
       forwards: [],
       driver: this.name,
       cloud: {
@@ -177,11 +175,7 @@ export class AzureDriver implements VmDriver {
   }
 
   info(name: string): Promise<VmInfo> {
-    return infoByName(
-      name,
-      (n) => this.get(n),
-      (vm) => this.toInfo(vm),
-    );
+    return infoByName(name, this.get.bind(this), this.toInfo.bind(this));
   }
 
   /** None: Resource Manager gives no prices (they are in the Retail Prices API, which svc does not call). */

@@ -6,6 +6,7 @@ import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
 import { infoByName } from "../cloud/info-by-name";
+import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { GcpFirewalls, gcpFirewallResources, gcpTag } from "./firewall";
 import { GCP_IMAGES, gcpLabelValue, lastSegment } from "./images";
@@ -100,10 +101,7 @@ export class GcpDriver implements VmDriver {
       nets: nic?.network ? [lastSegment(nic.network)] : [],
       macs: [],
       iso: null,
-      ip: pub ?? priv,
-      ssh_host: pub ?? priv,
-      ssh_port: (pub ?? priv) ? 22 : null,
-      ssh_user: labels["managed-by"] === "svc" ? (this.s.sshUser ?? "svc") : null,
+      ...cloudSshAddress(pub, priv, labels["managed-by"], this.s.sshUser),
       forwards: [],
       driver: this.name,
       cloud: {
@@ -140,11 +138,7 @@ export class GcpDriver implements VmDriver {
   }
 
   info(name: string): Promise<VmInfo> {
-    return infoByName(
-      name,
-      (n) => this.get(n),
-      (i) => this.toInfo(i),
-    );
+    return infoByName(name, this.get.bind(this), this.toInfo.bind(this));
   }
 
   /** None: the Compute API gives no prices (they are in the Cloud Billing Catalog API, which svc does not call). */

@@ -6,6 +6,7 @@ import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
 import { infoByName } from "../cloud/info-by-name";
+import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { createVmFirewall, removeVmFirewalls } from "./firewall";
 import { planHetznerVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
@@ -94,10 +95,7 @@ export class HetznerDriver implements VmDriver {
       nets: this.s.network ? [this.s.network] : [],
       macs: [],
       iso: null,
-      ip: pub ?? priv,
-      ssh_host: pub ?? priv,
-      ssh_port: (pub ?? priv) ? 22 : null,
-      ssh_user: sv.labels["managed-by"] === "svc" ? (this.s.sshUser ?? "svc") : null,
+      ...cloudSshAddress(pub, priv, sv.labels["managed-by"], this.s.sshUser),
       forwards: [],
       driver: this.name,
       cloud: {
@@ -139,11 +137,7 @@ export class HetznerDriver implements VmDriver {
   }
 
   info(name: string): Promise<VmInfo> {
-    return infoByName(
-      name,
-      (n) => this.byName(n),
-      (sv) => this.toInfo(sv),
-    );
+    return infoByName(name, this.byName.bind(this), this.toInfo.bind(this));
   }
 
   listImages(): Promise<ImageInfo[]> {
