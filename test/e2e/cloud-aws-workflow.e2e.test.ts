@@ -1,7 +1,6 @@
 import { DescribeInstancesCommand, EC2Client, RegisterImageCommand } from "@aws-sdk/client-ec2";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime } from "@svc/engine";
@@ -13,6 +12,7 @@ import { createQueues } from "@svc/queue";
 import { createTestDb, createTestRedis, freePort, startMoto, waitFor, type Moto, type TestDb } from "@svc/testing";
 import { AwsDriver } from "../../packages/vm/src/aws/driver";
 import { REPO_ROOT } from "./stack";
+import { engineTestEnv, vmDeploymentWork } from "./engine-env";
 
 // vm_deployment on an AWS host against moto_server, through the worker's routing and the AWS
 // driver called in its process. moto's instances are records: no try connects to an address moto
@@ -42,18 +42,12 @@ beforeAll(async () => {
   await ec2.send(new RegisterImageCommand({ Name: "debian-12-amd64-20260101-1", Architecture: "x86_64", RootDeviceName: "/dev/xvda", VirtualizationType: "hvm" }));
   tdb = await createTestDb("cloudaws");
   redis = createTestRedis("cloudaws");
-  work = mkdtempSync(path.join(os.tmpdir(), "svc-cloudaws-"));
-  const dagsDir = path.join(work, "dags");
-  execFileSync("mkdir", ["-p", dagsDir, path.join(work, "inventory")]);
-  copyFileSync(path.join(REPO_ROOT, "dags/vm_deployment.yaml"), path.join(dagsDir, "vm_deployment.yaml"));
+  let dagsDir: string;
+  ({ work, dagsDir } = vmDeploymentWork("cloudaws"));
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "svc@test", "-f", path.join(work, "id_ed25519")]);
   config = {
     ...loadConfig({
-      DATABASE_URL: tdb.url,
-      REDIS_URL: redis.url,
-      SVC_REDIS_PREFIX: redis.prefix,
-      SVC_DAGS_DIR: dagsDir,
-      SVC_LOG_LEVEL: "silent",
+      ...engineTestEnv(tdb, redis, dagsDir),
       SVC_SSH_HOST: "local",
       SVC_INVENTORY_DIR: path.join(work, "inventory"),
       SVC_PLAYBOOKS_DIR: path.join(REPO_ROOT, "playbooks"),

@@ -1,6 +1,4 @@
-import { existsSync, mkdtempSync, copyFileSync, readFileSync, rmSync } from "node:fs";
-import { execFileSync } from "node:child_process";
-import os from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime } from "@svc/engine";
@@ -13,7 +11,7 @@ import { createTestDb, createTestRedis, startSshd, waitFor, type TestDb, type Te
 import { HetznerDriver } from "../../packages/vm/src/hetzner/driver";
 import { startFakeBastion, type FakeBastion } from "../../packages/vm/test/fake-bastion";
 import { startHetznerFake, type HetznerFake } from "../../packages/vm/test/hetzner-fake";
-import { REPO_ROOT } from "./stack";
+import { engineTestEnv, vmDeploymentWork } from "./engine-env";
 
 // vm_deployment's SSH wait on a Hetzner host through its bastion, VM-less: the fake's server is
 // backed by a test sshd on 127.0.0.1 (the "machine"), the bastion a fake's SSH server on 127.0.0.1
@@ -40,17 +38,11 @@ beforeAll(async () => {
   bastion = await startFakeBastion(`${sshd.keyPath}.pub`, (address, port) => fake.sshPortOf(address, port));
   tdb = await createTestDb("hzbastion");
   redis = createTestRedis("hzbastion");
-  work = mkdtempSync(path.join(os.tmpdir(), "svc-hzbastion-"));
-  const dagsDir = path.join(work, "dags");
-  execFileSync("mkdir", ["-p", dagsDir, path.join(work, "inventory")]);
-  copyFileSync(path.join(REPO_ROOT, "dags/vm_deployment.yaml"), path.join(dagsDir, "vm_deployment.yaml"));
+  let dagsDir: string;
+  ({ work, dagsDir } = vmDeploymentWork("hzbastion"));
   config = {
     ...loadConfig({
-      DATABASE_URL: tdb.url,
-      REDIS_URL: redis.url,
-      SVC_REDIS_PREFIX: redis.prefix,
-      SVC_DAGS_DIR: dagsDir,
-      SVC_LOG_LEVEL: "silent",
+      ...engineTestEnv(tdb, redis, dagsDir),
       SVC_SSH_HOST: "local",
       SVC_INVENTORY_DIR: path.join(work, "inventory"),
       SVC_VM_DEFAULT_IMAGE: "debian12",

@@ -21,6 +21,7 @@ import {
   type SecondHost,
   type TestDb,
 } from "@svc/testing";
+import { engineTestEnv } from "./engine-env";
 
 // Two hypervisor hosts, each a libvirtd of its own (a private mount namespace) reached over its own
 // sshd on 127.0.0.1, added with svc-hosts; a scheduler, and two workers, one serving only `a` and
@@ -97,11 +98,7 @@ beforeAll(async () => {
   // The VM CLI of this checkout on both hosts (they are this machine), the key injected into VMs.
   config = {
     ...loadConfig({
-      DATABASE_URL: tdb.url,
-      REDIS_URL: redis.url,
-      SVC_REDIS_PREFIX: redis.prefix,
-      SVC_DAGS_DIR: dagsDir,
-      SVC_LOG_LEVEL: "silent",
+      ...engineTestEnv(tdb, redis, dagsDir),
       SVC_VM_CLI: JSON.stringify(a.vmCli),
       SVC_VM_SSH_PUBKEY: `${a.keyPath}.pub`,
     }),

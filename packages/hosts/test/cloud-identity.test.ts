@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { execFileSync } from "node:child_process";
 import { createTestDb, startMoto, type Moto, type TestDb } from "@svc/testing";
 import { runCli } from "../src/cli/run";
 import { createCloudProbe } from "../src/cloud-probe";
+import { cliTestEnv, writeVaultedSecrets } from "./cli-test-env";
 import { startHetznerFake, type HetznerFake } from "../../vm/test/hetzner-fake";
 
 // svc-hosts with the AWS driver's identity call (sts:GetCallerIdentity) against moto_server on
@@ -32,20 +32,8 @@ beforeAll(async () => {
   [tdb, open, locked, hz] = await Promise.all([createTestDb("cloudid"), startMoto(), startMoto({ auth: true }), startHetznerFake()]);
   dir = mkdtempSync(join(os.tmpdir(), "svc-cloud-id-"));
   writeFileSync(join(dir, "known_hosts"), "");
-  writeFileSync(join(dir, "vault.pass"), "test vault password\n");
-  writeFileSync(join(dir, "secrets.yml"), `vault_hcloud_token: ${hz.token}\nvault_aws_access_key_id: ${KEYS.accessKeyId}\nvault_aws_secret_access_key: ${KEYS.secretAccessKey}\n`);
-  execFileSync("ansible-vault", ["encrypt", "--vault-password-file", join(dir, "vault.pass"), join(dir, "secrets.yml")], { stdio: "pipe" });
-  env = {
-    DATABASE_URL: tdb.url,
-    USER: "tester",
-    SVC_SSH_HOST: "127.0.0.1",
-    SVC_SSH_USER: "tester",
-    SVC_SSH_KEY_PATH: join(dir, "ssh_key"),
-    SVC_SSH_KNOWN_HOSTS: join(dir, "known_hosts"),
-    SVC_VM_SSH_PRIVKEY: join(dir, "vm_key"),
-    SVC_SECRETS_FILE: join(dir, "secrets.yml"),
-    SVC_VAULT_PASSWORD_FILE: join(dir, "vault.pass"),
-  };
+  writeVaultedSecrets(dir, `vault_hcloud_token: ${hz.token}\nvault_aws_access_key_id: ${KEYS.accessKeyId}\nvault_aws_secret_access_key: ${KEYS.secretAccessKey}\n`);
+  env = { ...cliTestEnv(tdb.url, dir, "ssh_key"), SVC_VAULT_PASSWORD_FILE: join(dir, "vault.pass") };
 });
 
 afterAll(async () => {

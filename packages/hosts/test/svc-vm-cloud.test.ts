@@ -6,6 +6,7 @@ import { EC2Client, RunInstancesCommand } from "@aws-sdk/client-ec2";
 import { createTestDb, startCountingProxy, startMoto, type CountingProxy, type Moto, type TestDb } from "@svc/testing";
 import { runCli } from "../src/cli/run";
 import { runVmHostsCli } from "../src/cli/vm-hosts";
+import { cliTestEnv, writeVaultedSecrets } from "./cli-test-env";
 import { startHetznerFake, type HetznerFake } from "../../vm/test/hetzner-fake";
 
 // svc-vm -C <cloud host> / --all-hosts / --orphans against moto_server (EC2, STS) and the Hetzner
@@ -56,19 +57,10 @@ beforeAll(async () => {
   proxy = await startCountingProxy(moto.endpoint);
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "svc@test", "-f", join(dir, "vm_key")]);
   writeFileSync(join(dir, "known_hosts"), "");
-  writeFileSync(join(dir, "vault.pass"), "test vault password\n");
-  writeFileSync(join(dir, "secrets.yml"), `vault_aws_access_key_id: ${KEYS.accessKeyId}\nvault_aws_secret_access_key: ${KEYS.secretAccessKey}\nvault_hcloud_token: ${hz.token}\n`);
-  execFileSync("ansible-vault", ["encrypt", "--vault-password-file", join(dir, "vault.pass"), join(dir, "secrets.yml")], { stdio: "pipe" });
+  writeVaultedSecrets(dir, `vault_aws_access_key_id: ${KEYS.accessKeyId}\nvault_aws_secret_access_key: ${KEYS.secretAccessKey}\nvault_hcloud_token: ${hz.token}\n`);
   env = {
-    DATABASE_URL: tdb.url,
-    USER: "tester",
-    SVC_SSH_HOST: "127.0.0.1",
-    SVC_SSH_USER: "tester",
-    SVC_SSH_KEY_PATH: join(dir, "vm_key"),
-    SVC_SSH_KNOWN_HOSTS: join(dir, "known_hosts"),
-    SVC_VM_SSH_PRIVKEY: join(dir, "vm_key"),
+    ...cliTestEnv(tdb.url, dir),
     SVC_VM_SSH_PUBKEY: join(dir, "vm_key.pub"),
-    SVC_SECRETS_FILE: join(dir, "secrets.yml"),
     SVC_VAULT_PASSWORD_FILE: join(dir, "vault.pass"),
     SVC_LIBVIRT_URI: "test:///default",
     SVC_VM_DRIVER: "libvirt",

@@ -8,13 +8,13 @@ import {
   RegisterImageCommand,
   RunInstancesCommand,
 } from "@aws-sdk/client-ec2";
-import { generateKeyPairSync } from "node:crypto";
 import { VmForeignError, VmInputError, VmNotFoundError } from "../src/errors";
 import { AwsDriver } from "../src/aws/driver";
 import { CloudApiError, waitUntil } from "../src/aws/errors";
 import { keyFingerprints } from "../src/aws/keypair";
 import { describeVmDriverConformance } from "./driver-conformance";
 import { startMoto, type Moto } from "@svc/testing";
+import { sshKey } from "./cloud-test-helpers";
 
 // The AWS driver through the official SDK against moto_server on 127.0.0.1 (EC2 and STS). moto's
 // instances are records only: nothing here connects to an address moto invents (no SSH, no wait).
@@ -23,13 +23,6 @@ jest.setTimeout(120_000);
 const REGION = "eu-west-1";
 const KEYS = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" };
 const MOTO_ACCOUNT = "123456789012";
-const sshKey = (c: string) => {
-  const { publicKey } = generateKeyPairSync("ed25519");
-  const raw = publicKey.export({ format: "der", type: "spki" }).subarray(-32);
-  const len = (b: Buffer) => Buffer.from([0, 0, 0, b.length]);
-  const type = Buffer.from("ssh-ed25519");
-  return `ssh-ed25519 ${Buffer.concat([len(type), type, len(raw), raw]).toString("base64")} ${c}`;
-};
 const KEY = sshKey("svc@test");
 
 let moto: Moto;

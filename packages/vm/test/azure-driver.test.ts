@@ -1,28 +1,20 @@
-import { generateKeyPairSync } from "node:crypto";
 import { Agent } from "node:https";
 import { VmForeignError, VmInputError } from "../src/errors";
 import { CloudApiError } from "../src/aws/errors";
 import { AzureDriver } from "../src/azure/driver";
 import { azureCredentialsFromSecrets, type AzureDriverSettings } from "../src/azure/settings";
-import { describeVmDriverConformance } from "./driver-conformance";
 import { startAzureFake, type AzureFake } from "./azure-fake";
+import { sshKey, baseSpec, describeCloudConformance } from "./cloud-test-helpers";
 
 // The Azure driver (@azure/arm-compute, arm-network, arm-resources, @azure/identity's client secret)
 // against a fake of Resource Manager and of the Entra ID token endpoint, over TLS with a CA made for
 // the run, on 127.0.0.1. Its VMs are records: nothing connects to their addresses.
 jest.setTimeout(60_000);
 
-const sshKey = (c: string) => {
-  const raw = generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(-32);
-  const len = (b: Buffer) => Buffer.from([0, 0, 0, b.length]);
-  const type = Buffer.from("ssh-ed25519");
-  return `ssh-ed25519 ${Buffer.concat([len(type), type, len(raw), raw]).toString("base64")} ${c}`;
-};
 const KEY = sshKey("svc@test");
 let fake: AzureFake;
 let driver: AzureDriver;
 let settings: (over?: Partial<AzureDriverSettings>) => AzureDriverSettings;
-const base = { image: "debian12", memoryMb: 384, cpus: 1, disksGb: [], nets: [], sshKeys: [] as string[] };
 
 beforeAll(async () => {
   fake = await startAzureFake();
@@ -43,19 +35,11 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.stop());
 
-describeVmDriverConformance("azure (fake Resource Manager)", () => ({
-  driver,
-  image: "debian12",
-  prefix: "az",
-  nets: [],
-  sshKeys: [KEY],
-  sized: { memory_mb: 1024, cpus: 1 },
-  otherSpec: { memoryMb: 3000 },
-}));
+describeCloudConformance("azure (fake Resource Manager)", { prefix: "az", sshKey: KEY, sized: { memory_mb: 1024, cpus: 1 }, otherSpec: { memoryMb: 3000 } }, () => driver);
 
 describe("AzureDriver against the fake Resource Manager", () => {
   it("makes a public IP, a NIC and the VM, tagged, with cloud-init as customData and the smallest fitting size", async () => {
-    const r = await driver.create({ ...base, name: "web1", memoryMb: 3000, sshKeys: [KEY] }, { owner: { dagId: "vm_deployment", runId: "r1", taskId: "create" } });
+    const r = await driver.create({ ...baseSpec, name: "web1", memoryMb: 3000, sshKeys: [KEY] }, { owner: { dagId: "vm_deployment", runId: "r1", taskId: "create" } });
     expect(r.info.cloud).toMatchObject({
       provider: "azure",
       region: "westeurope",
@@ -81,7 +65,7 @@ describe("AzureDriver against the fake Resource Manager", () => {
   });
 
   it("names the nearest sizes for an unknown one", async () => {
-    const e = await driver.create({ ...base, name: "old", size: "Standard_B2" }).catch((x) => x);
+    const e = await driver.create({ ...baseSpec, name: "old", size: "Standard_B2" }).catch((x) => x);
     expect(e).toBeInstanceOf(VmInputError);
     expect(e.message).toMatch(/size 'Standard_B2' is not offered in azure westeurope; nearest: Standard_B2s/);
   });
@@ -105,7 +89,7 @@ describe("AzureDriver against the fake Resource Manager", () => {
     ],
   ])("a create where %s is the provider's error and leaves nothing behind", async (_what, arrange, msg) => {
     arrange();
-    const e = await driver.create({ ...base, name: "part", sshKeys: [KEY] }).catch((x) => x);
+    const e = await driver.create({ ...baseSpec, name: "part", sshKeys: [KEY] }).catch((x) => x);
     fake.quota.publicIPs = 50;
     fake.quota.cores = 64;
     expect(e).toBeInstanceOf(CloudApiError);
@@ -118,7 +102,7 @@ describe("AzureDriver against the fake Resource Manager", () => {
       { proto: "tcp" as const, port: 22, from: ["192.0.2.10/32"] },
       { proto: "udp" as const, port: 53, from: ["198.51.100.0/24", "203.0.113.0/24"] },
     ];
-    await driver.create({ ...base, name: "dns1", sshKeys: [KEY], firewall });
+    await driver.create({ ...baseSpec, name: "dns1", sshKeys: [KEY], firewall });
     const nsg = [...fake.resources.values()].find((x) => x.type === "Microsoft.Network/networkSecurityGroups")!;
     expect(nsg).toMatchObject({ name: "dns1-nsg", tags: { "managed-by": "svc", "svc-vm": "dns1" } });
     expect(nsg.properties.securityRules.map((r: any) => ({ ...r.properties, provisioningState: undefined }))).toEqual([
@@ -148,7 +132,7 @@ describe("AzureDriver against the fake Resource Manager", () => {
     await driver.delete("dns1");
     expect(fake.made()).toEqual([]);
     fake.quota.cores = 0;
-    await expect(driver.create({ ...base, name: "dns2", firewall })).rejects.toThrow(/OperationNotAllowed/);
+    await expect(driver.create({ ...baseSpec, name: "dns2", firewall })).rejects.toThrow(/OperationNotAllowed/);
     fake.quota.cores = 64;
     expect(fake.made()).toEqual([]);
   });

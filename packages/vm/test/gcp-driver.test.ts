@@ -1,25 +1,17 @@
-import { generateKeyPairSync } from "node:crypto";
 import { VmForeignError, VmInputError } from "../src/errors";
 import { CloudApiError } from "../src/aws/errors";
 import { GcpDriver } from "../src/gcp/driver";
 import { gcpKeyFromSecrets } from "../src/gcp/settings";
-import { describeVmDriverConformance } from "./driver-conformance";
 import { startGcpFake, type GcpFake } from "./gcp-fake";
+import { sshKey, baseSpec, describeCloudConformance } from "./cloud-test-helpers";
 
 // The GCP driver (@google-cloud/compute over REST, google-auth-library's self-signed JWTs) against a
 // fake of Compute Engine v1 on 127.0.0.1. Its instances are records: nothing connects to their addresses.
 jest.setTimeout(60_000);
 
-const sshKey = (c: string) => {
-  const raw = generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(-32);
-  const len = (b: Buffer) => Buffer.from([0, 0, 0, b.length]);
-  const type = Buffer.from("ssh-ed25519");
-  return `ssh-ed25519 ${Buffer.concat([len(type), type, len(raw), raw]).toString("base64")} ${c}`;
-};
 const KEY = sshKey("svc@test");
 let fake: GcpFake;
 let driver: GcpDriver;
-const base = { image: "debian12", memoryMb: 384, cpus: 1, disksGb: [], nets: [], sshKeys: [] as string[] };
 
 beforeAll(async () => {
   fake = await startGcpFake();
@@ -28,20 +20,12 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.stop());
 
-describeVmDriverConformance("gcp (fake Compute Engine API)", () => ({
-  driver,
-  image: "debian12",
-  prefix: "gc",
-  nets: [],
-  sshKeys: [KEY],
-  sized: { memory_mb: 1024, cpus: 2 },
-  otherSpec: { memoryMb: 3000 },
-}));
+describeCloudConformance("gcp (fake Compute Engine API)", { prefix: "gc", sshKey: KEY, sized: { memory_mb: 1024, cpus: 2 }, otherSpec: { memoryMb: 3000 } }, () => driver);
 
 describe("GcpDriver against the fake Compute Engine API", () => {
   it("inserts with user-data and ssh-keys metadata, labels, the family's image and the smallest machine type, and waits on the zone operation", async () => {
     const before = fake.requests.length;
-    const r = await driver.create({ ...base, name: "web1", memoryMb: 3000, sshKeys: [KEY] }, { owner: { dagId: "vm_deployment", runId: "R1", taskId: "create" } });
+    const r = await driver.create({ ...baseSpec, name: "web1", memoryMb: 3000, sshKeys: [KEY] }, { owner: { dagId: "vm_deployment", runId: "R1", taskId: "create" } });
     expect(r.info.cloud).toMatchObject({
       provider: "gcp",
       region: "europe-west1",
@@ -68,14 +52,14 @@ describe("GcpDriver against the fake Compute Engine API", () => {
   });
 
   it("names the nearest machine types for an unknown one", async () => {
-    const e = await driver.create({ ...base, name: "old", size: "e2-smal" }).catch((x) => x);
+    const e = await driver.create({ ...baseSpec, name: "old", size: "e2-smal" }).catch((x) => x);
     expect(e).toBeInstanceOf(VmInputError);
     expect(e.message).toMatch(/size 'e2-smal' is not offered in gcp europe-west1-b; nearest: e2-small/);
   });
 
   it("a quota error in the insert operation is the provider's error, and leaves no instance", async () => {
     fake.quota.instances = fake.instances.size;
-    const e = await driver.create({ ...base, name: "over" }).catch((x) => x);
+    const e = await driver.create({ ...baseSpec, name: "over" }).catch((x) => x);
     fake.quota.instances = 100;
     expect(e).toBeInstanceOf(CloudApiError);
     expect(e.message).toMatch(/QUOTA_EXCEEDED: Quota 'INSTANCES' exceeded/);
@@ -98,7 +82,7 @@ describe("GcpDriver against the fake Compute Engine API", () => {
       { proto: "udp" as const, port: 88, from: ["198.51.100.0/24"] },
       { proto: "tcp" as const, port: 636, from: ["198.51.100.0/24"] },
     ];
-    await driver.create({ ...base, name: "idm1", sshKeys: [KEY], firewall });
+    await driver.create({ ...baseSpec, name: "idm1", sshKeys: [KEY], firewall });
     const tag = fake.instances.get("idm1")!.tags.items[0];
     const rules = [...fake.firewalls.values()].map((f) => ({ tags: f.targetTags, from: f.sourceRanges, allowed: f.allowed, direction: f.direction, description: f.description }));
     expect(rules).toEqual([
@@ -116,9 +100,9 @@ describe("GcpDriver against the fake Compute Engine API", () => {
     ]);
     await driver.delete("idm1");
     expect(fake.firewalls.size).toBe(0);
-    await expect(driver.create({ ...base, name: "idm2", firewall: [{ proto: "tcp", port: 22, from: ["0.0.0.0"] }] })).rejects.toThrow(/'0.0.0.0' is not a CIDR/);
+    await expect(driver.create({ ...baseSpec, name: "idm2", firewall: [{ proto: "tcp", port: 22, from: ["0.0.0.0"] }] })).rejects.toThrow(/'0.0.0.0' is not a CIDR/);
     fake.quota.instances = 0;
-    await expect(driver.create({ ...base, name: "idm3", firewall })).rejects.toThrow(/QUOTA_EXCEEDED/);
+    await expect(driver.create({ ...baseSpec, name: "idm3", firewall })).rejects.toThrow(/QUOTA_EXCEEDED/);
     fake.quota.instances = 100;
     expect([fake.firewalls.size, fake.instances.has("idm3")]).toEqual([0, false]);
   });

@@ -1,25 +1,17 @@
-import { generateKeyPairSync } from "node:crypto";
 import { VmForeignError, VmInputError } from "../src/errors";
 import { CloudApiError } from "../src/aws/errors";
 import { HetznerClient } from "../src/hetzner/client";
 import { HetznerDriver } from "../src/hetzner/driver";
-import { describeVmDriverConformance } from "./driver-conformance";
 import { startHetznerFake, type HetznerFake } from "./hetzner-fake";
+import { sshKey, baseSpec, describeCloudConformance } from "./cloud-test-helpers";
 
 // The Hetzner driver and its fetch client against a fake of the Hetzner Cloud API on 127.0.0.1.
 // The fake's servers are records: nothing here connects to an address it invents.
 jest.setTimeout(60_000);
 
-const sshKey = (c: string) => {
-  const raw = generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(-32);
-  const len = (b: Buffer) => Buffer.from([0, 0, 0, b.length]);
-  const type = Buffer.from("ssh-ed25519");
-  return `ssh-ed25519 ${Buffer.concat([len(type), type, len(raw), raw]).toString("base64")} ${c}`;
-};
 const KEY = sshKey("svc@test");
 let fake: HetznerFake;
 let driver: HetznerDriver;
-const base = { image: "debian12", memoryMb: 384, cpus: 1, disksGb: [], nets: [], sshKeys: [] as string[] };
 
 beforeAll(async () => {
   fake = await startHetznerFake();
@@ -27,24 +19,16 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.stop());
 
-describeVmDriverConformance("hetzner (fake API)", () => ({
-  driver,
-  image: "debian12",
-  prefix: "hc",
-  nets: [],
-  sshKeys: [KEY],
-  sized: { memory_mb: 2048, cpus: 2 },
-  otherSpec: { memoryMb: 3500 },
-}));
+describeCloudConformance("hetzner (fake API)", { prefix: "hc", sshKey: KEY, sized: { memory_mb: 2048, cpus: 2 }, otherSpec: { memoryMb: 3500 } }, () => driver);
 
 describe("HetznerDriver against the fake API", () => {
   it("creates with labels, cloud-init user data, the key uploaded once, the smallest non-deprecated x86 type", async () => {
-    const r = await driver.create({ ...base, name: "web1", memoryMb: 3000, sshKeys: [KEY] }, { owner: { dagId: "vm_deployment", runId: "r1", taskId: "create" } });
+    const r = await driver.create({ ...baseSpec, name: "web1", memoryMb: 3000, sshKeys: [KEY] }, { owner: { dagId: "vm_deployment", runId: "r1", taskId: "create" } });
     expect(r.info.cloud).toMatchObject({ provider: "hetzner", region: "fsn1", size: "cx23", labels: { "managed-by": "svc", "svc-dag-id": "vm_deployment", "svc-run-id": "r1" } });
     const sv = [...fake.servers.values()].find((s) => s.name === "web1")!;
     expect(sv.user_data).toMatch(/^#cloud-config\nhostname: "web1"/);
     expect(sv.user_data).toContain(JSON.stringify(KEY));
-    await driver.create({ ...base, name: "web2", sshKeys: [KEY] });
+    await driver.create({ ...baseSpec, name: "web2", sshKeys: [KEY] });
     expect([...fake.sshKeys.values()].filter((k) => k.public_key === KEY)).toHaveLength(1);
   });
 
@@ -58,7 +42,7 @@ describe("HetznerDriver against the fake API", () => {
   });
 
   it("names the nearest types for a retired or unknown size, and the fake answers its documented error for one", async () => {
-    const e = await driver.create({ ...base, name: "old", size: "cx22" }).catch((x) => x);
+    const e = await driver.create({ ...baseSpec, name: "old", size: "cx22" }).catch((x) => x);
     expect(e).toBeInstanceOf(VmInputError);
     expect(e.message).toMatch(/size 'cx22' is not offered in hetzner fsn1; nearest: cx23/);
     const api = new HetznerClient({ token: fake.token, endpoint: fake.endpoint });
@@ -74,7 +58,7 @@ describe("HetznerDriver against the fake API", () => {
       { proto: "tcp" as const, port: 22, from: ["192.0.2.10/32"] },
       { proto: "tcp" as const, port: 80, toPort: 81, from: ["0.0.0.0/0", "::/0"] },
     ];
-    await driver.create({ ...base, name: "rt1", sshKeys: [KEY], firewall });
+    await driver.create({ ...baseSpec, name: "rt1", sshKeys: [KEY], firewall });
     const [f] = [...fake.firewalls.values()];
     expect(f).toMatchObject({ name: "svc-rt1", labels: { "managed-by": "svc", "svc-vm": "rt1" } });
     expect(f!.rules.map((r: any) => [r.direction, r.protocol, r.port, r.source_ips])).toEqual([

@@ -5,34 +5,10 @@ import { sampleCapacity, sampleHostRow } from "@svc/testing";
 import { createChatService } from "../src/chat";
 import { FlowSchema } from "../src/schemas";
 import { createStack, type Stack } from "./stack";
+import { vmCreateDag } from "./vm-dag";
 
 // A VM workflow shaped like dags/vm_deployment.yaml: vm_create with memory, vCPUs, disk, image and host params.
-const VM_DAG = `dag_id: vm_deployment
-description: Create or delete a virtual machine on a hypervisor host.
-tags: [vm]
-params:
-  action: {type: string, enum: [create, delete], default: create, description: create or delete}
-  vm_name: {type: string, pattern: "^[a-z][a-z0-9-]{0,62}$", description: name of the VM}
-  image: {type: string, default: alpha, description: VM image}
-  memory_mb: {type: integer, default: 1024, description: memory in MiB}
-  cpus: {type: integer, default: 1, description: vCPUs}
-  disk_gb: {type: integer, default: 10, description: disk size in GB}
-  host: {type: string, default: "", description: hypervisor host to pin the VM to}
-examples:
-  - create a vm called web01
-  - delete the vm called web01
-tasks:
-  - task_id: create_vm
-    operator: vm_create
-    when: "{{ params.action == 'create' }}"
-    args:
-      name: "{{ params.vm_name }}"
-      image: "{{ params.image }}"
-      cpus: "{{ params.cpus }}"
-      memory_mb: "{{ params.memory_mb }}"
-      disks_gb: ["{{ params.disk_gb }}"]
-      host: "{{ params.host or none }}"
-`;
+const VM_DAG = vmCreateDag({ image: "alpha", memoryMb: 1024, cpus: 1 });
 
 // The health check shaped like dags/infrastructure_health_check.yaml: which checks to run, and the certificates' warning window.
 const HEALTH_DAG = `dag_id: infrastructure_health_check

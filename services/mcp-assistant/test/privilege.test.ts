@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { freePort } from "@svc/testing";
 import { createStack, type Stack } from "../../assistant-api/test/stack";
+import { vmDagHead } from "../../assistant-api/test/vm-dag";
 import { spawnHttp } from "../../mcp-workflow/test/helpers";
 
 /**
@@ -18,13 +19,7 @@ const MCP_TOKEN = "mcp-transport-token-0123456789";
 const ASSISTANT_TOKEN = "mcp-assistant-own-token-0123456789";
 const ADMIN = { SVC_ADMIN_USER: "admin", SVC_ADMIN_PASSWORD: "admin-password-0123456789", SVC_API_TOKEN: "admin-api-token-0123456789" };
 // vm_deployment as shipped reserves force_foreign for an op (dags/vm_deployment.yaml); a no-op stand-in.
-const VM_DAG = `dag_id: vm_deployment
-description: Create or delete a virtual machine on the local hypervisor.
-tags: [vm]
-params:
-  action: {type: string, enum: [create, delete], default: create, description: create or delete}
-  vm_name: {type: string, pattern: "^[a-z][a-z0-9-]{0,62}$", description: name of the VM}
-  force_foreign: {type: boolean, default: false, min_role: op, description: delete a domain svc did not create}
+const VM_DAG = `${vmDagHead("Create or delete a virtual machine on the local hypervisor.")}  force_foreign: {type: boolean, default: false, min_role: op, description: delete a domain svc did not create}
 examples:
   - delete the vm called web01
 tasks:

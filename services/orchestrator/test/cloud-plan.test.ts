@@ -3,37 +3,13 @@ import { createHostInventory, type HostInventory, type HostRecord } from "@svc/h
 import { sampleCapacity, sampleHostRow } from "@svc/testing";
 import type { CloudPlanRequest, CloudVmPlan } from "@svc/vm";
 import { createStack, type Stack } from "../../assistant-api/test/stack";
+import { vmCreateDag } from "../../assistant-api/test/vm-dag";
 import { pipelineOf } from "./pick-router";
 
 // Placement never bills a cloud account by surprise: a request names its cloud ("on aws in
 // eu-west-1", "on hz-test") to get there, an op approves the VM, and the plan says what it would be.
 // The cloud plan is the planner port (the drivers' plan is tested against moto and the Hetzner fake).
-const VM_DAG = `dag_id: vm_deployment
-description: Create or delete a virtual machine on a hypervisor host.
-tags: [vm]
-params:
-  action: {type: string, enum: [create, delete], default: create, description: create or delete}
-  vm_name: {type: string, pattern: "^[a-z][a-z0-9-]{0,62}$", description: name of the VM}
-  image: {type: string, default: debian12, description: VM image}
-  memory_mb: {type: integer, default: 2048, description: memory in MiB}
-  cpus: {type: integer, default: 2, description: vCPUs}
-  disk_gb: {type: integer, default: 10, description: disk size in GB}
-  host: {type: string, default: "", description: hypervisor host to pin the VM to}
-examples:
-  - create a vm called web01
-  - delete the vm called web01
-tasks:
-  - task_id: create_vm
-    operator: vm_create
-    when: "{{ params.action == 'create' }}"
-    args:
-      name: "{{ params.vm_name }}"
-      image: "{{ params.image }}"
-      cpus: "{{ params.cpus }}"
-      memory_mb: "{{ params.memory_mb }}"
-      disks_gb: ["{{ params.disk_gb }}"]
-      host: "{{ params.host or none }}"
-`;
+const VM_DAG = vmCreateDag({ image: "debian12", memoryMb: 2048, cpus: 2 });
 
 let s: Stack;
 let inv: HostInventory;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { loadConfig } from "@svc/config";
 import { runCli as svcHosts } from "@svc/hosts/cli";
 import { createTestDb, createTestOperatorContext, type TestDb } from "@svc/testing";
+import { cliTestEnv } from "../../../hosts/test/cli-test-env";
 import { startHetznerFake, type HetznerFake } from "../../../vm/test/hetzner-fake";
 import { createCloudOrphansOperator } from "./cloud-orphans";
 
@@ -23,16 +24,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "known_hosts"), "");
   writeFileSync(join(dir, "vm_key"), "");
   writeFileSync(join(dir, "secrets.yml"), `vault_hcloud_token: ${hz.token}\n`);
-  env = {
-    DATABASE_URL: tdb.url,
-    USER: "tester",
-    SVC_SSH_HOST: "127.0.0.1",
-    SVC_SSH_USER: "tester",
-    SVC_SSH_KEY_PATH: join(dir, "vm_key"),
-    SVC_SSH_KNOWN_HOSTS: join(dir, "known_hosts"),
-    SVC_VM_SSH_PRIVKEY: join(dir, "vm_key"),
-    SVC_SECRETS_FILE: join(dir, "secrets.yml"),
-  };
+  env = cliTestEnv(tdb.url, dir);
   const quiet = { out: () => undefined, err: () => undefined, env };
   expect(await svcHosts(["add", "hz-test", "--provider", "hetzner", "--location", "fsn1", "--endpoint", hz.endpoint, "--no-probe"], quiet)).toBe(0);
 });

@@ -4,6 +4,7 @@ import type { CloudTarget } from "@svc/hosts";
 import type { VmInfo, VmSpec } from "@svc/vm";
 import type { OperatorContext } from "../types";
 import { cloudKnownHostsPath } from "./cloud-known-hosts";
+import { vmOutput } from "./vm-cli";
 
 // The VM operators on a cloud host: its driver called in the worker's process. At-least-once: a
 // try again (a retry, or a duplicate delivery) finds the instance by its name and adopts it when
@@ -61,18 +62,7 @@ async function publicKey(ex: HostExecutor, keyPath: string, ctx: OperatorContext
 /** vm_create's output for a cloud instance: the libvirt fields (no forwards) and what the provider says of it. */
 export function cloudVmOutput(v: VmInfo, host: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    name: v.name,
-    state: v.state,
-    ssh_host: v.ssh_host,
-    ssh_port: v.ssh_port,
-    ssh_user: v.ssh_user,
-    ip: v.ip,
-    image: v.image,
-    iso: null,
-    macs: v.macs,
-    forwards: [],
-    memory_mb: v.memory_mb,
-    cpus: v.cpus,
+    ...vmOutput({ ...v, iso: null, forwards: [] }),
     host,
     ...(v.cloud
       ? { provider: v.cloud.provider, region: v.cloud.region, instance_id: v.cloud.instance_id, size: v.cloud.size, public_ip: v.cloud.public_ip, private_ip: v.cloud.private_ip }

@@ -3,8 +3,10 @@ import { DescribeInstancesCommand, EC2Client, RunInstancesCommand, TerminateInst
 import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
 import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import { cloudInitUserData } from "../cloud-init";
-import { VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
+import { VmExistsError, VmForeignError, VmInputError } from "../errors";
 import { assertVmName } from "../names";
+import { infoByName } from "../cloud/info-by-name";
+import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { planAwsVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
 import { cloudError, waitUntil } from "./errors";
@@ -101,10 +103,7 @@ export class AwsDriver implements VmDriver {
       nets: i.SubnetId ? [i.SubnetId] : [],
       macs: (i.NetworkInterfaces ?? []).map((n) => n.MacAddress ?? "").filter(Boolean),
       iso: null,
-      ip: pub ?? priv,
-      ssh_host: pub ?? priv,
-      ssh_port: (pub ?? priv) ? 22 : null,
-      ssh_user: tags["managed-by"] === "svc" ? (this.s.sshUser ?? "svc") : null,
+      ...cloudSshAddress(pub, priv, tags["managed-by"], this.s.sshUser),
       forwards: [],
       driver: this.name,
       cloud: {
@@ -129,11 +128,8 @@ export class AwsDriver implements VmDriver {
     return infos.sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async info(name: string): Promise<VmInfo> {
-    assertVmName(name);
-    const i = await this.byName(name);
-    if (!i) throw new VmNotFoundError(name);
-    return this.toInfo(i);
+  info(name: string): Promise<VmInfo> {
+    return infoByName(name, this.byName.bind(this), this.toInfo.bind(this));
   }
 
   /** None: the EC2 API gives no prices (they are in the separate AWS Price List API, which svc does not call). */

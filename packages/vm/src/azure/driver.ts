@@ -2,11 +2,13 @@ import { ComputeManagementClient, type VirtualMachine } from "@azure/arm-compute
 import { NetworkManagementClient } from "@azure/arm-network";
 import { ResourceManagementClient } from "@azure/arm-resources";
 import { cloudInitUserData } from "../cloud-init";
-import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
+import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError } from "../errors";
 import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules, portText } from "../firewall";
 import { assertVmName } from "../names";
+import { infoByName } from "../cloud/info-by-name";
+import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, FirewallRule, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { AZURE_IMAGES, azureCredential, type AzureDriverSettings } from "./settings";
 
@@ -137,10 +139,7 @@ export class AzureDriver implements VmDriver {
       nets: this.s.vnet ? [this.s.vnet] : [],
       macs: nic?.macAddress ? [nic.macAddress.toLowerCase().replace(/-/g, ":")] : [],
       iso: null,
-      ip: pub ?? priv,
-      ssh_host: pub ?? priv,
-      ssh_port: (pub ?? priv) ? 22 : null,
-      ssh_user: tags["managed-by"] === "svc" ? (this.s.sshUser ?? "svc") : null,
+      ...cloudSshAddress(pub, priv, tags["managed-by"], this.s.sshUser),
       forwards: [],
       driver: this.name,
       cloud: {
@@ -175,11 +174,8 @@ export class AzureDriver implements VmDriver {
     return (await Promise.all(full.map((vm) => this.toInfo(vm)))).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async info(name: string): Promise<VmInfo> {
-    assertVmName(name);
-    const vm = await this.get(name);
-    if (!vm) throw new VmNotFoundError(name);
-    return this.toInfo(vm);
+  info(name: string): Promise<VmInfo> {
+    return infoByName(name, this.get.bind(this), this.toInfo.bind(this));
   }
 
   /** None: Resource Manager gives no prices (they are in the Retail Prices API, which svc does not call). */

@@ -1,10 +1,12 @@
 import { FirewallsClient, GlobalOperationsClient, ImagesClient, InstancesClient, MachineTypesClient, ZoneOperationsClient, type protos } from "@google-cloud/compute";
 import { cloudInitUserData } from "../cloud-init";
-import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
+import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError } from "../errors";
 import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
+import { infoByName } from "../cloud/info-by-name";
+import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { GcpFirewalls, gcpFirewallResources, gcpTag } from "./firewall";
 import { GCP_IMAGES, gcpLabelValue, lastSegment } from "./images";
@@ -99,10 +101,7 @@ export class GcpDriver implements VmDriver {
       nets: nic?.network ? [lastSegment(nic.network)] : [],
       macs: [],
       iso: null,
-      ip: pub ?? priv,
-      ssh_host: pub ?? priv,
-      ssh_port: (pub ?? priv) ? 22 : null,
-      ssh_user: labels["managed-by"] === "svc" ? (this.s.sshUser ?? "svc") : null,
+      ...cloudSshAddress(pub, priv, labels["managed-by"], this.s.sshUser),
       forwards: [],
       driver: this.name,
       cloud: {
@@ -138,11 +137,8 @@ export class GcpDriver implements VmDriver {
     return (await Promise.all(items.map((i) => this.toInfo(i)))).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async info(name: string): Promise<VmInfo> {
-    assertVmName(name);
-    const i = await this.get(name);
-    if (!i) throw new VmNotFoundError(name);
-    return this.toInfo(i);
+  info(name: string): Promise<VmInfo> {
+    return infoByName(name, this.get.bind(this), this.toInfo.bind(this));
   }
 
   /** None: the Compute API gives no prices (they are in the Cloud Billing Catalog API, which svc does not call). */

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import { cloudInitUserData } from "../cloud-init";
-import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError, VmNotFoundError } from "../errors";
+import { ImageNotFoundError, VmExistsError, VmForeignError, VmInputError } from "../errors";
 import { keyFingerprints } from "../aws/keypair";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
+import { infoByName } from "../cloud/info-by-name";
+import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { createVmFirewall, removeVmFirewalls } from "./firewall";
 import { planHetznerVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
@@ -93,10 +95,7 @@ export class HetznerDriver implements VmDriver {
       nets: this.s.network ? [this.s.network] : [],
       macs: [],
       iso: null,
-      ip: pub ?? priv,
-      ssh_host: pub ?? priv,
-      ssh_port: (pub ?? priv) ? 22 : null,
-      ssh_user: sv.labels["managed-by"] === "svc" ? (this.s.sshUser ?? "svc") : null,
+      ...cloudSshAddress(pub, priv, sv.labels["managed-by"], this.s.sshUser),
       forwards: [],
       driver: this.name,
       cloud: {
@@ -137,11 +136,8 @@ export class HetznerDriver implements VmDriver {
     return (await this.api.all<HcServer>(q, "servers")).map((sv) => this.toInfo(sv)).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async info(name: string): Promise<VmInfo> {
-    assertVmName(name);
-    const sv = await this.byName(name);
-    if (!sv) throw new VmNotFoundError(name);
-    return this.toInfo(sv);
+  info(name: string): Promise<VmInfo> {
+    return infoByName(name, this.byName.bind(this), this.toInfo.bind(this));
   }
 
   listImages(): Promise<ImageInfo[]> {
