@@ -42,7 +42,7 @@ beforeAll(async () => {
         region: "eu-west-1",
         zone: "eu-west-1a",
         credentials: "secrets-file",
-        client_secret: "wJalrXUtnFEMI-SMUGGLED",
+        api_secret_key: "wJalrXUtnFEMI-SMUGGLED",
         hcloud_token: "tok-SMUGGLED",
       }),
     })
@@ -59,7 +59,7 @@ test("GET /api/v1/hosts gives each cloud host's provider and region, its setting
   const byName = Object.fromEntries((r.body.hosts as { name: string }[]).map((h) => [h.name, h]));
   expect(byName["aws-eu"]).toMatchObject({ provider: "aws", region: "eu-west-1", provider_settings: { region: "eu-west-1", zone: "eu-west-1a", credentials: "secrets-file" } });
   expect(byName["hz-fsn"]).toMatchObject({ provider: "hetzner", region: "fsn1", probe_error: "unauthorized: unable to authenticate" });
-  expect(JSON.stringify(r.body)).not.toMatch(/SMUGGLED|client_secret|hcloud_token/);
+  expect(JSON.stringify(r.body)).not.toMatch(/SMUGGLED|api_secret_key|hcloud_token/);
   const one = await get("/api/v1/hosts/aws-eu").expect(200);
   expect(one.body).toMatchObject({ name: "aws-eu", provider: "aws", region: "eu-west-1" });
   expect(JSON.stringify(one.body)).not.toMatch(/SMUGGLED/);

@@ -1,6 +1,7 @@
 // The host operators' argument schemas by name, for the catalogue (../catalog.ts): schema modules only.
 import type { z } from "zod";
 import { args as ansiblePlaybookArgs } from "./ansible-playbook-args";
+import { args as cloudOrphansArgs } from "./cloud-orphans-args";
 import { args as hostCheckArgs } from "./host-check-args";
 import { args as httpCheckArgs } from "./http-check-args";
 import { args as sshArgs } from "./ssh-args";
@@ -17,4 +18,5 @@ export const HOST_OPERATOR_ARGS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ["ansible_playbook", ansiblePlaybookArgs],
   ["http_check", httpCheckArgs],
   ["host_check", hostCheckArgs],
+  ["cloud_orphans", cloudOrphansArgs],
 ];

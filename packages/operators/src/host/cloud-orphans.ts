@@ -1,9 +1,8 @@
-import { z } from "zod";
+import { type z } from "zod";
 import { ageText, cloudOrphansOf, type OrphanReport } from "@svc/hosts/routing";
 import type { SvcConfig } from "@svc/config";
+import { args } from "./cloud-orphans-args";
 import type { Operator } from "../types";
-
-const args = z.object({}).strict();
 
 /** Where the report comes from (tests give their own inventory through the config's DATABASE_URL). */
 export interface CloudOrphansDeps {
