@@ -3,16 +3,14 @@ import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime } from "@svc/engine";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, syncDagFolder } from "@svc/engine";
 import { createHostService } from "@svc/hosts";
-import { createHostRouting } from "@svc/hosts/routing";
-import { silentLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
 import { createTestDb, createTestRedis, freePort, startMoto, waitFor, type Moto, type TestDb } from "@svc/testing";
 import { AwsDriver } from "../../packages/vm/src/aws/driver";
 import { REPO_ROOT } from "./stack";
-import { engineTestEnv, vmDeploymentWork } from "./engine-env";
+import { engineTestEnv, startCloudEngine, vmDeploymentWork } from "./engine-env";
 
 // vm_deployment on an AWS host against moto_server, through the worker's routing and the AWS
 // driver called in its process. moto's instances are records: no try connects to an address moto
@@ -33,8 +31,7 @@ let queues: ReturnType<typeof createQueues>;
 let work: string;
 let config: SvcConfig;
 let api: ReturnType<typeof createEngineApi>;
-let routing: ReturnType<typeof createHostRouting>;
-const runtimes: EngineRuntime[] = [];
+let engine: Awaited<ReturnType<typeof startCloudEngine>> | undefined;
 
 beforeAll(async () => {
   moto = await startMoto();
@@ -75,22 +72,15 @@ beforeAll(async () => {
   // The worker's factory, as the worker's main makes it from the host's row and the secrets file;
   // here the keys are moto's and the image map points at the AMI registered above.
   const images = { debian12: { owners: ["123456789012"], name: "debian-12-amd64-*" } };
-  routing = createHostRouting({
-    db: tdb.db,
-    logger: silentLogger(),
-    hosts: "all",
-    probeIntervalMs: 2000,
-    cloudDriver: async (r) =>
-      new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 }),
-  });
-  await routing.ready();
-  runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), worker: false }));
-  runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), scheduler: false, hosts: routing }));
+  engine = await startCloudEngine(
+    tdb.db,
+    config,
+    async (r) => new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 }),
+  );
 }, 120_000);
 
 afterAll(async () => {
-  for (const rt of runtimes) await rt.stop().catch(() => undefined);
-  await routing?.close().catch(() => undefined);
+  await engine?.stop();
   await queues?.close();
   ec2?.destroy();
   await moto?.stop();

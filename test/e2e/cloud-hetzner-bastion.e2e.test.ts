@@ -1,17 +1,15 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, startEngineRuntime, syncDagFolder, type EngineRuntime } from "@svc/engine";
+import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, syncDagFolder } from "@svc/engine";
 import { createHostService } from "@svc/hosts";
-import { createHostRouting } from "@svc/hosts/routing";
-import { silentLogger } from "@svc/logger";
 import { defaultOperators } from "@svc/operators";
 import { createQueues } from "@svc/queue";
 import { createTestDb, createTestRedis, startSshd, waitFor, type TestDb, type TestSshd } from "@svc/testing";
 import { HetznerDriver } from "../../packages/vm/src/hetzner/driver";
 import { startFakeBastion, type FakeBastion } from "../../packages/vm/test/fake-bastion";
 import { startHetznerFake, type HetznerFake } from "../../packages/vm/test/hetzner-fake";
-import { engineTestEnv, vmDeploymentWork } from "./engine-env";
+import { engineTestEnv, startCloudEngine, vmDeploymentWork } from "./engine-env";
 
 // vm_deployment's SSH wait on a Hetzner host through its bastion, VM-less: the fake's server is
 // backed by a test sshd on 127.0.0.1 (the "machine"), the bastion a fake's SSH server on 127.0.0.1
@@ -26,11 +24,10 @@ let queues: ReturnType<typeof createQueues>;
 let work: string;
 let config: SvcConfig;
 let api: ReturnType<typeof createEngineApi>;
-let routing: ReturnType<typeof createHostRouting>;
+let engine: Awaited<ReturnType<typeof startCloudEngine>> | undefined;
 let sshd: TestSshd;
 let fake: HetznerFake;
 let bastion: FakeBastion;
-const runtimes: EngineRuntime[] = [];
 
 beforeAll(async () => {
   sshd = await startSshd();
@@ -65,22 +62,15 @@ beforeAll(async () => {
   await syncDagFolder({ db: tdb.db, dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), notifier: createQueueNotifier(queues) });
   api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog: operators, settings: dagSettingsFromConfig(config) });
   await api.setPaused("vm_deployment", false);
-  routing = createHostRouting({
-    db: tdb.db,
-    logger: silentLogger(),
-    hosts: "all",
-    probeIntervalMs: 2000,
-    cloudDriver: async (r) =>
-      new HetznerDriver({ location: r.provider_settings.location!, endpoint: r.provider_settings.endpoint!, token: fake.token, sshUser: sshd.user, pollMs: 100 }),
-  });
-  await routing.ready();
-  runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), worker: false }));
-  runtimes.push(startEngineRuntime({ db: tdb.db, config, logger: silentLogger(), operators: defaultOperators(), scheduler: false, hosts: routing }));
+  engine = await startCloudEngine(
+    tdb.db,
+    config,
+    async (r) => new HetznerDriver({ location: r.provider_settings.location!, endpoint: r.provider_settings.endpoint!, token: fake.token, sshUser: sshd.user, pollMs: 100 }),
+  );
 }, 120_000);
 
 afterAll(async () => {
-  for (const rt of runtimes) await rt.stop().catch(() => undefined);
-  await routing?.close().catch(() => undefined);
+  await engine?.stop();
   await queues?.close();
   await bastion?.stop();
   await fake?.stop();
