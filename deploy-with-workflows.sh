@@ -125,11 +125,18 @@ svc_compose up -d ${scale[@]+"${scale[@]}"}
 a_port=${SVC_ASSISTANT_PUBLISHED_PORT:-8080}
 w_port=${SVC_WEB_UI_PUBLISHED_PORT:-8888}
 if svc_is_dry_run; then
-  svc_info "would wait up to ${TIMEOUT}s for http://127.0.0.1:$a_port/health and http://127.0.0.1:$w_port/api/v1/health"
+  svc_info "would wait up to ${TIMEOUT}s for http://127.0.0.1:$a_port/health and http://127.0.0.1:$w_port/api/v1/health (a healthy scheduler)"
 else
   svc_info "waiting up to ${TIMEOUT}s for the services to answer"
   svc_wait_http "http://127.0.0.1:$w_port/api/v1/health" "$TIMEOUT" || svc_die "the workflow UI did not answer; see: $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" logs --tail 50 web-ui)"
   svc_wait_http "http://127.0.0.1:$a_port/health" "$TIMEOUT" || svc_die "the AI assistant did not answer; see: $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" logs --tail 50 assistant-api)"
+  # Deployed means runs can be scheduled, not only that the HTTP services answer: the scheduler
+  # beats, and its first pass over the DAG folder has filled the catalogue.
+  svc_wait_http_body "http://127.0.0.1:$w_port/api/v1/health" '"scheduler":\{"status":"healthy"' "$TIMEOUT" || svc_die "the scheduler did not report healthy; see: $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" logs --tail 50 scheduler)"
+  api_token=$(svc_env_get "$SVC_ENV_FILE" SVC_API_TOKEN)
+  if [ -n "$api_token" ]; then
+    svc_wait_http_body "http://127.0.0.1:$w_port/api/v1/dags?limit=1" '"total_entries":[1-9]' "$TIMEOUT" "$api_token" || svc_die "the scheduler has not loaded the DAG catalogue; see: $(svc_quote "${SVC_COMPOSE[@]}" -p "$SVC_COMPOSE_PROJECT" logs --tail 50 scheduler)"
+  fi
   # Recreated containers may have new addresses: nginx resolves its upstreams when it (re)loads.
   svc_compose exec -T nginx nginx -s reload || svc_warn "could not reload nginx"
   health=$(curl -s --max-time 5 "http://127.0.0.1:$a_port/health" | grep -o '"status":"[a-z]*"' | head -n 1 || true)

@@ -65,3 +65,17 @@ svc_wait_http() {
   done
   return 1
 }
+
+# Poll a URL until its body matches the extended regex $2, or give up after $3 seconds. A bearer
+# token in $4 (optional) goes in a header read from a pipe, never on curl's command line.
+svc_wait_http_body() {
+  local url=$1 want=$2 timeout=$3 token=${4:-} waited=0
+  while [ "$waited" -lt "$timeout" ]; do
+    if [ -n "$token" ]; then
+      if curl -s --max-time 5 -H @<(printf 'Authorization: Bearer %s\n' "$token") "$url" 2>/dev/null | grep -qE -- "$want"; then return 0; fi
+    elif curl -s --max-time 5 "$url" 2>/dev/null | grep -qE -- "$want"; then return 0; fi
+    sleep 3
+    waited=$((waited + 3))
+  done
+  return 1
+}
