@@ -79,6 +79,9 @@ async function main(): Promise<void> {
       "| --- | --- |",
       table((await ansibleTasks(stack, "identity_deployment", idm.runId, "configure")).slice(0, 15).map(([task, seconds]) => ({ task, seconds }))),
     ];
+    // The identity figures first: a lab takes many minutes more.
+    process.stdout.write(`${lines.join("\n")}\n`);
+    lines.length = 0;
     if (lab) {
       const conf = { lab_name: "spd", domain: "spd.example.org", lan_prefix: "192.168.234" };
       const l = await stack.run("lab_deployment", conf, 5_400_000);
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
       );
       await stack.run("lab_deployment", { ...conf, action: "delete" }, 1_800_000);
     }
-    process.stdout.write(`${lines.join("\n")}\n`);
+    if (lines.length) process.stdout.write(`${lines.join("\n")}\n`);
   } finally {
     await stack.stop();
   }

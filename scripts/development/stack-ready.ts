@@ -20,7 +20,8 @@ export async function waitForStack(config: SvcConfig, startedAt: number, timeout
   while (Date.now() - startedAt < timeoutMs) {
     const [a, e] = await Promise.all([
       healthy(assistant, (b) => b.status === "ok" || b.status === "healthy"),
-      healthy(engine, (b) => statusOf(b.metadatabase) === "healthy" && statusOf(b.scheduler) === "healthy"),
+      // The DAG processor too: before its first pass a fresh database has no workflow to route an intent to.
+      healthy(engine, (b) => statusOf(b.metadatabase) === "healthy" && statusOf(b.scheduler) === "healthy" && statusOf(b.dag_processor) === "healthy"),
     ]);
     if (a && e) return Math.round((Date.now() - startedAt) / 1000);
     await new Promise((r) => setTimeout(r, 500));

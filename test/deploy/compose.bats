@@ -17,6 +17,19 @@ setup() {
 
 config() { "${COMPOSE[@]}" -f "$REPO/compose/compose.yaml" --env-file "$ENV_FILE" "$@"; }
 query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
+# The query's output holds each given line (a whole line, as grep -x matches it).
+query_has() {
+  local q=$1 line
+  shift
+  run query "$q"
+  for line in "$@"; do
+    grep -qx -- "$line" <<<"$output" || {
+      echo "$q: no line $line in:"
+      echo "$output"
+      return 1
+    }
+  done
+}
 
 @test "compose config -q passes for the default profile" {
   run config config -q
@@ -65,9 +78,7 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
 }
 
 @test "workers reach the host over SSH with a read-only key and the pinned known_hosts" {
-  run query 'c.services.worker.volumes'
-  grep -qx "/etc/svc-test/id_ed25519:/run/svc/ssh/id_key:ro" <<<"$output"
-  grep -qx "/etc/svc-test/known_hosts:/run/svc/ssh/known_hosts:ro" <<<"$output"
+  query_has 'c.services.worker.volumes' "/etc/svc-test/id_ed25519:/run/svc/ssh/id_key:ro" "/etc/svc-test/known_hosts:/run/svc/ssh/known_hosts:ro"
   run query 'c.services.worker.extra_hosts'
   [[ "$output" == *"host.docker.internal"*"host-gateway"* ]]
   run query '[c.services.worker.environment.SVC_SSH_HOST, c.services.worker.environment.SVC_SSH_USER, c.services.worker.environment.SVC_SSH_KEY_PATH, c.services.worker.environment.SVC_SSH_KNOWN_HOSTS, c.services.worker.user].join(" ")'
@@ -76,8 +87,7 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
 
 @test "the services that reach hypervisor hosts read the further hosts' keys at the same path, read-only" {
   for s in worker mcp-workflow; do
-    run query "c.services['$s'].volumes"
-    grep -qx "/etc/svc/keys:/etc/svc/keys:ro" <<<"$output" || { echo "$s: $output"; false; }
+    query_has "c.services['$s'].volumes" "/etc/svc/keys:/etc/svc/keys:ro"
   done
   run query 'c.services.scheduler.volumes'
   [[ "$output" != *"/etc/svc/keys"* ]]
@@ -90,22 +100,17 @@ query() { node "$FIXTURES/compose-query.cjs" "$1" <"$RESOLVED"; }
   [[ "$output" == "postgres-data:/var/lib/postgresql/data:rw" || "$output" == *"_postgres-data:/var/lib/postgresql/data:rw" ]]
   run query 'c.services.scheduler.volumes'
   [[ "$output" == *"/dags:/app/dags:ro" ]]
-  run query 'c.services.worker.volumes'
-  grep -qx "/var/lib/svc/inventory:/var/lib/svc/inventory:rw" <<<"$output"
+  query_has 'c.services.worker.volumes' "/var/lib/svc/inventory:/var/lib/svc/inventory:rw"
 }
 
 @test "playbooks and the vault password keep their host paths (ansible-playbook runs on the host)" {
-  run query 'c.services.worker.volumes'
-  grep -qx "/opt/svc-test/playbooks:/opt/svc-test/playbooks:ro" <<<"$output"
-  grep -qx "/etc/svc-test/vault-password:/etc/svc-test/vault-password:ro" <<<"$output"
+  query_has 'c.services.worker.volumes' "/opt/svc-test/playbooks:/opt/svc-test/playbooks:ro" "/etc/svc-test/vault-password:/etc/svc-test/vault-password:ro"
   run query '[c.services.worker.environment.SVC_PLAYBOOKS_DIR, c.services.worker.environment.SVC_VAULT_PASSWORD_FILE, c.services.worker.environment.SVC_INVENTORY_DIR].join(" ")'
   [ "$output" = "/opt/svc-test/playbooks /etc/svc-test/vault-password /var/lib/svc/inventory" ]
 }
 
 @test "nginx publishes 8080 and 8888 and mounts the rendered configuration" {
-  run query 'c.services.nginx.ports'
-  grep -qx "0.0.0.0:8080:8080" <<<"$output"
-  grep -qx "0.0.0.0:8888:8888" <<<"$output"
+  query_has 'c.services.nginx.ports' "0.0.0.0:8080:8080" "0.0.0.0:8888:8888"
   run query 'c.services.nginx.volumes'
   [[ "$output" == *"/nginx/nginx.conf:/etc/nginx/nginx.conf:ro" ]]
 }

@@ -131,7 +131,7 @@ test("wait_ssh false: vm_deployment on the AWS host creates the instance with sv
   expect((await instances(name)).map((x) => x.State?.Name)).toEqual(["terminated"]);
 });
 
-test("a create whose SSH wait fails (the bastion does not answer) is rolled back: the instance is terminated", async () => {
+test("a create whose SSH wait fails (the bastion does not answer) is rolled back: the instance is terminated; the console was read first and had no keys", async () => {
   const name = `${P}-roll`;
   expect(await run("roll", { vm_name: name, ssh_wait_timeout: 10 })).toBe("failed");
   const t = await tis("roll");
@@ -139,6 +139,14 @@ test("a create whose SSH wait fails (the bastion does not answer) is rolled back
   expect(t.wait_ssh?.state).toBe("failed");
   expect(t.cleanup_on_failure?.state).toBe("success");
   expect(await logOf("roll", "wait_ssh")).toEqual(expect.arrayContaining([expect.stringMatching(/through the bastion svc@127\.0\.0\.1:\d+/)]));
+  // Before the first contact the driver read the instance's console (GetConsoleOutput): moto's sample
+  // holds no cloud-init key block, so the wait says the keys would be trusted on first use.
+  const id = String((t.create_vm!.output as { instance_id?: unknown }).instance_id);
+  expect(await logOf("roll", "wait_ssh")).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(new RegExp(`^no SSH host keys in the EC2 console output of ${id} \\(\\d+ lines\\) within \\d+ s .*: the keys are trusted on first use$`)),
+    ]),
+  );
   expect((await instances(name)).map((x) => x.State?.Name)).toEqual(["terminated"]);
 });
 

@@ -15,7 +15,7 @@ import { engineTestEnv, startCloudEngine, vmDeploymentWork } from "./engine-env"
 // backed by a test sshd on 127.0.0.1 (the "machine"), the bastion a fake's SSH server on 127.0.0.1
 // that forwards a connection to the server's public address there. So the bastion path and trust
 // on first use run for real and nothing connects to the address the fake invented. configure is
-// off (the machine is this one); the whole path on a real VM is described in docs/workflows/vm_deployment.md.
+// off (the machine is this one); cloud-hetzner.e2e.test.ts runs the whole path on a real VM.
 jest.setTimeout(240_000);
 
 let tdb: TestDb;

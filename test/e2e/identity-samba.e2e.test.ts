@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { waitFor } from "@svc/testing";
+import { digShort, krb5Env, runClient as run } from "./lab-clients";
 import { forwardedPort, startProductStack, strongPassword, type ProductStack, type RunOutcome } from "./product-stack";
 
 const LABEL = "idme2e";
@@ -15,8 +16,6 @@ const DOMAIN = "corp.example.org";
 const REALM = "CORP.EXAMPLE.ORG";
 const BASE_DN = "DC=corp,DC=example,DC=org";
 const PASSWORD = strongPassword();
-// DNS over TCP: qemu's user-mode networking (restrict=on) does not carry the guest's UDP replies to
-// a forwarded port back to the host; TCP forwards work.
 // A documentation address (RFC 5737): only ever an answer in DNS, never a destination.
 const RECORD = { name: "registry", address: "192.0.2.10" };
 const CONF = { vm_name: VM, domain: DOMAIN, image: "debian12", nets: ["user"], memory_mb: 1536, cpus: 2, disk_gb: 4, ssh_wait_timeout: 1200, dns_records: [RECORD] };
@@ -26,9 +25,7 @@ let stack: ProductStack;
 let work: string;
 let created: RunOutcome;
 const port = (proto: "tcp" | "udp", guest: number): number => forwardedPort(created, proto, guest);
-const run = (cmd: string, args: string[], opts: { input?: string; env?: Record<string, string> } = {}) =>
-  spawnSync(cmd, args, { encoding: "utf8", timeout: 120_000, input: opts.input, env: { ...process.env, ...opts.env } });
-const dig = (name: string, type: string) => run("dig", ["+tcp", "+short", "+time=20", "+tries=3", "-p", String(port("tcp", 53)), "@127.0.0.1", name, type]).stdout.trim();
+const dig = (name: string, type: string) => digShort(port("tcp", 53), name, type);
 const domstate = () => spawnSync("virsh", ["-c", "qemu:///system", "domstate", VM], { encoding: "utf8" });
 const svcVms = () =>
   spawnSync("virsh", ["-c", "qemu:///system", "list", "--all", "--name"], { encoding: "utf8" })
@@ -88,12 +85,7 @@ test("DNS answers from the host through the forward: the SRV records, the server
 
 test("kinit admin@REALM with the vault password succeeds against the forwarded KDC; a wrong password fails", () => {
   const kdc = port("tcp", 88);
-  const conf = path.join(work, "krb5.conf");
-  writeFileSync(
-    conf,
-    `[libdefaults]\n default_realm = ${REALM}\n dns_lookup_kdc = false\n dns_lookup_realm = false\n udp_preference_limit = 1\n[realms]\n ${REALM} = {\n  kdc = 127.0.0.1:${kdc}\n }\n`,
-  );
-  const env = { KRB5_CONFIG: conf, KRB5CCNAME: `FILE:${path.join(work, "ccache")}` };
+  const env = krb5Env(work, REALM, kdc);
   const good = run("kinit", [`admin@${REALM}`], { input: `${PASSWORD}\n`, env });
   expect(good.stderr).not.toMatch(/error|failed/i);
   expect(good.status).toBe(0);

@@ -2,14 +2,17 @@
 // server with the lab's DNS, a CA and a registry whose certificate that CA issued, each as a child
 // run of the product's own workflow on a TCG VM. A worker is killed (-9) and the scheduler
 // restarted during it. Checked from the host with real clients (dig, kinit, curl) against the
-// products' 127.0.0.1 forwards, and from a VM on the lab network only, through the router.
+// products' 127.0.0.1 forwards, and from a VM on the lab network only, through the router. The
+// lab's members (lab-members.ts) are tested on this lab before it is deleted: one lab for all.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureTestImage, TEST_IMAGES_DIR, waitFor } from "@svc/testing";
-import { forwardedPort, startProductStack, strongPassword, type ProductStack, type RunOutcome } from "./product-stack";
+import { digShort, krb5Env, runClient as run } from "./lab-clients";
+import { labMemberTests } from "./lab-members";
+import { forwardedPort, killWorker, startProductStack, strongPassword, type ProductStack, type RunOutcome } from "./product-stack";
 import { labSsh, startHostHttp } from "./router-lab";
 import { REPO_ROOT } from "./stack";
 
@@ -32,8 +35,6 @@ let lab: RunOutcome;
 const children: Record<string, RunOutcome> = {};
 let lowestAvailableMb = Infinity;
 
-const run = (cmd: string, args: string[], o: { input?: string; env?: NodeJS.ProcessEnv } = {}) =>
-  spawnSync(cmd, args, { encoding: "utf8", timeout: 120_000, input: o.input, env: { ...process.env, ...o.env } });
 const virsh = (...args: string[]) => spawnSync("virsh", ["-c", "qemu:///system", ...args], { encoding: "utf8" });
 const labVms = () =>
   virsh("list", "--all", "--name")
@@ -103,17 +104,7 @@ test("one lab_deployment run builds the router, identity server, CA and registry
             .executeTakeFirst(),
         { timeoutMs: 3_000_000, intervalMs: 2000, what: "the identity server's configure task running" },
       );
-      const hb = await stack.db
-        .selectFrom("component_heartbeat")
-        .select("pid")
-        .where("component", "=", "worker")
-        .where("instance_id", "=", ti.worker_id!)
-        .executeTakeFirstOrThrow();
-      const victim = stack.workers.find((w) => w.pid() === hb.pid);
-      expect(victim).toBeDefined();
-      await victim!.kill9();
-      killed = hb.pid;
-      victim!.start();
+      killed = await killWorker(stack, ti.worker_id!);
       await stack.scheduler.stop();
       stack.scheduler.start();
     });
@@ -155,15 +146,10 @@ test("the products took their fixed leases on the lab network from the router's 
 
 test("from the host: the lab DNS answers for the registry's name and kinit admin@REALM works, through the identity server's forwards", () => {
   const idm = children.identity_deployment!;
-  const dig = (name: string) => run("dig", ["+tcp", "+short", "+time=20", "+tries=3", "-p", String(forwardedPort(idm, "tcp", 53)), "@127.0.0.1", name, "A"]).stdout.trim();
+  const dig = (name: string) => digShort(forwardedPort(idm, "tcp", 53), name, "A");
   expect(dig(`${VM.registry}.${DOMAIN}`)).toBe(`${PREFIX}.12`);
   expect(dig(`${VM.ca}.${DOMAIN}`)).toBe(`${PREFIX}.11`);
-  const conf = path.join(work, "krb5.conf");
-  writeFileSync(
-    conf,
-    `[libdefaults]\n default_realm = ${REALM}\n dns_lookup_kdc = false\n dns_lookup_realm = false\n udp_preference_limit = 1\n[realms]\n ${REALM} = {\n  kdc = 127.0.0.1:${forwardedPort(idm, "tcp", 88)}\n }\n`,
-  );
-  const env = { KRB5_CONFIG: conf, KRB5CCNAME: `FILE:${path.join(work, "ccache")}` };
+  const env = krb5Env(work, REALM, forwardedPort(idm, "tcp", 88));
   const kinit = run("kinit", [`admin@${REALM}`], { input: `${PASSWORD}\n`, env });
   expect({ status: kinit.status, stderr: kinit.stderr }).toEqual({ status: 0, stderr: "" });
   expect(run("klist", [], { env }).stdout).toContain(`krbtgt/${REALM}@${REALM}`);
@@ -225,6 +211,17 @@ test("a VM on the lab network only reaches the host's HTTP server through the ro
   expect(resolved.stdout).toMatch(new RegExp(`^${PREFIX.replace(/\./g, "\\.")}\\.12 `));
   expect(svcVm("delete", "vm", CLIENT, "-y").status).toBe(0);
 }, 1_000_000);
+
+labMemberTests({
+  label: LABEL,
+  domain: DOMAIN,
+  prefix: PREFIX,
+  adminPassword: PASSWORD,
+  stack: () => stack,
+  child: (dagId) => children[dagId]!,
+  work: () => work,
+  leases: async () => (await ssh().router("cat /var/lib/misc/dnsmasq.leases")).stdout,
+});
 
 test("delete tears the lab down in reverse order and leaves no VM, network, disk or host record", async () => {
   const del = await stack.run("lab_deployment", { ...CONF, action: "delete" }, 1_800_000);

@@ -64,6 +64,16 @@ export function forwardedPort(outcome: RunOutcome, proto: "tcp" | "udp", guest: 
   return f.host_port;
 }
 
+/** kill -9 the worker process whose heartbeat carries `workerId` (a try's worker_id), then start it again; resolves to the pid killed. */
+export async function killWorker(stack: ProductStack, workerId: string): Promise<number> {
+  const hb = await stack.db.selectFrom("component_heartbeat").select("pid").where("component", "=", "worker").where("instance_id", "=", workerId).executeTakeFirstOrThrow();
+  const victim = stack.workers.find((w) => w.pid() === hb.pid);
+  if (!victim) throw new Error(`no worker of the stack has pid ${hb.pid}`);
+  await victim.kill9();
+  victim.start();
+  return hb.pid;
+}
+
 /** A password the Samba domain accepts (complexity: upper, lower, digits), random per test run. */
 export const strongPassword = () => `Svc${randomBytes(9).toString("hex")}9Q`;
 
@@ -201,7 +211,7 @@ export async function startProductStack(label: string, secrets: Record<string, s
 }
 
 /** Each task's seconds (skipped ones left out) in the order they started ("configure 181.2 s (try 2)"): where a product run's time went, in the test's output. */
-function taskSeconds(rows: { task_id: string; state: string | null; try_number: number; start_date: Date | null; end_date: Date | null }[]): string {
+export function taskSeconds(rows: { task_id: string; state: string | null; try_number: number; start_date: Date | null; end_date: Date | null }[]): string {
   return rows
     .filter((r) => r.start_date && r.state !== "skipped")
     .sort((a, b) => a.start_date!.getTime() - b.start_date!.getTime())

@@ -64,9 +64,9 @@ export interface SshResult {
 
 // Asynchronous on purpose: the DNS and HTTP servers above run in this process, and a spawnSync
 // would block the event loop that answers them.
-function sshAsync(args: string[], timeoutMs: number): Promise<SshResult> {
+export function sshAsync(args: string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<SshResult> {
   return new Promise((resolve) => {
-    const child = spawn("ssh", args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("ssh", args, { stdio: ["ignore", "pipe", "pipe"], env: env && { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
@@ -79,9 +79,12 @@ function sshAsync(args: string[], timeoutMs: number): Promise<SshResult> {
   });
 }
 
+/** ssh options for a VM whose host key is throw-away (never kept, never asked about). */
+export const THROWAWAY_HOST = ["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-o", "ConnectTimeout=20"];
+
 /** SSH to the router on its 127.0.0.1 forward, and to a lab VM through it; the VMs' keys are throw-away. */
 export function labSsh(keyPath: string, routerPort: () => number) {
-  const opts = ["-i", keyPath, "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-o", "ConnectTimeout=20"];
+  const opts = ["-i", keyPath, ...THROWAWAY_HOST];
   const run = (args: string[], timeout = 120_000) => sshAsync(args, timeout);
   return {
     router: (cmd: string) => run([...opts, "-p", String(routerPort()), "root@127.0.0.1", cmd]),

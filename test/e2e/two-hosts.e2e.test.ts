@@ -190,7 +190,8 @@ describe("two hypervisor hosts", () => {
     });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    const rows = JSON.parse(r.stdout) as { host: string; name: string }[];
+    const { vms: rows, unavailable } = JSON.parse(r.stdout) as { vms: { host: string; name: string }[]; unavailable: unknown[] };
+    expect(unavailable).toEqual([]);
     // Other test files share this machine's own libvirtd (host `local`); hosts a and b hold only this file's VMs.
     const own = rows.filter((v) => v.name.startsWith(`${P}-`));
     expect(own.map((v) => `${v.host}/${v.name}`).sort()).toEqual([`a/${P}-p2`, `b/${P}-p1`, `b/${P}-p3`, `b/${P}-p4`, `b/${P}-p5`]);

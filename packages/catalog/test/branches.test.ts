@@ -127,3 +127,19 @@ test.each(["add_user", "remove_user", "add_group"])("identity_deployment: %s run
   expect(r.state).toBe("success");
   expect(r.ran.sort()).toEqual(["manage_users", "report"]);
 });
+
+test.each([
+  ["delete", ["leave_lab", "forget_member", "delete_vm", "report"]],
+  ["leave", ["leave_lab", "forget_member", "report"]],
+])("vm_deployment: %s with lab has the lab forget the member (records, computer account, certificate record) before anything else", (action, ran) => {
+  const r = simulateRun(dags.vm_deployment!, { action, vm_name: "web01", lab: "dev1" });
+  expect(r.state).toBe("success");
+  expect(r.ran).toEqual(ran);
+  expect(r.rounds.slice(0, 2)).toEqual([["leave_lab"], ["forget_member"]]);
+});
+
+test("vm_deployment: delete with lab keeps the VM when the lab could not forget it", () => {
+  const r = simulateRun(dags.vm_deployment!, { action: "delete", vm_name: "web01", lab: "dev1" }, ["leave_lab"]);
+  expect(r.state).toBe("failed");
+  expect(r.states).toMatchObject({ leave_lab: "failed", forget_member: "upstream_failed", delete_vm: "upstream_failed" });
+});

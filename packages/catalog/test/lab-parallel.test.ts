@@ -38,3 +38,23 @@ test("a lab without an identity server still gets its CA and registry after the 
   expect(r.state).toBe("success");
   expect(r.states).toMatchObject({ identity: "skipped", ca: "success", registry: "success" });
 });
+
+test("delete: without with_members no member is deleted (delete_members skipped) and the products go in reverse order after check_members", () => {
+  const r = simulateRun(lab, { action: "delete", lab_name: "dev1", domain: "dev1.example.org" });
+  expect(r.state).toBe("success");
+  expect(r.rounds).toEqual([["check_members"], ["delete_registry"], ["delete_ca"], ["delete_identity"], ["delete_router"], ["report"]]);
+  expect(r.states.delete_members).toBe("skipped");
+});
+
+test("delete with_members: the members are deleted after check_members and before any product", () => {
+  const r = simulateRun(lab, { action: "delete", lab_name: "dev1", domain: "dev1.example.org", with_members: true });
+  expect(r.state).toBe("success");
+  expect(r.rounds).toEqual([["check_members"], ["delete_members"], ["delete_registry"], ["delete_ca"], ["delete_identity"], ["delete_router"], ["report"]]);
+});
+
+test.each([["check_members"], ["delete_members"]])("delete with_members: a failed %s deletes no product", (failed) => {
+  const r = simulateRun(lab, { action: "delete", lab_name: "dev1", domain: "dev1.example.org", with_members: true }, [failed]);
+  expect(r.state).toBe("failed");
+  expect(r.ran).toEqual(failed === "check_members" ? ["check_members"] : ["check_members", "delete_members"]);
+  expect(r.states).toMatchObject({ delete_registry: "upstream_failed", delete_ca: "upstream_failed", delete_identity: "upstream_failed", delete_router: "upstream_failed" });
+});

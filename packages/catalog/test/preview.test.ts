@@ -21,8 +21,8 @@ test("identity_deployment's configure step gets the domain and forwarder, the se
   const p = previewPlaybookTask(dags.identity_deployment!, "configure", { domain: "corp.example.org", dns_forwarder: "192.0.2.53" }, { outputs: CREATED });
   expect(p.playbook).toBe("identity-server.yml");
   expect(p.check).toBe(false);
-  expect(p.extraVars).toEqual({ vm_name: "idm", domain: "corp.example.org", dns_forwarder: "192.0.2.53", dns_records: [] });
-  expect(p.args.settings).toEqual(["secrets_file"]);
+  expect(p.extraVars).toEqual({ vm_name: "idm", domain: "corp.example.org", dns_forwarder: "192.0.2.53", dns_records: [], image: "centos9stream" });
+  expect(p.args.settings).toEqual(["secrets_file", "vm_images_dir"]);
   expect(p.extraVarsYaml).not.toMatch(SECRET_WORDS);
   expect(p.args.vm).toBe("idm");
 });
@@ -98,7 +98,18 @@ test("cluster_initial_deployment's nodes boot the agent ISO with their pinned MA
 
 test("vm_deployment uses the given name, or the picked one when none was given", () => {
   const named = renderTaskArgs(dags.vm_deployment!, "create_vm", { vm_name: "web01", cpus: 4, memory_mb: 8192 });
-  expect(named.args).toEqual({ name: "web01", image: "centos10stream", cpus: 4, memory_mb: 8192, disks_gb: [20], nets: ["default"], host: null });
+  expect(named.args).toEqual({
+    name: "web01",
+    image: "centos10stream",
+    cpus: 4,
+    memory_mb: 8192,
+    disks_gb: [20],
+    nets: ["default"],
+    host: null,
+    provider: null,
+    region: null,
+    size: null,
+  });
   const picked = renderTaskArgs(dags.vm_deployment!, "create_vm", {}, { outputs: { name_vm: { exit_code: 0, stdout_tail: "vm-20250101-120000" } } });
   expect(picked.args.name).toBe("vm-20250101-120000");
   const verify = previewPlaybookTask(dags.vm_deployment!, "verify", { vm_name: "web01" }, { outputs: { create_vm: { ...CREATED.create_vm, name: "web01" } } });

@@ -15,6 +15,8 @@ export interface RoutedTask {
 export interface HostWorld {
   placed: string;
   held: Record<string, string>;
+  /** Hosts that are cloud hosts: their host_check and vm_delete say their provider, as the operators do. */
+  clouds?: Record<string, string>;
 }
 
 const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
@@ -38,13 +40,14 @@ function route(operator: string, args: Record<string, unknown>, world: HostWorld
 }
 
 /** A successful try's output, with `host` where the operators report it. */
-function outputOf(t: RoutedTask, taskId: string): Record<string, unknown> {
+function outputOf(t: RoutedTask, taskId: string, clouds: Record<string, string> = {}): Record<string, unknown> {
+  const provider = t.host && clouds[t.host] ? { provider: clouds[t.host] } : {};
   const name = str(t.args.name) ?? "sim-vm";
   const vm = { name, state: "running", ssh_host: "192.0.2.10", ssh_port: 22, ssh_user: "root", ip: "192.0.2.10", forwards: [], macs: [] };
-  if (t.operator === "host_check") return { ok: true, findings: [], host: t.host };
+  if (t.operator === "host_check") return { ok: true, findings: [], host: t.host, ...provider };
   if (t.operator === "vm_create" || t.operator === "vm_info") return { ...vm, host: t.host };
   if (t.operator === "vm_wait_ssh") return { ...vm, host_keys: [] };
-  if (t.operator === "vm_delete") return { name, deleted: true, host: t.host };
+  if (t.operator === "vm_delete") return { name, deleted: true, host: t.host, ...provider };
   if (t.operator === "shell" && taskId === "name_vm") return { exit_code: 0, stdout_tail: "vm-20250101-000000" };
   return {};
 }
@@ -79,7 +82,7 @@ export function simulateHosts(dag: DagDefinition, conf: Record<string, unknown>,
       ran[q.task_id] = t;
       if (task.operator === "vm_create") held[String(args.name)] = t.host!;
       set(q.task_id, fail.includes(q.task_id) ? "failed" : "success");
-      if (!fail.includes(q.task_id)) outputs[q.task_id] = outputOf(t, task.task_id);
+      if (!fail.includes(q.task_id)) outputs[q.task_id] = outputOf(t, task.task_id, world.clouds);
     }
     if (d.runState !== "running") return ran;
   }

@@ -1,6 +1,6 @@
 export { TRIGGER_RULES } from "./types";
 export type { TriggerRule, TaskDefinition, DagDefinition, ParamSchema, ParamRole, DagFileResult, OperatorCatalog } from "./types";
-export { restrictedParamsSet, roleReaches } from "./restricted-params";
+export { restrictedParamsSet, restrictedWhat, roleReaches } from "./restricted-params";
 export type { RunRole } from "./restricted-params";
 export { parseDagFile } from "./parse-dag-file";
 export { parseDagFolder } from "./parse-dag-folder";
@@ -12,3 +12,4 @@ export type { ParamError } from "./params";
 export { renderArgs, evaluateCondition, createTemplateContext } from "./template/render";
 export type { TemplateContext } from "./template/render";
 export { vmCreatingTasks } from "./vm-creating-tasks";
+export { cidrProblem } from "./cidr";

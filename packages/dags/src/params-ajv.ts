@@ -1,5 +1,6 @@
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { cidrProblem } from "./cidr";
 
 /**
  * The one Ajv instance for DAG params. Strict about unknown keywords and formats (a typo such as
@@ -10,6 +11,13 @@ export const paramsAjv = addFormats(
 );
 /** `min_role`: the lowest API role that may set the param to anything but its default (an annotation; callers enforce it). */
 paramsAjv.addKeyword({ keyword: "min_role", metaSchema: { enum: ["user", "op", "admin"] } });
+/**
+ * `min_role_values`: values that only a role and above may set (`{"0.0.0.0/0": admin}`): the param
+ * equal to one, or an array param holding one (an annotation; callers enforce it with min_role's).
+ */
+paramsAjv.addKeyword({ keyword: "min_role_values", metaSchema: { type: "object", minProperties: 1, additionalProperties: { enum: ["user", "op", "admin"] } } });
+/** `format: cidr`: an IPv4 or IPv6 network as a firewall takes it (no host bits; the whole space only as 0.0.0.0/0 or ::/0). */
+paramsAjv.addFormat("cidr", { type: "string", validate: (s: string) => cidrProblem(s) === null });
 
 /**
  * Compile a schema without keeping it in Ajv's cache (Ajv caches by object identity, and every

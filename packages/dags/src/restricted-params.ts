@@ -15,7 +15,10 @@ export function roleReaches(have: string | null | undefined, need: RunRole): boo
 export interface RestrictedParam {
   name: string;
   minRole: ParamRole;
+  /** The values set that need minRole (min_role_values), when those decide it. */
+  values?: string[];
 }
+const ROLE_RANK: readonly ParamRole[] = ["user", "op", "admin"];
 
 /**
  * The params in `conf` that carry `min_role` and differ from their default (giving the default
@@ -25,9 +28,15 @@ export interface RestrictedParam {
 export function restrictedParamsSet(def: Pick<DagDefinition, "params">, conf: Record<string, unknown>): RestrictedParam[] {
   const out: RestrictedParam[] = [];
   for (const [name, schema] of Object.entries(def.params)) {
-    if (!schema.min_role || !Object.prototype.hasOwnProperty.call(conf, name)) continue;
-    if (isDeepStrictEqual(conf[name], schema.default)) continue;
-    out.push({ name, minRole: schema.min_role });
+    if (!Object.prototype.hasOwnProperty.call(conf, name) || isDeepStrictEqual(conf[name], schema.default)) continue;
+    // The highest role the values set need (min_role_values), or the param's own min_role.
+    const v = conf[name];
+    const held = Object.entries(schema.min_role_values ?? {}).filter(([x]) => (Array.isArray(v) ? v.includes(x) : v === x));
+    const need = [schema.min_role, ...held.map(([, r]) => r)].filter((r): r is ParamRole => !!r).sort((a, b) => ROLE_RANK.indexOf(b) - ROLE_RANK.indexOf(a))[0];
+    if (need) out.push({ name, minRole: need, ...(held.length ? { values: held.map(([x]) => x) } : {}) });
   }
   return out;
 }
+
+/** `<prefix>.allow_from holding 0.0.0.0/0` or `<prefix>.force`: what a RestrictedParam's role is for, in words. */
+export const restrictedWhat = (p: RestrictedParam, prefix: string): string => `${prefix}.${p.name}${p.values?.length ? ` holding ${p.values.join(", ")}` : ""}`;

@@ -73,6 +73,8 @@ export interface ParamSchema {
   items?: ParamSchema;
   /** Only callers with this API role or above may set the param to anything but its default. */
   min_role?: ParamRole;
+  /** Values (of the param, or held by an array param) only this role and above may set. */
+  min_role_values?: Record<string, ParamRole>;
   [k: string]: unknown;
 }
 

@@ -1,34 +1,23 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import pg from "pg";
 import { createDb, MIGRATIONS, type Db } from "./connection";
 import { migrateToLatest } from "./migrate";
+import { createScratchDb, type ScratchDb } from "./scratch-db";
 
 // @svc/testing migrates with the engine's functions and depends on this package: this file makes
-// and drops its own databases, named as the harness names them.
+// and drops its own databases through the scratch helper @svc/testing uses, named as it names them.
 const ADMIN_URL = process.env.SVC_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const made: { name: string; dbs: Db[] }[] = [];
+const made: ScratchDb[] = [];
+const extraPools: Db[] = [];
 
 async function freshDb(): Promise<{ url: string; db: Db }> {
-  const name = `svc_test_fnsrc_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  const db = createDb(u.toString(), { max: 2, applicationName: "fnsrc-test" });
-  made.push({ name, dbs: [db] });
-  return { url: u.toString(), db };
+  const scratch = await createScratchDb(ADMIN_URL, `svc_test_fnsrc_${randomBytes(4).toString("hex")}`, { max: 2, applicationName: "fnsrc-test" });
+  made.push(scratch);
+  return scratch;
 }
 afterAll(async () => {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  for (const m of made) {
-    for (const db of m.dbs) await db.destroy().catch(() => undefined);
-    await admin.query(`drop database if exists "${m.name}" with (force)`);
-  }
-  await admin.end();
+  for (const db of extraPools) await db.destroy().catch(() => undefined);
+  for (const m of made) await m.drop();
 });
 
 const answer = (n: number) => ({ name: "t_answer", sql: `create or replace function t_answer() returns int language sql as $$ select ${n} $$` });
@@ -108,7 +97,7 @@ test("a source that fails, or does not create its function, fails the migration 
 test("two migrators started at once on a new database: the lock makes one apply each source and the other find it applied", async () => {
   const { url, db } = await freshDb();
   const other = createDb(url, { max: 2, applicationName: "fnsrc-test-2" });
-  made.at(-1)!.dbs.push(other);
+  extraPools.push(other);
   const [a, b] = await Promise.all([migrateToLatest(db, { functions: [answer(3), greeting] }), migrateToLatest(other, { functions: [answer(3), greeting] })]);
   expect(a.error).toBeUndefined();
   expect(b.error).toBeUndefined();

@@ -1,21 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { sql, CompiledQuery, type Kysely } from "kysely";
-import pg from "pg";
-import { createDb } from "./connection";
 import { MAX_NAMED_TEXTS, prepared, runPrepared } from "./named-statements";
+import { createScratchDb, type ScratchDb } from "./scratch-db";
 
 const ADMIN_URL = process.env.SVC_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const NAME = `svc_test_named_${randomBytes(4).toString("hex")}`;
 
 type AnyDb = Kysely<any>;
+let scratch: ScratchDb;
 let db: AnyDb;
-
-async function admin(text: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  await c.query(text);
-  await c.end();
-}
 
 /** The statements prepared on the pool's one connection, with how often each ran. */
 async function preparedHere(): Promise<{ statement: string; runs: number }[]> {
@@ -27,19 +19,14 @@ async function preparedHere(): Promise<{ statement: string; runs: number }[]> {
 }
 
 beforeAll(async () => {
-  await admin(`create database "${NAME}"`);
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${NAME}`;
   // One connection: every statement, and pg_prepared_statements, are of the same session.
-  db = createDb(u.toString(), { max: 1, applicationName: "svc-named-test" });
+  scratch = await createScratchDb(ADMIN_URL, `svc_test_named_${randomBytes(4).toString("hex")}`, { max: 1, applicationName: "svc-named-test" });
+  db = scratch.db;
   await sql`create table item (id int primary key, name text)`.execute(db);
   await sql`insert into item values (1, 'one'), (2, 'two')`.execute(db);
 });
 
-afterAll(async () => {
-  await db.destroy();
-  await admin(`drop database if exists "${NAME}" with (force)`);
-});
+afterAll(() => scratch.drop());
 
 test("a marked statement is prepared once on a connection and run from there; unmarked ones are not prepared", async () => {
   for (const id of [1, 2, 1]) {

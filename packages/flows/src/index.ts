@@ -13,5 +13,6 @@ export { processFlow } from "./pipeline/process-flow";
 export type { PipelineDeps, ProcessResult } from "./pipeline/deps";
 export type { PlanHosts } from "./pipeline/placement-preview";
 export { createCloudPlanner } from "./pipeline/cloud-plan";
+export { createCatalogueReadiness } from "./pipeline/catalogue-ready";
 export { createServiceEngine } from "./service-engine";
 export { answerFlow } from "./answer";

@@ -1,6 +1,6 @@
 import type { SvcConfig } from "@svc/config";
 import { createDb, type Db } from "@svc/db";
-import { cloudDriverFor, secretsFromConfig, type CloudDriverOptions, type CloudSecrets } from "@svc/vm";
+import { cloudDriverFor, secretsFromConfig, type CloudDriverOptions, type CloudSecrets, type HourlyPrice } from "@svc/vm";
 import { createHostInventory } from "./inventory";
 import type { HostRecord } from "./types";
 
@@ -17,7 +17,7 @@ export interface CloudOrphan {
   launched_at: string | null;
   age_s: number | null;
   /** Per hour, where the provider's API gives it (Hetzner's server_types); null otherwise (AWS). */
-  hourly_price: { amount: string; currency: string } | null;
+  hourly_price: HourlyPrice | null;
   /** Why no record holds it: no svc-run-id label, or the run it names is gone. */
   reason: string;
   labels: Record<string, string>;
@@ -36,8 +36,8 @@ export interface OrphanReport {
   unavailable: CloudUnavailable[];
 }
 
-/** The region or location a cloud host's settings name. */
-export const regionOf = (h: Pick<HostRecord, "provider_settings">): string => h.provider_settings.region ?? h.provider_settings.location ?? "";
+/** Where a cloud host's settings place it: the AWS region, Hetzner or Azure location, GCP zone. */
+export const regionOf = (h: Pick<HostRecord, "provider_settings">): string => h.provider_settings.region ?? h.provider_settings.location ?? h.provider_settings.zone ?? "";
 
 /**
  * The orphans of every cloud host: instances labelled managed-by=svc whose `svc-run-id` label names no

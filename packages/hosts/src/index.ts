@@ -20,6 +20,6 @@ export type { HostRoom } from "./view/room";
 export { describeFit } from "./view/fit";
 export type { FitAnswer, FitQuestion } from "./view/fit";
 export { planPlacement } from "./view/plan-placement";
-export { hostRegion } from "./providers";
+export { hostRegion, sshFromOf } from "./providers";
 export { hostView } from "./view/host-view";
 export type { PlannedVm, PlacementPreview, VmPlacementPreview } from "./view/plan-placement";

@@ -1,5 +1,7 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import type { HostProvider } from "@svc/db";
+import { isCidr } from "@svc/vm/plan";
 
 /** The providers svc makes VMs on. */
 export const PROVIDERS: readonly HostProvider[] = ["libvirt", "aws", "hetzner", "gcp", "azure"];
@@ -40,8 +42,17 @@ const bastion = z
   }, "the bastion's port is 1 to 65535");
 /** The login svc uses on the instances (cloud-init makes it; `root` on images that take the provider's keys for root). */
 const sshUser = z.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "a login name such as svc or root");
+/**
+ * The CIDRs svc's SSH reaches the instances from (comma-separated): a product VM's firewall opens
+ * 22 to these only. Default: the bastion's address when it is an IP; without either, a product
+ * VM on the host is refused (svc cannot tell the address it connects from).
+ */
+const sshFrom = z
+  .string()
+  .max(600)
+  .refine((s) => s.split(",").every((c) => isCidr(c.trim())), "CIDRs separated by commas, such as 198.51.100.7/32");
 /** How instances are reached, for both providers: directly on their address, or through a bastion. */
-const reach = { bastion: bastion.optional(), ssh_user: sshUser.optional() };
+const reach = { bastion: bastion.optional(), ssh_user: sshUser.optional(), ssh_from: sshFrom.optional() };
 
 /** A bastion setting as its parts (the port defaults to 22). */
 export function parseBastion(s: string): { user: string; address: string; port: number } {
@@ -49,6 +60,14 @@ export function parseBastion(s: string): { user: string; address: string; port: 
   const rest = s.slice(at + 1);
   const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(rest)!;
   return { user: s.slice(0, at), address: m[1]!.replace(/^\[|\]$/g, ""), port: m[2] ? Number(m[2]) : 22 };
+}
+
+/** Where svc's SSH reaches a cloud host's instances from: its ssh_from setting, else its bastion's address when that is an IP; else unknown ([]). */
+export function sshFromOf(settings: Record<string, string | undefined>): string[] {
+  if (settings.ssh_from) return settings.ssh_from.split(",").map((c) => c.trim());
+  const address = settings.bastion ? parseBastion(settings.bastion).address : undefined;
+  const v = address ? isIP(address) : 0;
+  return v ? [`${address}/${v === 4 ? 32 : 128}`] : [];
 }
 
 const awsRegion = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, "an AWS region such as eu-west-1");
@@ -104,6 +123,7 @@ export const gcpSettingsSchema = z
       .optional(),
     endpoint: endpoint.optional(),
     credentials: z.enum(["secrets-file", "adc"], { message: "secrets-file (the default: vault_gcp_service_account_json) or adc" }).default("secrets-file"),
+    ssh_from: sshFrom.optional(),
   })
   .strict();
 
@@ -119,6 +139,7 @@ export const azureSettingsSchema = z
     subnet: azureName("a subnet name").optional(),
     endpoint: endpoint.optional(),
     authority_host: endpoint.optional(),
+    ssh_from: sshFrom.optional(),
   })
   .strict()
   .refine((s) => !s.subnet || s.vnet, { message: "a subnet needs its --vnet", path: ["subnet"] })

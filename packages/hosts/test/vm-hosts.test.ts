@@ -100,7 +100,8 @@ describe("svc-vm across the hosts of the inventory", () => {
     const r = await vm("list", "vm", "--all-hosts", "-o", "json");
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
-    expect(mine(r.json())).toEqual([`b/${P}-b1`, `b/${P}-b2`, `b/${P}-dup`, `c/${P}-c1`, `c/${P}-dup`, `local/${P}-loc`]);
+    expect(r.json().unavailable).toEqual([]);
+    expect(mine(r.json().vms)).toEqual([`b/${P}-b1`, `b/${P}-b2`, `b/${P}-dup`, `c/${P}-c1`, `c/${P}-dup`, `local/${P}-loc`]);
     const table = await vm("list", "vm", "--all-hosts");
     expect(table.out).toMatch(/^HOST\s+NAME\s+STATE/);
     expect(table.out).toMatch(new RegExp(`^c\\s+${P}-c1\\s+shut off`, "m"));
@@ -147,13 +148,17 @@ describe("svc-vm across the hosts of the inventory", () => {
     expect(c.domains()).toContain(`${P}-c1`);
   });
 
-  it("a host that does not answer is named with exit 5, and the others are still listed", async () => {
+  it("a host that does not answer is listed as unavailable with why, and the others are still listed (exit 0)", async () => {
     await b.stopSshd();
     try {
       const r = await vm("list", "vm", "--all-hosts", "-o", "json");
-      expect(r.code).toBe(5);
-      expect(r.err).toMatch(/^svc-vm: host 'b': did not answer: /m);
-      expect(mine(r.json())).toEqual([`c/${P}-c1`, `c/${P}-dup`, `local/${P}-loc`]);
+      expect(r.code).toBe(0);
+      expect(r.err).toMatch(/^svc-vm: host 'b' \(libvirt\): not listed: did not answer: /m);
+      expect(r.json().unavailable).toEqual([{ host: "b", provider: "libvirt", region: null, error: expect.stringMatching(/^did not answer: /) }]);
+      expect(mine(r.json().vms)).toEqual([`c/${P}-c1`, `c/${P}-dup`, `local/${P}-loc`]);
+      const only = await vm("list", "vm", "-C", "b", "-o", "json");
+      expect(only.code).toBe(5);
+      expect(only.json().error).toEqual({ code: "host_unavailable", message: expect.stringMatching(/^host 'b': did not answer: /) });
       const info = await vm("info", "vm", `${P}-b1`, "--all-hosts");
       expect(info.code).toBe(5);
       expect(info.err).toMatch(/is not on c, local; b did not answer/);
@@ -165,7 +170,7 @@ describe("svc-vm across the hosts of the inventory", () => {
   it("the svc-vm bin hands over only with -C or --all-hosts", async () => {
     const all = await bin("list", "vm", "--all-hosts", "-o", "json");
     expect(all.code).toBe(0);
-    expect(mine(all.json())).toEqual([`b/${P}-b1`, `b/${P}-dup`, `c/${P}-c1`, `c/${P}-dup`, `local/${P}-loc`]);
+    expect(mine(all.json().vms)).toEqual([`b/${P}-b1`, `b/${P}-dup`, `c/${P}-c1`, `c/${P}-dup`, `local/${P}-loc`]);
     // Without them: this host's libvirt only, no host field, as before.
     const plain = await bin("list", "vm", "-o", "json");
     expect(plain.code).toBe(0);

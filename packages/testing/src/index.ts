@@ -18,6 +18,7 @@ export { ensureLibvirtd } from "./host/libvirtd";
 export { ensureTestImage, ensureProductImage, TEST_IMAGE_NAME, TEST_IMAGES_DIR } from "./host/test-image";
 export { acquireVmTestLock } from "./host/vm-lock";
 export { createVmScratch } from "./host/vm-scratch";
+export { makeTestIso } from "./host/test-iso";
 export type { VmScratch } from "./host/vm-scratch";
 export { createTestOperatorContext } from "./host/operator-context";
 export { startSecondHost } from "./host/second-host";

@@ -1,6 +1,7 @@
 // The plan's words for a cloud VM: what was asked, what the provider would make, and its one line.
 // No SDK here: the assistant's and the orchestrator's plan text loads this without the drivers.
 import type { CloudSize } from "./aws/sizes";
+import type { HourlyPrice } from "./types";
 
 /** What the plan asks: an OS name, and a size by name or by cpus and memory. */
 export interface CloudPlanRequest {
@@ -8,13 +9,6 @@ export interface CloudPlanRequest {
   cpus: number;
   memoryMb: number;
   size?: string;
-}
-
-/** The price of one hour as the provider's API states it (Hetzner: EUR, net and with VAT). */
-export interface HourlyPrice {
-  net: string;
-  gross: string;
-  currency: "EUR";
 }
 
 /** A VM as the cloud would make it. */
@@ -31,6 +25,7 @@ export interface CloudVmPlan {
 
 /** One line for the plan: provider, region, size, image and price. */
 export function describeCloudPlan(p: CloudVmPlan): string {
-  const price = p.hourly_price ? `${p.hourly_price.net} ${p.hourly_price.currency}/hour net (${p.hourly_price.gross} with VAT)` : (p.price_note ?? "no price");
+  const h = p.hourly_price;
+  const price = h ? (h.net ? `${h.net} ${h.currency}/hour net (${h.amount} with VAT)` : `${h.amount} ${h.currency}/hour`) : (p.price_note ?? "no price");
   return `${p.provider} ${p.region}: size ${p.size.name} (${p.size.cpus} vCPUs, ${p.size.memory_mb} MiB), image ${p.image.os} → ${p.image.mapping} (${p.image.id}), ${price}`;
 }

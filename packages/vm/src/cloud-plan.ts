@@ -6,10 +6,10 @@ import { ImageNotFoundError } from "./errors";
 import { resolveAwsImage } from "./aws/images";
 import type { AwsImageSource } from "./aws/settings";
 import { awsInstanceTypes, pickSize } from "./aws/sizes";
-import type { HetznerClient, HcImage, HcServerType } from "./hetzner/client";
+import { hetznerHourlyPrice, type HetznerClient, type HcImage, type HcServerType } from "./hetzner/client";
 import type { CloudPlanRequest, CloudVmPlan } from "./cloud-plan-text";
 
-export type { CloudPlanRequest, CloudVmPlan, HourlyPrice } from "./cloud-plan-text";
+export type { CloudPlanRequest, CloudVmPlan } from "./cloud-plan-text";
 
 /** Hetzner: the smallest x86 server type offered in the location that fits (or the one named), its hourly price there, the system image. */
 export async function planHetznerVm(api: HetznerClient, location: string, images: Record<string, string>, want: CloudPlanRequest): Promise<CloudVmPlan> {
@@ -26,13 +26,12 @@ export async function planHetznerVm(api: HetznerClient, location: string, images
   );
   const found = (await api.request<{ images: HcImage[] }>("GET", `/images?type=system&name=${encodeURIComponent(name)}`)).images.find((i) => i.status === "available");
   if (!found) throw new ImageNotFoundError(want.image, [], `${where}: no available system image '${name}'`);
-  const price = types.find((t) => t.name === size.name)!.prices.find((p) => p.location === location)!.price_hourly;
   return {
     provider: "hetzner",
     region: location,
     size,
     image: { os: want.image, mapping: name, id: String(found.id) },
-    hourly_price: { net: price.net, gross: price.gross, currency: "EUR" },
+    hourly_price: hetznerHourlyPrice(types, size.name, location),
     price_note: null,
   };
 }

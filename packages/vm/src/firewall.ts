@@ -2,7 +2,8 @@ import { isIP } from "node:net";
 import { VmInputError } from "./errors";
 import type { FirewallRule } from "./types";
 
-const CIDR = (c: string): boolean => {
+/** Whether `c` is `address/length` (IPv4 or IPv6, the length in range). */
+export const CIDR = (c: string): boolean => {
   const [ip, len, ...rest] = c.split("/");
   const v = isIP(ip ?? "");
   return rest.length === 0 && v !== 0 && len !== undefined && /^\d{1,3}$/.test(len) && Number(len) <= (v === 4 ? 32 : 128);

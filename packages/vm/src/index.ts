@@ -1,4 +1,5 @@
-export type { VmInfo, ImageInfo, VmDriver, VmSpec } from "./types";
+export type { VmInfo, ImageInfo, VmDriver, VmSpec, HourlyPrice, ConsoleHostKeys } from "./types";
+export { keyFingerprint, parseConsoleHostKeys } from "./cloud/console-host-keys";
 export { scanHostKeys, waitForHostKeys, pinVmHostKeys } from "./host-keys";
 export type { PinResult } from "./host-keys";
 export { buildDomainXml, parseDomainXml } from "./libvirt/domain-xml";

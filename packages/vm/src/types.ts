@@ -99,10 +99,16 @@ export interface CloudInstanceInfo {
   age_s: number | null;
 }
 
-/** What an instance of a size costs per hour, as the provider's API gives it. */
+/**
+ * What an instance of a size costs per hour, as the provider's API states it (of the four clouds only
+ * Hetzner's does): for the plan before approval and for `--orphans`.
+ */
 export interface HourlyPrice {
+  /** What is billed per hour (Hetzner: with VAT). */
   amount: string;
   currency: string;
+  /** Before VAT, where the API states it apart (Hetzner). */
+  net?: string;
 }
 
 /** One image the VM CLI can create from. */
@@ -171,4 +177,18 @@ export interface VmDriver {
   create(spec: VmSpec, opts?: CreateOptions): Promise<CreateResult>;
   delete(name: string, opts?: DeleteOptions): Promise<DeleteResult>;
   listImages(): Promise<ImageInfo[]>;
+  /**
+   * The host keys the provider's console printed for a VM (cloud-init's blocks), polled until they
+   * show or `waitMs` passes; read without contacting the VM. Absent where the provider has no console
+   * svc can read (its keys are then trusted on first use).
+   */
+  consoleHostKeys?(name: string, o: { waitMs: number; pollMs?: number; signal?: AbortSignal }): Promise<ConsoleHostKeys>;
+}
+
+/** What a console gave: `type base64` keys and `SHA256:` fingerprints (both empty when it printed none), and where they were read. */
+export interface ConsoleHostKeys {
+  keys: string[];
+  fingerprints: string[];
+  /** Where they were read, for the log ("the EC2 console output of i-0abc (40 lines)"). */
+  source: string;
 }

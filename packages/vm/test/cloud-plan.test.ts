@@ -40,7 +40,7 @@ describe("the Hetzner plan (fake API)", () => {
       region: "fsn1",
       size: { name: "cx23", cpus: 2, memory_mb: 4096 },
       image: { os: "debian12", mapping: "debian-12", id: "100" },
-      hourly_price: { net: "0.0060", gross: "0.0071", currency: "EUR" },
+      hourly_price: { amount: "0.0071", net: "0.0060", currency: "EUR" },
       price_note: null,
     });
     expect(describeCloudPlan(p)).toBe("hetzner fsn1: size cx23 (2 vCPUs, 4096 MiB), image debian12 → debian-12 (100), 0.0060 EUR/hour net (0.0071 with VAT)");

@@ -15,6 +15,7 @@ export interface LocalMachinesOptions {
   /** Domain names are `<prefix>-<server name>` (a test's prefix: its VMs are found and removed by it). */
   prefix: string;
   memoryMb?: number;
+  cpus?: number;
 }
 
 function svcVm(args: string[], o: LocalMachinesOptions): Promise<Record<string, unknown>> {
@@ -30,14 +31,20 @@ function svcVm(args: string[], o: LocalMachinesOptions): Promise<Record<string, 
 /** The fake's servers as real local VMs: each a libvirt domain from `image`, root reached with the server's keys. */
 export function localMachines(o: LocalMachinesOptions): ServerMachines {
   return {
-    async boot(name, sshKeys) {
+    async boot(name, sshKeys, ports) {
       const dir = mkdtempSync(path.join(tmpdir(), "svc-hzfake-"));
       try {
         const keys = path.join(dir, "keys.pub");
         writeFileSync(keys, `${sshKeys.join("\n")}\n`);
-        const info = await svcVm(["create", "vm", `${o.prefix}-${name}`, "-i", o.image, "-P", `memory=${o.memoryMb ?? 384}`, "-P", "nets=[user]", "--ssh-key", keys], o);
+        // The ports the server's firewall opens reach the machine through 127.0.0.1 forwards: what the fake cloud's network carries.
+        const fwd = ports.length ? ["-P", `forwards=[${ports.map((p) => `${p.proto}/${p.port}`).join(",")}]`] : [];
+        const size = ["-P", `memory=${o.memoryMb ?? 384}`, ...(o.cpus ? ["-P", `numcpus=${o.cpus}`] : [])];
+        const info = await svcVm(["create", "vm", `${o.prefix}-${name}`, "-i", o.image, ...size, "-P", "nets=[user]", ...fwd, "--ssh-key", keys], o);
         if (typeof info.ssh_port !== "number") throw new Error(`svc-vm made ${o.prefix}-${name} without an SSH port`);
-        return { sshPort: info.ssh_port };
+        const forwards = ((info.forwards ?? []) as { proto: "tcp" | "udp"; guest_port: number; host_port: number }[])
+          .filter((f) => f.guest_port !== 22 || f.proto !== "tcp")
+          .map((f) => ({ proto: f.proto, port: f.guest_port, hostPort: f.host_port }));
+        return { sshPort: info.ssh_port, forwards };
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

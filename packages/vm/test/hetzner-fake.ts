@@ -32,8 +32,16 @@ const IMAGES = ["debian-12", "debian-13", "ubuntu-24.04", "rocky-9"].map((name, 
  * DELETE. The server's create and delete actions run until these finish.
  */
 export interface ServerMachines {
-  boot(name: string, sshKeys: string[]): Promise<{ sshPort: number }>;
+  /** `ports`: the tcp/udp ports (22 aside) the server's firewalls open; the machine forwards them to 127.0.0.1. */
+  boot(name: string, sshKeys: string[], ports: { proto: "tcp" | "udp"; port: number }[]): Promise<{ sshPort: number; forwards?: MachineForward[] }>;
   remove(name: string): Promise<void>;
+}
+
+/** A port of a backed server reached on 127.0.0.1 (the machine's forward). */
+export interface MachineForward {
+  proto: "tcp" | "udp";
+  port: number;
+  hostPort: number;
 }
 
 export interface HetznerFake {
@@ -48,6 +56,11 @@ export interface HetznerFake {
    * network does with a connection to it (its bastion asks this; nothing connects to the address).
    */
   sshPortOf(publicIp: string, port: number): number | undefined;
+  /**
+   * The 127.0.0.1 port a client reaches a backed server's `proto/port` on: only a port its
+   * firewalls open (the fake cloud's network drops the rest), none for an address it did not invent.
+   */
+  portOf(publicIp: string, proto: "tcp" | "udp", port: number): number | undefined;
   /** The next n requests answer 429 with a reset `resetInS` seconds ahead. */
   rateLimit(n: number, resetInS: number): void;
   stop(): Promise<void>;
@@ -62,6 +75,20 @@ export async function startHetznerFake(token = "hc-test-token", o: { machines?: 
   const requests: HetznerFake["requests"] = [];
   // Backed servers: the 127.0.0.1 port of each one's SSH, and the work an action waits for.
   const sshPorts = new Map<number, number>();
+  const forwards = new Map<number, MachineForward[]>();
+  // What a server's firewalls let in: its inbound tcp/udp rules' ports (a range as its ports); null: no firewall, nothing dropped.
+  const opened = (sv: Record<string, any>): { proto: "tcp" | "udp"; port: number }[] | null => {
+    const fws = (sv.public_net.firewalls ?? []).map((x: { id: number }) => firewalls.get(x.id)).filter(Boolean);
+    if (!fws.length) return null;
+    return fws.flatMap((f: Record<string, any>) =>
+      (f.rules as Record<string, any>[])
+        .filter((r) => r.direction === "in" && (r.protocol === "tcp" || r.protocol === "udp"))
+        .flatMap((r) => {
+          const [a, b] = String(r.port).split("-").map(Number);
+          return Array.from({ length: (b ?? a!) - a! + 1 }, (_, i) => ({ proto: r.protocol as "tcp" | "udp", port: a! + i }));
+        }),
+    );
+  };
   const work = new Map<number, { done: boolean; error?: string }>();
   const track = (actionId: number, p: Promise<unknown>) => {
     const w: { done: boolean; error?: string } = { done: false };
@@ -237,7 +264,16 @@ export async function startHetznerFake(token = "hc-test-token", o: { machines?: 
           const keys = (body.ssh_keys ?? []).map((k: unknown) => [...sshKeys.values()].find((x) => x.name === k || x.id === k)!.public_key as string);
           track(
             created.id,
-            o.machines.boot(body.name, keys).then((m) => sshPorts.set(id, m.sshPort)),
+            o.machines
+              .boot(
+                body.name,
+                keys,
+                (opened(sv) ?? []).filter((p) => p.port !== 22),
+              )
+              .then((m) => {
+                sshPorts.set(id, m.sshPort);
+                forwards.set(id, m.forwards ?? []);
+              }),
           );
         }
         return send(res, 201, {
@@ -265,7 +301,7 @@ export async function startHetznerFake(token = "hc-test-token", o: { machines?: 
           const name = servers.get(Number(m[1]))!.name as string;
           track(
             deleting.id,
-            o.machines.remove(name).then(() => sshPorts.delete(Number(m[1]))),
+            o.machines.remove(name).then(() => (sshPorts.delete(Number(m[1])), forwards.delete(Number(m[1])))),
           );
         }
         return send(res, 200, { action: deleting });
@@ -276,6 +312,14 @@ export async function startHetznerFake(token = "hc-test-token", o: { machines?: 
     }
   }
 
+  const portOf: HetznerFake["portOf"] = (publicIp, proto, port) => {
+    const sv = [...servers.values()].find((x) => x.public_net.ipv4?.ip === publicIp);
+    if (!sv) return undefined;
+    const open = opened(sv);
+    if (open && !open.some((p) => p.proto === proto && p.port === port)) return undefined;
+    if (proto === "tcp" && port === 22) return sshPorts.get(sv.id);
+    return forwards.get(sv.id)?.find((f) => f.proto === proto && f.port === port)?.hostPort;
+  };
   const srv: Server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
   const port = (srv.address() as AddressInfo).port;
@@ -286,10 +330,8 @@ export async function startHetznerFake(token = "hc-test-token", o: { machines?: 
     sshKeys,
     firewalls,
     requests,
-    sshPortOf(publicIp, port) {
-      const sv = [...servers.values()].find((x) => x.public_net.ipv4?.ip === publicIp);
-      return sv && port === 22 ? sshPorts.get(sv.id) : undefined;
-    },
+    sshPortOf: (publicIp, port) => (port === 22 ? portOf(publicIp, "tcp", 22) : undefined),
+    portOf,
     rateLimit(n, resetInS) {
       limited = n;
       resetAt = Math.ceil(Date.now() / 1000) + resetInS;

@@ -1,10 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LocalExecutor } from "@svc/host";
-import { acquireVmTestLock, createVmScratch, ensureLibvirtd, ensureTestImage, type VmScratch } from "@svc/testing";
+import { acquireVmTestLock, createVmScratch, ensureLibvirtd, ensureTestImage, makeTestIso, type VmScratch } from "@svc/testing";
 import { LibvirtDriver } from "../src/libvirt/driver";
 import { VmExistsError, VmInputError } from "../src/errors";
 import { type VmSpec } from "../src/types";
@@ -36,12 +35,7 @@ beforeAll(async () => {
   const img = ensureTestImage();
   scratch = createVmScratch("iso");
   // qemu runs as its own user: the ISO's directory must be traversable.
-  isoDir = mkdtempSync(join(tmpdir(), "svc-iso-"));
-  chmodSync(isoDir, 0o755);
-  writeFileSync(join(isoDir, "README"), "svc test ISO\n");
-  iso = join(isoDir, "test.iso");
-  const r = spawnSync("genisoimage", ["-quiet", "-output", iso, "-volid", "SVCTEST", "-joliet", "-rock", join(isoDir, "README")], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`genisoimage failed: ${r.stderr}`);
+  ({ dir: isoDir, iso } = makeTestIso("iso"));
   writeFileSync(join(isoDir, "net.xml"), `<network><name>${NET}</name><bridge name='svctbr${id}' stp='off'/></network>\n`);
   for (const args of [
     ["net-define", join(isoDir, "net.xml")],

@@ -1,9 +1,8 @@
 import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { acquireVmTestLock, createVmScratch, ensureLibvirtd, type VmScratch } from "@svc/testing";
+import { acquireVmTestLock, createVmScratch, ensureLibvirtd, makeTestIso, type VmScratch } from "@svc/testing";
 
 jest.setTimeout(300_000);
 
@@ -42,12 +41,7 @@ beforeAll(async () => {
   release = await acquireVmTestLock();
   await ensureLibvirtd();
   scratch = createVmScratch("own");
-  isoDir = mkdtempSync(join(tmpdir(), "svc-own-iso-"));
-  chmodSync(isoDir, 0o755);
-  writeFileSync(join(isoDir, "README"), "svc test ISO\n");
-  iso = join(isoDir, "test.iso");
-  const g = spawnSync("genisoimage", ["-quiet", "-output", iso, "-volid", "SVCTEST", "-joliet", "-rock", join(isoDir, "README")], { encoding: "utf8" });
-  if (g.status !== 0) throw new Error(`genisoimage failed: ${g.stderr}`);
+  ({ dir: isoDir, iso } = makeTestIso("own-iso"));
   const images = join(isoDir, "images");
   mkdirSync(images);
   env = { ...process.env, SVC_VM_IMAGES_DIR: images, SVC_VM_DISKS_DIR: scratch.disksDir, SVC_VM_DRIVER: "libvirt", SVC_LIBVIRT_URI: URI };

@@ -2,7 +2,17 @@ import { Worker, type Job } from "bullmq";
 import type { SvcConfig } from "@svc/config";
 import { createNotificationFeed, DAG_CHANGE_CHANNEL, type Db, type FlowRow } from "@svc/db";
 import { listenedDefinitions, newInstanceId, startHeartbeat, type EngineApi } from "@svc/engine";
-import { createCloudPlanner, createFlowRouter, createFlowStore, createServiceEngine, processFlow, type FlowRouter, type PlanHosts, type ProcessResult } from "@svc/flows";
+import {
+  createCatalogueReadiness,
+  createCloudPlanner,
+  createFlowRouter,
+  createFlowStore,
+  createServiceEngine,
+  processFlow,
+  type FlowRouter,
+  type PlanHosts,
+  type ProcessResult,
+} from "@svc/flows";
 import { createCachedHostList, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
 import { createQueues, createRedis, intentJobSchema, QUEUE_NAMES, stallOptions, type Queues } from "@svc/queue";
@@ -24,6 +34,8 @@ export interface OrchestratorDeps {
   heartbeatMs?: number;
   /** The workers' placement weigher (SVC_PLACEMENT_WEIGHER, read at boot), for the plan's placement preview. */
   weigher?: Weigher;
+  /** How long an intent nothing matched waits for the scheduler's first DAG-folder pass before it is refused (default 30 s). */
+  catalogueWaitMs?: number;
   /** Default: the inventory in `db`, read at most every 5 s. */
   hosts?: PlanHosts;
 }
@@ -67,7 +79,8 @@ export function createOrchestrator(deps: OrchestratorDeps): Orchestrator {
   });
   const catalogue = listenedDefinitions(engine, dagChanges);
   const pipelineEngine = { ...engine, listDagDefinitions: catalogue.listDagDefinitions };
-  const pipeline = { store, engine: pipelineEngine, router, logger: log, workflowUiUrl: config.workflowUiUrl, hosts };
+  const catalogueReady = createCatalogueReadiness(engine, { waitMs: deps.catalogueWaitMs });
+  const pipeline = { store, engine: pipelineEngine, router, logger: log, workflowUiUrl: config.workflowUiUrl, hosts, catalogueReady };
 
   const handle = async (job: Job): Promise<ProcessResult> => {
     const { flowId, action, flow } = intentJobSchema.parse(job.data);

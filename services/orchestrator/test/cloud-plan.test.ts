@@ -25,7 +25,7 @@ async function planner(h: HostRecord, want: CloudPlanRequest): Promise<CloudVmPl
       region: h.provider_settings.location!,
       size: { name: "cx23", cpus: 2, memory_mb: 4096 },
       image: { os: want.image, mapping: "debian-12", id: "100" },
-      hourly_price: { net: "0.0060", gross: "0.0071", currency: "EUR" },
+      hourly_price: { amount: "0.0071", net: "0.0060", currency: "EUR" },
       price_note: null,
     };
   return {

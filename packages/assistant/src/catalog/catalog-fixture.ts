@@ -9,12 +9,23 @@ const vmName = (def?: string): ParamSchema =>
   def ? { type: "string", pattern: NAME_PATTERN, default: def, description: "VM name" } : { type: "string", pattern: NAME_PATTERN, description: "VM name" };
 const image = (def: string): ParamSchema => ({ type: "string", pattern: "^[a-z][a-z0-9.-]{1,63}$", default: def, description: "VM image" });
 const domain: ParamSchema = { type: "string", pattern: DOMAIN_PATTERN, description: "DNS domain" };
+const dnsForwarder: ParamSchema = { type: "string", pattern: "^\\d{1,3}(\\.\\d{1,3}){3}$", default: "1.1.1.1", description: "upstream DNS" };
+const registryType: ParamSchema = { type: "string", enum: ["mirror-registry", "harbor"], default: "mirror-registry", description: "registry product" };
 /** The hypervisor host a run is pinned to (every VM DAG, the lab and the health check take it). */
 const host: ParamSchema = { type: "string", pattern: "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)?$", default: "", description: "host of the inventory; empty: placement chooses" };
 const sizing = (mem: number, cpus: number, disk: number): Record<string, ParamSchema> => ({
   memory_mb: { type: "integer", minimum: 512, maximum: 1048576, default: mem, description: "memory in MiB" },
   cpus: { type: "integer", minimum: 1, maximum: 128, default: cpus, description: "virtual CPUs" },
   disk_gb: { type: "integer", minimum: 1, maximum: 16384, default: disk, description: "root disk in GiB" },
+});
+/** A VM DAG's params, in the shipped DAGs' order: action, vm_name, its own, image (when it takes one), sizing, host. */
+const vmParams = (name: string | undefined, own: Record<string, ParamSchema>, img: string | null, [mem, cpus, disk]: [number, number, number]): Record<string, ParamSchema> => ({
+  action,
+  vm_name: vmName(name),
+  ...own,
+  ...(img ? { image: image(img) } : {}),
+  ...sizing(mem, cpus, disk),
+  host,
 });
 
 /** A catalogue that mirrors the shipped DAGs; used by tests and when the DAG folder is empty. */
@@ -24,15 +35,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     description: "Deploy a FreeIPA (IdM) identity management server with integrated DNS on a new VM.",
     tags: ["freeipa", "idm", "identity", "dns"],
     examples: ["deploy freeipa", "install an identity management server with DNS", "delete the freeipa deployment"],
-    params: {
-      action,
-      vm_name: vmName("idm"),
-      domain,
-      dns_forwarder: { type: "string", pattern: "^\\d{1,3}(\\.\\d{1,3}){3}$", default: "1.1.1.1", description: "upstream DNS" },
-      image: image("centos9stream"),
-      ...sizing(4096, 2, 50),
-      host,
-    },
+    params: vmParams("idm", { domain, dns_forwarder: dnsForwarder }, "centos9stream", [4096, 2, 50]),
     required_params: [],
   },
   {
@@ -40,7 +43,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     description: "Deploy a step-ca certificate authority for internal PKI: TLS certificates and an ACME endpoint.",
     tags: ["step-ca", "pki", "certificates", "acme"],
     examples: ["deploy step-ca", "set up a certificate authority", "delete the step-ca vm"],
-    params: { action, vm_name: vmName("step-ca"), domain, image: image("centos9stream"), ...sizing(2048, 2, 20), host },
+    params: vmParams("step-ca", { domain }, "centos9stream", [2048, 2, 20]),
     required_params: [],
   },
   {
@@ -48,13 +51,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     description: "Deploy a VyOS router VM with the lab networks and host routes.",
     tags: ["vyos", "router", "network"],
     examples: ["deploy a vyos router", "create a router for the lab networks", "delete the router vm"],
-    params: {
-      action,
-      vm_name: vmName("vyos-router"),
-      networks: { type: "array", items: { type: "string" }, default: ["lab"], description: "networks to attach" },
-      ...sizing(2048, 2, 10),
-      host,
-    },
+    params: vmParams("vyos-router", { networks: { type: "array", items: { type: "string" }, default: ["lab"], description: "networks to attach" } }, null, [2048, 2, 10]),
     required_params: [],
   },
   {
@@ -62,15 +59,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     description: "Deploy a container registry for container images: Quay mirror-registry or Harbor.",
     tags: ["registry", "harbor", "quay", "mirror-registry"],
     examples: ["deploy a container registry", "install harbor", "deploy the quay mirror registry"],
-    params: {
-      action,
-      vm_name: vmName("registry"),
-      registry_type: { type: "string", enum: ["mirror-registry", "harbor"], default: "mirror-registry", description: "registry product" },
-      domain,
-      image: image("centos9stream"),
-      ...sizing(8192, 4, 200),
-      host,
-    },
+    params: vmParams("registry", { registry_type: registryType, domain }, "centos9stream", [8192, 4, 200]),
     required_params: [],
   },
   {
@@ -105,13 +94,7 @@ export const CATALOG_FIXTURE: RouterCatalogEntry[] = [
     description: "Create or delete a generic virtual machine from an image.",
     tags: ["vm", "virtual-machine"],
     examples: ["create a vm named app01", "delete the vm named app01", "provision a virtual machine from an image"],
-    params: {
-      action,
-      vm_name: vmName(),
-      image: image("centos10stream"),
-      ...sizing(2048, 2, 20),
-      host,
-    },
+    params: vmParams(undefined, {}, "centos10stream", [2048, 2, 20]),
     required_params: [],
   },
 ];

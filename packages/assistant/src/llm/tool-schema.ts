@@ -22,6 +22,7 @@ export const SETTING_NAMES: ReadonlySet<string> = new Set([
   "ssh_port",
   "ssh_key_path",
   "known_hosts",
+  "vm_images_dir",
 ]);
 
 const KEPT = ["type", "description", "enum", "pattern", "minimum", "maximum", "items", "minLength", "maxLength", "format"];

@@ -36,6 +36,18 @@ describe("a lab as the thing to create or delete (repository catalogue)", () => 
     expect(router.route("tear down the lab dev1")).toMatchObject({ status: "ready", dag_id: "lab_deployment", params: { action: "delete", lab_name: "dev1" } });
   });
 
+  test.each(["delete the lab dev1 and its members", "tear down the lab dev1 with all its members", "delete the lab dev1 with its vms"])(
+    "'%s' plans the lab's delete with_members",
+    (sentence) => {
+      expect(router.route(sentence)).toMatchObject({ status: "ready", dag_id: "lab_deployment", params: { action: "delete", lab_name: "dev1", with_members: true } });
+    },
+  );
+
+  test("a lab delete that does not name its members, or excludes them, does not set with_members", () => {
+    expect(router.route("tear down the lab dev1").params).not.toHaveProperty("with_members");
+    expect(router.route("delete the lab dev1 without its members").params).not.toHaveProperty("with_members");
+  });
+
   test("a lab name the workflow cannot take is asked again, never shortened or dropped", () => {
     const r = router.route("create a lab named my_super_long_lab_name");
     expect(r).toMatchObject({ status: "needs_input", dag_id: "lab_deployment", input: [{ field: "lab_name", given: "my_super_long_lab_name" }] });

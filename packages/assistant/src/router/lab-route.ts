@@ -128,6 +128,19 @@ export function labNameOf(words: readonly string[]): string | undefined {
   return undefined;
 }
 
+const MEMBER_WORDS = new Set(["member", "members", "vms", "machines"]);
+
+/** A delete that names the lab's members ("delete the lab dev1 and its members", "with all its vms"), not "without". */
+export function withMembers(words: readonly string[]): boolean {
+  return words.some(
+    (w, i) =>
+      MEMBER_WORDS.has(w) &&
+      words[i - 1] !== "lab" &&
+      !words.slice(Math.max(0, i - 4), i).some((b) => NEGATORS.has(b)) &&
+      words.slice(0, i).some((b) => b === "its" || b === "their" || b === "with" || b === "and"),
+  );
+}
+
 /** The lab route, or null when the request is not about a lab as a whole. */
 export function routeLab(parts: RouterParts, ctx: RequestContext): RouteResult | null {
   const entry = parts.byId.get(LAB_DAG);
@@ -138,7 +151,8 @@ export function routeLab(parts: RouterParts, ctx: RequestContext): RouteResult |
   if (route.status === "rejected") return route;
   const products = labProducts(ctx.frame.words);
   const name = labNameOf(words);
-  const params = { ...route.params, ...(products ? { products } : {}), ...(name && LAB_NAME.test(name) ? { lab_name: name } : {}) };
+  const members = ctx.verbs.delete && withMembers(ctx.frame.words) ? { with_members: true } : {};
+  const params = { ...route.params, ...(products ? { products } : {}), ...(name && LAB_NAME.test(name) ? { lab_name: name } : {}), ...members };
   if (name === undefined || LAB_NAME.test(name)) return { ...route, params };
   // A name given that the lab cannot take is asked again, never shortened or dropped.
   const input = {

@@ -18,6 +18,7 @@ export function monitoringOps(ctx: ApiContext) {
     let dbOk = true;
     let last: Date | null = null;
     let fresh = false;
+    let processedLast: Date | null = null;
     try {
       // Compared on the database clock, which is the clock the heartbeat writers use (now()).
       const row = await db
@@ -25,11 +26,16 @@ export function monitoringOps(ctx: ApiContext) {
         .select([
           sql<Date | null>`max(last_seen)`.as("last"),
           sql<boolean>`coalesce(max(last_seen) >= now() - make_interval(secs => ${SCHEDULER_HEALTH_WINDOW_MS / 1000}), false)`.as("fresh"),
+          // The DAG processor is the leader's: done once a live scheduler's first DAG-folder pass committed.
+          sql<Date | null>`max(last_seen) filter (where info->>'dags_processed' = 'true' and last_seen >= now() - make_interval(secs => ${SCHEDULER_HEALTH_WINDOW_MS / 1000}))`.as(
+            "processed",
+          ),
         ])
         .where("component", "=", "scheduler")
         .executeTakeFirst();
       last = row?.last ?? null;
       fresh = row?.fresh ?? false;
+      processedLast = row?.processed ?? null;
     } catch (e) {
       dbOk = false;
       ctx.logger.warn({ err: String(e) }, "health: metadatabase query failed");
@@ -40,7 +46,10 @@ export function monitoringOps(ctx: ApiContext) {
       metadatabase: { status: dbOk ? "healthy" : "unhealthy" },
       scheduler: { status: fresh ? "healthy" : "unhealthy", latest_scheduler_heartbeat: isoOrNull(last ? new Date(last) : null) },
       triggerer: { status: null, latest_triggerer_heartbeat: null },
-      dag_processor: { status: null, latest_dag_processor_heartbeat: null },
+      dag_processor: {
+        status: !dbOk ? null : processedLast ? "healthy" : "unhealthy",
+        latest_dag_processor_heartbeat: isoOrNull(processedLast ? new Date(processedLast) : null),
+      },
     };
   }
 

@@ -11,7 +11,7 @@ afterAll(async () => {
   await f.close();
 });
 
-const heartbeat = (instance: string, ageSeconds: number) =>
+const heartbeat = (instance: string, ageSeconds: number, info: Record<string, unknown> = {}) =>
   f.db
     .insertInto("component_heartbeat")
     .values({
@@ -20,7 +20,7 @@ const heartbeat = (instance: string, ageSeconds: number) =>
       hostname: "h",
       pid: 1,
       started_at: new Date(),
-      info: "{}",
+      info: JSON.stringify(info),
       last_seen: sql<Date>`now() - make_interval(secs => ${ageSeconds})`,
     })
     .execute();
@@ -31,7 +31,7 @@ describe("engine API: health, version, import errors, reserialize", () => {
       metadatabase: { status: "healthy" },
       scheduler: { status: "unhealthy", latest_scheduler_heartbeat: null },
       triggerer: { status: null, latest_triggerer_heartbeat: null },
-      dag_processor: { status: null, latest_dag_processor_heartbeat: null },
+      dag_processor: { status: "unhealthy", latest_dag_processor_heartbeat: null },
     });
     await heartbeat("old", 120);
     const stale = await f.api.health();
@@ -39,6 +39,19 @@ describe("engine API: health, version, import errors, reserialize", () => {
     expect(stale.scheduler.latest_scheduler_heartbeat).toMatch(/\+00:00$/);
     await heartbeat("new", 1);
     expect((await f.api.health()).scheduler.status).toBe("healthy");
+  });
+
+  test("health: the DAG processor is healthy only once a live scheduler reports its first DAG-folder pass done", async () => {
+    await f.db.deleteFrom("component_heartbeat").execute();
+    await heartbeat("starting", 1, { leader: true });
+    expect((await f.api.health()).dag_processor).toEqual({ status: "unhealthy", latest_dag_processor_heartbeat: null });
+    await heartbeat("gone", 120, { leader: true, dags_processed: true });
+    expect((await f.api.health()).dag_processor.status).toBe("unhealthy");
+    await heartbeat("done", 1, { leader: true, dags_processed: true });
+    const h = await f.api.health();
+    expect(h.scheduler.status).toBe("healthy");
+    expect(h.dag_processor.status).toBe("healthy");
+    expect(h.dag_processor.latest_dag_processor_heartbeat).toMatch(/\+00:00$/);
   });
 
   test("health: each hypervisor host a live worker serves is healthy only while some worker reaches it, with each worker's reason", async () => {

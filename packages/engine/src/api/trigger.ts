@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { restrictedParamsSet, validateParams, type ParamRole, type RunRole } from "@svc/dags";
+import { restrictedParamsSet, restrictedWhat, validateParams, type ParamRole, type RunRole } from "@svc/dags";
 import { runPrepared, type DagRunRow } from "@svc/db";
 import { AlreadyExistsError, BadRequestError, DagHasImportErrorsError, DagNotFoundError, ForbiddenError, ParamsInvalidError } from "@svc/errors";
 import { dagDefinition } from "../runtime/definition-cache";
@@ -125,7 +125,7 @@ export function triggerOps(ctx: ApiContext) {
     if (!isPlainObject(conf)) throw new BadRequestError("conf: must be a JSON object", { field: "conf" });
     const denied = opts.callerHasRole ? restrictedParamsSet(def, conf).filter((p) => !opts.callerHasRole!(p.minRole)) : [];
     if (denied.length) {
-      const list = denied.map((p) => `conf.${p.name} needs the role '${p.minRole}' or above`).join("; ");
+      const list = denied.map((p) => `${restrictedWhat(p, "conf")} needs the role '${p.minRole}' or above`).join("; ");
       throw new ForbiddenError(`${list}; leave it out to use its default`, { fields: denied.map((p) => `conf.${p.name}`) });
     }
     const checked = validateParams(def, conf, ctx.settings);

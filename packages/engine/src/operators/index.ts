@@ -5,9 +5,10 @@
 import { BASIC_OPERATORS } from "./basic";
 import type { Operator } from "../ports/operator";
 import { triggerDagRunOperator } from "./trigger-dag-run";
+import { triggerDagRunsOperator } from "./trigger-dag-runs";
 
 export { createOperatorCatalog, createOperatorRegistry, checkLiteralArgs } from "./registry";
 export { shellOperator } from "./basic";
 
-/** noop, sleep, fail, shell and trigger_dag_run: what every install can run, on no host. */
-export const BUILTIN_OPERATORS: readonly Operator[] = [...BASIC_OPERATORS, triggerDagRunOperator];
+/** noop, sleep, fail, shell, trigger_dag_run and trigger_dag_runs: what every install can run, on no host. */
+export const BUILTIN_OPERATORS: readonly Operator[] = [...BASIC_OPERATORS, triggerDagRunOperator, triggerDagRunsOperator];

@@ -48,7 +48,7 @@ const isOurs = (p: RunView["parent"], t: TryRef) => !!p && p.dagId === t.dagId &
 const describeParent = (p: RunView["parent"]) => (p ? `triggered by ${p.dagId}/${p.runId}/${p.taskId} try ${p.tryNumber}` : "not triggered by a task");
 
 /** Find this try's child run, or create it (first poke). */
-async function childRun(port: DagRunsPort, a: TriggerDagRunArgs, runId: string, ctx: OperatorContext): Promise<RunView> {
+export async function childRun(port: DagRunsPort, a: Pick<TriggerDagRunArgs, "trigger_dag_id" | "conf">, runId: string, ctx: OperatorContext): Promise<RunView> {
   let child = await port.find(a.trigger_dag_id, runId);
   if (!child) {
     try {

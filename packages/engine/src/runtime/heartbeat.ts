@@ -21,7 +21,7 @@ export function startHeartbeat(
   intervalMs: number,
   onError: (e: unknown) => void,
   info: () => Record<string, unknown> = () => ({}),
-): { stop(): Promise<void> } {
+): { stop(): Promise<void>; beatNow(): Promise<void> } {
   const startedAt = new Date();
   let stopped = false;
   let inFlight: Promise<void> = Promise.resolve();
@@ -31,6 +31,11 @@ export function startHeartbeat(
   tick();
   const t = setInterval(tick, intervalMs);
   return {
+    /** Beat at once (a change in `info` readers should see before the next interval). */
+    beatNow() {
+      if (!stopped) tick();
+      return inFlight;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -42,6 +42,9 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
   let reconciling: Promise<void> | null = null;
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  // Set once this leader's first DAG-folder pass committed: the heartbeat says so (engine health's
+  // dag_processor, and the orchestrator, which waits for it before refusing an intent nothing matched).
+  let dagsProcessed = false;
 
   const evaluate = createCoalescer((key, version) => {
     const [dagId, runId] = JSON.parse(key) as [string, string];
@@ -127,7 +130,13 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
     if (!leader) return log.warn("lost scheduler leadership");
     log.info("became scheduler leader");
     if (opts.processDags !== false) {
-      void processDags().then(reconcileNow).then(markReady);
+      void processDags()
+        .then(() => {
+          dagsProcessed = true;
+          return hb.beatNow();
+        })
+        .then(reconcileNow)
+        .then(markReady);
       const stopWatch = watchDagFolder(deps.config.dagsDir, () => void processDags(), { debounceMs: 200 });
       leaderTimers.push(stopWatch);
     } else {
@@ -145,7 +154,7 @@ export function startScheduler(baseDeps: RuntimeDeps, opts: SchedulerOptions): E
     deps.instanceId,
     Math.max(1000, deps.config.worker.heartbeatMs),
     (e) => log.warn({ err: String(e) }, "heartbeat failed"),
-    () => ({ leader: leadership.isLeader() }),
+    () => ({ leader: leadership.isLeader(), ...(dagsProcessed ? { dags_processed: true } : {}) }),
   );
   log.info({ instanceId: deps.instanceId }, "scheduler started");
 

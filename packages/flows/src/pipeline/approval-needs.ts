@@ -1,4 +1,4 @@
-import { restrictedParamsSet, roleReaches, type ParamRole, type RunRole } from "@svc/dags";
+import { restrictedParamsSet, restrictedWhat, roleReaches, type ParamRole, type RunRole } from "@svc/dags";
 import type { FlowRow } from "@svc/db";
 import { ACTION_ROLES } from "@svc/http/roles";
 import type { CatalogueDag } from "../catalogue";
@@ -29,7 +29,7 @@ export function approvalNeeds(dag: CatalogueDag, params: Record<string, unknown>
   if (dag.approval_reason) needs.push({ kind: "dag", reason: dag.approval_reason });
   if (dag.is_paused) needs.push({ kind: "paused", reason: `DAG ${dag.dag_id} is paused: approving runs this one run and leaves the DAG paused` });
   for (const p of restrictedParamsSet(dag.definition, params)) {
-    needs.push({ kind: "min_role", reason: `params.${p.name} may only be set by the role '${p.minRole}' or above`, param: p.name, min_role: p.minRole });
+    needs.push({ kind: "min_role", reason: `${restrictedWhat(p, "params")} may only be set by the role '${p.minRole}' or above`, param: p.name, min_role: p.minRole });
   }
   return needs;
 }

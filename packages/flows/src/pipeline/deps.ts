@@ -15,6 +15,12 @@ export interface PipelineDeps {
   logger: Logger;
   /** The host inventory (cached): a plan that creates VMs shows where they would go; host questions are answered. */
   hosts?: PlanHosts;
+  /**
+   * Whether the DAG folder has been processed, waiting a bounded time for it (createCatalogueReadiness).
+   * Asked only when nothing matched: an intent sent while the stack starts waits for the workflows
+   * instead of being refused over an empty catalogue.
+   */
+  catalogueReady?: () => Promise<boolean>;
 }
 
 /** What processing a flow job returns to the waiting API. */

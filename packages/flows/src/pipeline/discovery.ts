@@ -30,9 +30,19 @@ async function routeSafely(deps: PipelineDeps, intent: string, entries: RouterCa
  * that goes on to validation is returned `unsaved`: the caller writes it with the next phase.
  */
 export async function discover(deps: PipelineDeps, flow: FlowRow): Promise<{ flow: FlowRow; catalogue: readonly CatalogueDag[]; unsaved?: FlowPatch }> {
-  const catalogue = await loadCatalogue(deps.engine);
-  const entries = catalogue.map((c) => c.entry);
-  const result = await routeSafely(deps, flow.intent, entries);
+  let catalogue = await loadCatalogue(deps.engine);
+  let entries = catalogue.map((c) => c.entry);
+  let result = await routeSafely(deps, flow.intent, entries);
+  if (!result.dag_id && deps.catalogueReady) {
+    // Nothing matched: before refusing, make sure the workflows were loaded (a stack just started).
+    if (!(await deps.catalogueReady())) return { flow: await rejectNotLoaded(deps, flow), catalogue };
+    const now = await loadCatalogue(deps.engine);
+    if (now !== catalogue) {
+      catalogue = now;
+      entries = catalogue.map((c) => c.entry);
+      result = await routeSafely(deps, flow.intent, entries);
+    }
+  }
   const router = routerEvidence(deps, result);
   deps.logger.info({ flowId: flow.flow_id, dagId: result.dag_id, mode: result.mode, fallback: router.fallback_reason }, "intent routed");
   if (!result.dag_id) return { flow: await rejectUnmatched(deps, flow, result, router, entries), catalogue };
@@ -73,6 +83,13 @@ async function targetOf(deps: PipelineDeps, flow: FlowRow, result: RouteResult, 
     deps.logger.warn({ err: String(e) }, "host inventory unavailable for a cloud target");
   }
   return resolveCloudTarget(flow.intent, { dagId: result.dag_id!, declaresHost: entry?.params.host !== undefined, host, records });
+}
+
+/** The DAG folder was not processed within the wait: say so, instead of listing an empty catalogue. */
+function rejectNotLoaded(deps: PipelineDeps, flow: FlowRow): Promise<FlowRow> {
+  const message =
+    "The workflows are not loaded yet: no scheduler has processed the DAG folder (it is starting, or not running); nothing was started. Send the request again once GET /api/v1/health shows dag_processor healthy.";
+  return patchFlow(deps.store, flow, { status: "rejected", summary: message, error_message: message, phases_skipped: ["dag_validation", "dag_execution"] }, ["planning"]);
 }
 
 /** A target that cannot be honoured rejects the flow: nothing runs, and nothing goes to another host instead. */

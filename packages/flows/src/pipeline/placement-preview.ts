@@ -1,7 +1,7 @@
 import { vmCreatingTasks, type DagDefinition } from "@svc/dags";
 import { DEFAULT_MAX_PROBE_AGE_MS, LOCAL_HOST, placementRequestOf, planPlacement, type HostList, type PlacementPreview, type PlannedVm, type Weigher } from "@svc/hosts";
 import type { Logger } from "@svc/logger";
-import { withCloudPlans, type CloudPlanner } from "./cloud-plan";
+import { firewallAskOf, withCloudPlans, type CloudPlanner, type FirewallAsk } from "./cloud-plan";
 
 /** The inventory as the pipeline reads it (cached: see createCachedHostList) and the workers' placement settings. */
 export interface PlanHosts extends HostList {
@@ -31,6 +31,16 @@ export function plannedVms(dag: DagDefinition, params: Record<string, unknown>):
   return out;
 }
 
+/** What each product VM's vm_create asks for its own firewall, by VM name (listed in the plan before approval). */
+export function firewallAsks(dag: DagDefinition, params: Record<string, unknown>): Map<string, FirewallAsk> {
+  const out = new Map<string, FirewallAsk>();
+  for (const { args } of vmCreatingTasks(dag, params)) {
+    const ask = firewallAskOf(args);
+    if (ask && typeof args.name === "string") out.set(args.name, ask);
+  }
+  return out;
+}
+
 /**
  * The plan's placement preview (null: no VM to place, a single-host install, or no inventory).
  * Never fails the plan: an unreadable inventory is logged and the plan goes on without it.
@@ -44,7 +54,7 @@ export async function placementPreview(hosts: PlanHosts | undefined, dag: DagDef
     const vms = plannedVms(dag, params);
     if (vms.length === 0) return null;
     const preview = planPlacement(vms, records, { weigher: hosts.weigher ?? "spread", maxProbeAgeMs: hosts.maxProbeAgeMs ?? DEFAULT_MAX_PROBE_AGE_MS });
-    return preview && withCloudPlans(preview, records, hosts.cloudPlan, logger);
+    return preview && withCloudPlans(preview, records, hosts.cloudPlan, logger, firewallAsks(dag, params));
   } catch (e) {
     logger.warn({ dagId: dag.dag_id, err: String(e) }, "placement preview unavailable");
     return null;

@@ -18,9 +18,10 @@ const CLOUD: Record<CloudProvider, Record<string, string>> = {
     credentials: "credentials",
     bastion: "bastion",
     "ssh-user": "ssh_user",
+    "ssh-from": "ssh_from",
   },
-  hetzner: { location: "location", network: "network", endpoint: "endpoint", bastion: "bastion", "ssh-user": "ssh_user" },
-  gcp: { project: "project", zone: "zone", network: "network", subnet: "subnet", endpoint: "endpoint", credentials: "credentials" },
+  hetzner: { location: "location", network: "network", endpoint: "endpoint", bastion: "bastion", "ssh-user": "ssh_user", "ssh-from": "ssh_from" },
+  gcp: { project: "project", zone: "zone", network: "network", subnet: "subnet", endpoint: "endpoint", credentials: "credentials", "ssh-from": "ssh_from" },
   azure: {
     subscription: "subscription",
     location: "location",
@@ -29,6 +30,7 @@ const CLOUD: Record<CloudProvider, Record<string, string>> = {
     subnet: "subnet",
     endpoint: "endpoint",
     "authority-host": "authority_host",
+    "ssh-from": "ssh_from",
   },
 };
 const CLOUD_OPTS = [...new Set([...Object.values(CLOUD).flatMap((o) => Object.keys(o)), "bastion-key"])];

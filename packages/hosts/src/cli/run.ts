@@ -47,6 +47,7 @@ const VERB_OPTS: Record<string, Record<string, Opt>> = {
     bastion: { type: "string" },
     "bastion-key": { type: "string" },
     "ssh-user": { type: "string" },
+    "ssh-from": { type: "string" },
   },
   drain: {},
   activate: {},

@@ -46,34 +46,55 @@ const jsonOf = (s: string): unknown => {
 /** Report hosts that failed on stderr, one line each; the exit code they add up to (5 when any did not answer). */
 function report(io: CliIo, failed: Listed[]): number {
   for (const { host, r } of failed) io.err(`svc-vm: host '${host.name}': ${failureOf(r)}`);
+  return exitOf(failed);
+}
+function exitOf(failed: Listed[]): number {
   if (failed.length === 0) return EXIT.ok;
   return failed.some((f) => f.r.unreachable || f.r.code === EXIT.unavailable) ? EXIT.unavailable : failed[0]!.r.code || EXIT.error;
 }
 
+/** A host whose list failed (--all-hosts' `unavailable`, as `--orphans` names them): where it is and why. */
+interface Unavailable {
+  host: string;
+  provider: string;
+  region: string | null;
+  error: string;
+}
+const placeOf = (h: HostRecord) => ({ provider: h.provider, region: h.provider === "libvirt" ? null : regionOf(h) });
+
+/**
+ * list vm / list image on the targets. -C HOST: that host's rows (a JSON array, as svc-vm's own);
+ * if it fails, its error. --all-hosts: `{vms|images: [...], unavailable: [{host, provider, region, error}]}`,
+ * exit 0 while any host answered: one host down or refusing the keys is listed with why and the others stand.
+ */
 async function list(a: FanOutArgs, targets: HostRecord[], run: Run, io: CliIo): Promise<number> {
   const results = await Promise.all(targets.map(async (host) => ({ host, r: await run(host, [...a.rest, "-o", "json"]) })));
   const images = a.noun === "image" || a.noun === "images";
   const rows: OnHost<Record<string, unknown>>[] = [];
   const failed: Listed[] = [];
-  const clouds: { host: string; provider: string; region: string; unavailable: string }[] = [];
   for (const x of results) {
     const body = jsonOf(x.r.stdout);
-    const where = images ? {} : { provider: x.host.provider, region: x.host.provider === "libvirt" ? null : regionOf(x.host) };
-    if (x.r.code === 0 && Array.isArray(body)) rows.push(...(body as Record<string, unknown>[]).map((v) => ({ host: x.host.name, ...where, ...v })));
-    // A cloud provider that does not answer is listed with why; the listing of the others stands.
-    else if (x.host.provider !== "libvirt") clouds.push({ host: x.host.name, provider: x.host.provider, region: regionOf(x.host), unavailable: failureOf(x.r) });
+    if (x.r.code === 0 && Array.isArray(body)) rows.push(...(body as Record<string, unknown>[]).map((v) => ({ host: x.host.name, ...(images ? {} : placeOf(x.host)), ...v })));
     else failed.push(x);
   }
+  if (a.host !== undefined && failed.length) {
+    const { host, r } = failed[0]!;
+    const own = (jsonOf(r.stdout) as { error?: { code?: string } } | undefined)?.error?.code;
+    throw new FanOutError(`host '${host.name}': ${failureOf(r)}`, exitOf(failed), r.unreachable ? "host_unavailable" : (own ?? "error"));
+  }
+  const unavailable: Unavailable[] = failed.map(({ host, r }) => ({ host: host.name, ...placeOf(host), error: failureOf(r) })).sort((x, y) => x.host.localeCompare(y.host));
+  const where = (u: { provider: string; region: string | null }) => (u.region ? `${u.provider} ${u.region}` : u.provider);
   const at = (r: OnHost<VmInfo>) => (r.cloud ? `${r.host} (${r.cloud.provider} ${r.cloud.region})` : r.host);
-  io.out(
-    a.json
-      ? JSON.stringify([...rows, ...clouds], null, 2)
-      : [
-          images ? imageTable(rows as unknown as OnHost<ImageInfo>[], "no images", hostOf) : vmTable(rows as unknown as OnHost<VmInfo>[], at),
-          ...clouds.map((c) => `host ${c.host} (${c.provider} ${c.region}): not listed, the provider did not answer: ${c.unavailable}`),
-        ].join("\n"),
-  );
-  return report(io, failed);
+  // -C failed above, so only --all-hosts has hosts to name here.
+  if (a.json) {
+    io.out(JSON.stringify(a.allHosts ? { [images ? "images" : "vms"]: rows, unavailable } : rows, null, 2));
+    for (const u of unavailable) io.err(`svc-vm: host '${u.host}' (${where(u)}): not listed: ${u.error}`);
+  } else {
+    const table = images ? imageTable(rows as unknown as OnHost<ImageInfo>[], "no images", hostOf) : vmTable(rows as unknown as OnHost<VmInfo>[], at);
+    io.out([table, ...unavailable.map((u) => `host ${u.host} (${where(u)}): not listed: ${u.error}`)].join("\n"));
+  }
+  // No host answering is no listing at all: 5 when any did not answer, else the first one's code.
+  return failed.length === results.length ? exitOf(failed) : EXIT.ok;
 }
 
 /** The one host that has VM `name` (info vm on each target); every other outcome is an error naming the hosts. */

@@ -1,7 +1,7 @@
 import type { VmDriver } from "@svc/vm";
 import { hostExecutor, type PinnedExecutor } from "../connect";
 import { LOCAL_HOST } from "../names";
-import { parseBastion } from "../providers";
+import { parseBastion, sshFromOf } from "../providers";
 import type { HostRecord } from "../types";
 import type { RoutingOperatorHost } from "./types";
 
@@ -55,6 +55,7 @@ export function createOperatorHosts(cloudDriver: CloudDriverFactory = NO_CLOUD):
         provider: r.provider,
         region: s.region ?? s.location ?? "",
         sshUser: s.ssh_user ?? "svc",
+        sshFrom: sshFromOf(s),
         keyPath: r.key_path,
         driver: () =>
           (driver ??= cloudDriver(r).catch((e: unknown) => {

@@ -62,6 +62,15 @@ function routeCreate(req: RouteRequest, pinned: HostRecord | undefined, records:
     return { host: held.host, lines: [`VM '${name}' is on host '${held.host}' (${held.why}): creating it there again is idempotent`, ...(r ? downLine(r, o.maxProbeAgeMs) : [])] };
   }
   if (pinned) {
+    // A provider or region the request asks for is never dropped in favour of the pinned host.
+    const asked = placementRequestOf(req.args);
+    const policy = placementPolicy(pinned);
+    const wrong = [
+      ...(asked.provider && asked.provider !== (policy.provider ?? "libvirt") ? [`provider ${policy.provider ?? "libvirt"}, not ${asked.provider}`] : []),
+      ...(asked.region && asked.region !== policy.region ? [policy.region ? `region ${policy.region}, not ${asked.region}` : `no region, not ${asked.region}`] : []),
+    ];
+    if (wrong.length)
+      throw new NonRetryableError(`VM '${name}': the task pins host '${pinned.name}', which is not what it asks (${wrong.join(", ")}); pin another host or drop host`);
     if (pinned.state === "draining") throw new NonRetryableError(`host '${pinned.name}' is draining: it takes no new VMs (svc-hosts activate ${pinned.name})`);
     return { host: pinned.name, lines: [`host '${pinned.name}' pinned by the task's host arg`, ...downLine(pinned, o.maxProbeAgeMs)] };
   }

@@ -31,6 +31,8 @@ export interface CloudTarget {
   keyPath: string;
   /** The login on its instances (the host's ssh_user setting; default svc, the user cloud-init makes). */
   sshUser: string;
+  /** The CIDRs svc's SSH comes from (the host's ssh_from, else its bastion's IP); empty: unknown. A product VM's firewall opens 22 to these. */
+  sshFrom: string[];
 }
 
 /** A host of the inventory as a host-scoped operator uses it (the engine's OperatorHost over an SSH executor). */

@@ -5,6 +5,7 @@ import type { OperatorContext, OperatorHost } from "../types";
 import { sleep } from "./abortable-sleep";
 import { targetsInventory, type InventoryTarget } from "./ansible-run";
 import { writeHostFile } from "./remote-files";
+import { sshArgv, sshOptionWords } from "./ssh-argv";
 
 /** How the worker reaches a routed host's loopback: its SSH endpoint, key and pinned keys. */
 export type Jump = NonNullable<OperatorHost["jump"]>;
@@ -17,31 +18,7 @@ export type JumpTarget = InventoryTarget;
  * checked against its pinned keys only, as argv words (quoted once, below, never spliced).
  */
 export function jumpProxyArgv(jump: Jump, knownHostsPath: string): string[] {
-  return [
-    "ssh",
-    "-F",
-    "/dev/null",
-    "-i",
-    jump.keyPath,
-    "-o",
-    "IdentitiesOnly=yes",
-    "-o",
-    `UserKnownHostsFile=${knownHostsPath}`,
-    "-o",
-    "StrictHostKeyChecking=yes",
-    "-o",
-    "BatchMode=yes",
-    "-o",
-    "ConnectTimeout=10",
-    "-p",
-    String(jump.port),
-    "-l",
-    jump.user,
-    "-W",
-    "%h:%p",
-    "--",
-    jump.address,
-  ];
+  return sshArgv(jump, { UserKnownHostsFile: knownHostsPath, StrictHostKeyChecking: "yes", BatchMode: "yes", ConnectTimeout: "10" }, ["-W", "%h:%p"]);
 }
 
 /**
@@ -66,16 +43,12 @@ export function sshArgsText(words: readonly string[]): string {
 
 /** The ssh options of a target reached through the jump: its own pinned keys, then the ProxyCommand. */
 export function jumpTargetSshWords(jump: Jump, targetKnownHosts: string, jumpKnownHosts: string): string[] {
-  return [
-    "-o",
-    `UserKnownHostsFile=${targetKnownHosts}`,
-    "-o",
-    "StrictHostKeyChecking=yes",
-    "-o",
-    "BatchMode=yes",
-    "-o",
-    `ProxyCommand=${proxyCommandText(jumpProxyArgv(jump, jumpKnownHosts))}`,
-  ];
+  return sshOptionWords({
+    UserKnownHostsFile: targetKnownHosts,
+    StrictHostKeyChecking: "yes",
+    BatchMode: "yes",
+    ProxyCommand: proxyCommandText(jumpProxyArgv(jump, jumpKnownHosts)),
+  });
 }
 
 /** Copy the routed host's pinned keys (public data) next to the run's inventory, where ansible runs. */
@@ -122,7 +95,7 @@ export async function jumpVmInventory(
 /** Inventory of a play on the routed host itself: SSH to it with its key, checked against its pinned keys. */
 export async function jumpHostInventory(ex: HostExecutor, host: OperatorHost & { jump: Jump }, dir: string, ctx: OperatorContext) {
   const jumpKh = await writeJumpKnownHosts(ex, dir, host.jump, ctx);
-  const words = ["-o", `UserKnownHostsFile=${jumpKh}`, "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes"];
+  const words = sshOptionWords({ UserKnownHostsFile: jumpKh, StrictHostKeyChecking: "yes", BatchMode: "yes", IdentitiesOnly: "yes" });
   const entry = {
     ansible_host: host.jump.address,
     ansible_port: host.jump.port,

@@ -1,6 +1,13 @@
-/** Follows ansible-playbook's default output: the current task, failures and the recap. */
+/** Follows ansible-playbook's default output: the current task, failures, the recap and the custom stats. */
 export class AnsibleOutputWatcher {
   private task = "";
+  private inStats = false;
+  /**
+   * What the play gave with `ansible.builtin.set_stats` (per run, not per host), shown because the
+   * operator sets ANSIBLE_SHOW_CUSTOM_STATS: the default callback prints it on one line,
+   * `\tRUN: {json}`, under the CUSTOM STATS banner. null: the play set none.
+   */
+  stats: Record<string, unknown> | null = null;
   readonly failures: { task: string; host: string; detail: string }[] = [];
   readonly recap: Record<string, Record<string, number>> = {};
   readonly tail: string[] = [];
@@ -17,6 +24,16 @@ export class AnsibleOutputWatcher {
     const recap = /^(\S+)\s+:\s+((?:\w+=\d+\s*)+)$/.exec(l);
     if (recap) {
       this.recap[recap[1]!] = Object.fromEntries([...recap[2]!.matchAll(/(\w+)=(\d+)/g)].map((m) => [m[1]!, Number(m[2])]));
+    }
+    if (/^CUSTOM STATS: /.test(l)) this.inStats = true;
+    const run = this.inStats ? /^\tRUN: (\{.*\})\s*$/.exec(l) : null;
+    if (run) {
+      try {
+        const v = JSON.parse(run[1]!) as unknown;
+        if (v && typeof v === "object" && !Array.isArray(v)) this.stats = v as Record<string, unknown>;
+      } catch {
+        // Not the callback's JSON: no stats.
+      }
     }
   }
 

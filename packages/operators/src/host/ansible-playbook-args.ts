@@ -11,6 +11,8 @@ export const SETTING_VARS = {
   pull_secret_path: (c: SvcConfig) => c.pullSecretFile,
   /** The host's inventory directory (products' records, the CAs' roots under pki/). */
   inventory_dir: (c: SvcConfig) => c.inventoryDir,
+  /** Where the host keeps its VM images (a play that works from the image's own files, as Samba's provisioning). */
+  vm_images_dir: (c: SvcConfig) => c.vm.imagesDir,
 } as const;
 type SettingVar = keyof typeof SETTING_VARS;
 /** A VM's SSH endpoint and host keys, as vm_wait_ssh outputs them. */

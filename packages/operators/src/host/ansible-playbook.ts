@@ -119,6 +119,8 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
             ANSIBLE_TIMEOUT: "60",
             ANSIBLE_FORCE_COLOR: "0",
             ANSIBLE_RETRY_FILES_ENABLED: "0",
+            // What a play gives its DAG (set_stats), printed for the watcher as the task's output `stats`.
+            ANSIBLE_SHOW_CUSTOM_STATS: "1",
             ANSIBLE_HOST_KEY_CHECKING: "True",
             ANSIBLE_LOCAL_TEMP: `${dir}/tmp`,
             ...sshReuseEnv(dir, controlPath ?? undefined),
@@ -168,6 +170,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           failed: totals.failed ?? 0,
           unreachable: totals.unreachable ?? 0,
           skipped: totals.skipped ?? 0,
+          ...(w.stats ? { stats: w.stats } : {}),
         };
       } finally {
         if (!removed) await removeDir(ex, dir);

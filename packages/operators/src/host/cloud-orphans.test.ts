@@ -63,7 +63,14 @@ describe("cloud_orphans", () => {
     const ctx = createTestOperatorContext(loadConfig(env));
     const out = (await createCloudOrphansOperator().run({}, ctx)) as { orphans: unknown[] };
     expect(out.orphans).toEqual([
-      expect.objectContaining({ host: "hz-test", provider: "hetzner", region: "fsn1", name: "lost1", size: "cx23", hourly_price: { amount: expect.any(String), currency: "EUR" } }),
+      expect.objectContaining({
+        host: "hz-test",
+        provider: "hetzner",
+        region: "fsn1",
+        name: "lost1",
+        size: "cx23",
+        hourly_price: { amount: expect.any(String), net: expect.any(String), currency: "EUR" },
+      }),
     ]);
     expect(ctx.text()).toMatch(
       /^FINDING warning cloud: orphaned instance lost1 on hz-test \(hetzner fsn1, \d+, cx23, \S+, up \d+m, \d+\.\d+ EUR\/h\): its run gone of vm_deployment is not in svc's records$/,

@@ -2,6 +2,7 @@ import { NonRetryableError, NotFoundError, AlreadyExistsError } from "@svc/error
 import type { HostExecutor } from "@svc/host";
 import type { CloudTarget } from "@svc/hosts";
 import type { VmInfo, VmSpec } from "@svc/vm";
+import { firewallText, productFirewall, type Product, type ProductOptions } from "@svc/vm/plan";
 import type { OperatorContext } from "../types";
 import { cloudKnownHostsPath } from "./cloud-known-hosts";
 import { vmOutput } from "./vm-cli";
@@ -25,6 +26,20 @@ export interface CloudCreateArgs {
   user_net_outbound: boolean;
   adopt: "run" | "dag";
   wait_timeout_s: number;
+  product?: Product | null | undefined;
+  product_options: ProductOptions;
+  allow_from: string[];
+  size?: string | null | undefined;
+}
+
+/** A product VM's own firewall: SSH from where svc connects, its client ports to allow_from only; none for a VM that serves no product. */
+function firewallOf(a: CloudCreateArgs, host: string, cloud: CloudTarget): VmSpec["firewall"] {
+  if (!a.product) return undefined;
+  if (!cloud.sshFrom.length)
+    throw new NonRetryableError(
+      `host '${host}': svc cannot tell the address its SSH comes from, so the firewall of ${a.product} VM '${a.name}' cannot let it in: set the host's ssh_from (svc-hosts add --ssh-from CIDR) or reach it through a bastion with an IP address`,
+    );
+  return productFirewall(a.product, a.product_options, a.allow_from, cloud.sshFrom);
 }
 
 /** The driver's refusals as the engine's retry meaning: input, ownership and spec errors are not retried. */
@@ -84,7 +99,16 @@ export async function cloudCreate(a: CloudCreateArgs, ctx: OperatorContext, clou
     disksGb: a.disks_gb,
     nets: [],
     sshKeys: [await publicKey(ex, cloud.keyPath, ctx)],
+    ...(a.size ? { size: a.size } : {}),
   };
+  const firewall = firewallOf(a, host, cloud);
+  if (firewall) {
+    spec.firewall = firewall;
+    ctx.log(
+      `VM ${a.name}'s own firewall (${a.product}) opens only: ${firewallText(firewall)}${a.allow_from.length ? "" : " (allow_from is empty: the product's ports stay closed)"}`,
+      "system",
+    );
+  }
   ctx.log(`creating VM ${a.name} from ${a.image} on cloud host ${host} (${cloud.provider} ${cloud.region}), through its API from this worker`, "system");
   const owner = { dagId: ctx.dagId, runId: ctx.runId, taskId: ctx.taskId };
   const create = () =>
@@ -120,8 +144,9 @@ export async function cloudDelete(name: string, forceForeign: boolean, ctx: Oper
   });
   ctx.log(r.deleted ? `deleted VM ${name}` : (r.note ?? `VM ${name} did not exist`), "system");
   // Its pinned keys go with it (vm_wait_ssh wrote them; a new instance of that name gets new ones).
-  await ex.run(["rm", "-f", "--", cloudKnownHostsPath(ctx.config.inventoryDir, ctx.host!.name, name)], { timeoutMs: 20_000, signal: ctx.signal });
-  return { name: r.name, deleted: r.deleted, ...(r.note ? { note: r.note } : {}), host: ctx.host!.name };
+  const pinned = cloudKnownHostsPath(ctx.config.inventoryDir, ctx.host!.name, name);
+  await ex.run(["rm", "-f", "--", pinned, `${pinned}.first_contact`], { timeoutMs: 20_000, signal: ctx.signal });
+  return { name: r.name, deleted: r.deleted, ...(r.note ? { note: r.note } : {}), host: ctx.host!.name, provider: cloud.provider };
 }
 
 /** The instance as the provider reports it. */

@@ -35,6 +35,8 @@ export function createHostCheckOperator(deps: HostOperatorDeps = {}): Operator<A
           memory_available_mb: null,
           findings: [{ check: "provider", severity: "ok", message }],
           host: ctx.host.name,
+          // The DAGs' steps on the host side (its /etc/hosts, product records) are a libvirt host's only.
+          provider: c.provider,
         };
       }
       const ex = executorFor(ctx, exFor);

@@ -1,5 +1,7 @@
 // vm_create's, vm_delete's and vm_info's arguments: zod and the shared field schemas only, so the DAG validator's catalogue loads no VM code.
 import { z } from "zod";
+import { cidrProblem } from "@svc/dags";
+import { PRODUCTS, REGISTRY_TYPES } from "@svc/vm/plan";
 import { absoluteHostPath, forwardPort, hostPath, imageName, inventoryHost, macAddress, netName, vmName } from "./schemas";
 
 export const createArgs = z
@@ -32,7 +34,31 @@ export const createArgs = z
     wait_timeout_s: z.coerce.number().int().min(1).max(3600).default(300),
     /** Create it on this host of the inventory (default: the host holding the name, else placement by free capacity). */
     host: inventoryHost.nullish(),
+    /** The product this VM serves: on a cloud host its own firewall opens that product's client ports (@svc/vm/plan's table) to allow_from only. */
+    product: z.enum(PRODUCTS).nullish(),
+    /** The product's values that move its ports (the CA's ca_port, the registry's registry_type). */
+    product_options: z
+      .object({ ca_port: z.coerce.number().int().min(1).max(65535).optional(), registry_type: z.enum(REGISTRY_TYPES).optional() })
+      .strict()
+      .default({}),
+    /** The CIDRs the product's ports open to on a cloud host (none: only SSH, from the address svc connects from). */
+    allow_from: z
+      .array(z.string().superRefine((c, ctx) => void (cidrProblem(c) && ctx.addIssue({ code: "custom", message: cidrProblem(c)! }))))
+      .max(32)
+      .default([]),
+    /** Placement's target without `host`: a host of this provider, in this region (a cloud host only when one names it); with `host`, that host must match. */
+    provider: z.enum(["libvirt", "aws", "hetzner", "gcp", "azure"]).nullish(),
+    region: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "region: lower-case letters, digits and '-' (eu-west-1, fsn1)")
+      .nullish(),
+    /** A cloud size by the provider's name (instance type, server type); refused on a libvirt host. */
+    size: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{0,31}$/, "size: a provider's size name (t3.micro, cx23)")
+      .nullish(),
   })
+  .refine((a) => !a.allow_from.length || !!a.product, { message: "allow_from opens a product's ports: give product", path: ["allow_from"] })
   .refine((a) => !!a.image || !!a.iso, { message: "give an image, or an iso to boot", path: ["image"] })
   .refine((a) => !a.macs || a.macs.length === a.nets.length, { message: "give one MAC per entry of nets", path: ["macs"] })
   .refine((a) => !a.user_net_outbound || a.nets.includes("user"), { message: "user_net_outbound needs 'user' in nets", path: ["user_net_outbound"] });

@@ -19,6 +19,16 @@ export function createVmOperators(deps: HostOperatorDeps = {}): Operator[] {
     hostScoped: true,
     async run(a, ctx) {
       if (ctx.host?.cloud) return cloudCreate(a, ctx, ctx.host.cloud, exFor(ctx));
+      if (a.allow_from.length)
+        throw new NonRetryableError(
+          `allow_from ${JSON.stringify(a.allow_from)} opens a cloud VM's firewall; host '${ctx.host?.name ?? "local"}' is a libvirt host, where a product's ports reach only its network or 127.0.0.1 forwards: leave allow_from out, or pick a cloud host`,
+        );
+      if (a.size) {
+        const where = ctx.host ? `host '${ctx.host.name}'` : "the configured host";
+        throw new NonRetryableError(
+          `size '${a.size}' names a cloud size, but ${where} is a libvirt host: its VMs are sized by cpus and memory_mb (drop size, or put the VM on a cloud host)`,
+        );
+      }
       const s = settings(ctx);
       const key = a.ssh_pubkey_path ?? s.sshPubkey;
       const args = [

@@ -1,12 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import { NonRetryableError } from "@svc/errors";
 import { FencedError, LocalExecutor } from "@svc/host";
-import { acquireVmTestLock, createTestOperatorContext, createVmScratch, ensureLibvirtd, type VmScratch } from "@svc/testing";
+import { acquireVmTestLock, createTestOperatorContext, createVmScratch, ensureLibvirtd, makeTestIso, type VmScratch } from "@svc/testing";
 import type { Operator } from "../types";
 import { createHostOperators } from "./index";
 
@@ -39,12 +38,7 @@ beforeAll(async () => {
   release = await acquireVmTestLock();
   await ensureLibvirtd();
   scratch = createVmScratch("opown");
-  dir = mkdtempSync(join(tmpdir(), "svc-opown-"));
-  chmodSync(dir, 0o755);
-  writeFileSync(join(dir, "README"), "svc test ISO\n");
-  iso = join(dir, "test.iso");
-  const g = spawnSync("genisoimage", ["-quiet", "-output", iso, "-volid", "SVCTEST", "-joliet", "-rock", join(dir, "README")], { encoding: "utf8" });
-  if (g.status !== 0) throw new Error(`genisoimage failed: ${g.stderr}`);
+  ({ dir, iso } = makeTestIso("opown"));
   mkdirSync(join(dir, "images"));
   cfg = loadConfig({
     SVC_SSH_HOST: "local",

@@ -5,10 +5,12 @@ import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import { cloudInitUserData } from "../cloud-init";
 import { VmExistsError, VmForeignError, VmInputError } from "../errors";
 import { assertVmName } from "../names";
+import { cloudImageList } from "../cloud/image-list";
 import { infoByName } from "../cloud/info-by-name";
 import { cloudSshAddress } from "../cloud/ssh-address";
-import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
+import type { ConsoleHostKeys, CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { planAwsVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
+import { awsConsoleHostKeys } from "./console";
 import { cloudError, waitUntil } from "./errors";
 import { AWS_IMAGES, resolveAwsImage } from "./images";
 import { assertFirewallRules } from "../firewall";
@@ -139,16 +141,10 @@ export class AwsDriver implements VmDriver {
 
   /** The OS names this region maps to images (not checked against the region until a create). */
   listImages(): Promise<ImageInfo[]> {
-    const images = this.s.images ?? AWS_IMAGES;
-    return Promise.resolve(
-      Object.entries(images).map(([name, src]) => ({
-        name,
-        path: `aws:${src.owners.join(",")}/${src.name}`,
-        boot: "disk" as const,
-        description: `newest '${src.name}' of ${src.owners.join(",")}`,
-        os: name,
-      })),
-    );
+    return cloudImageList(this.s.images ?? AWS_IMAGES, (src) => ({
+      path: `aws:${src.owners.join(",")}/${src.name}`,
+      description: `newest '${src.name}' of ${src.owners.join(",")}`,
+    }));
   }
 
   async create(spec: VmSpec, opts: CreateOptions = {}): Promise<CreateResult> {
@@ -276,6 +272,14 @@ export class AwsDriver implements VmDriver {
   private async terminate(id: string, o: { waitTimeoutMs?: number }): Promise<void> {
     await this.call("TerminateInstances", this.ec2.send(new TerminateInstancesCommand({ InstanceIds: [id] })));
     await this.waitFor(id, (x) => x.State?.Name === "terminated", "terminated", o);
+  }
+
+  /** The host keys cloud-init printed to the instance's console (GetConsoleOutput), polled up to `waitMs`. */
+  async consoleHostKeys(name: string, o: { waitMs: number; pollMs?: number; signal?: AbortSignal }): Promise<ConsoleHostKeys> {
+    assertVmName(name);
+    const i = await this.byName(name);
+    if (!i?.InstanceId) return { keys: [], fingerprints: [], source: `no instance '${name}' in ${this.where}` };
+    return awsConsoleHostKeys(this.ec2, i.InstanceId, this.call.bind(this), { pollMs: this.s.pollMs, ...o });
   }
 
   async delete(name: string, opts: DeleteOptions & { waitTimeoutMs?: number } = {}): Promise<DeleteResult> {

@@ -7,6 +7,7 @@ import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules, portText } from "../firewall";
 import { assertVmName } from "../names";
+import { cloudImageList } from "../cloud/image-list";
 import { infoByName } from "../cloud/info-by-name";
 import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, FirewallRule, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
@@ -184,15 +185,7 @@ export class AzureDriver implements VmDriver {
   }
 
   listImages(): Promise<ImageInfo[]> {
-    return Promise.resolve(
-      Object.entries(AZURE_IMAGES).map(([name, i]) => ({
-        name,
-        path: `azure:${i.publisher}:${i.offer}:${i.sku}:latest`,
-        boot: "disk" as const,
-        description: `${i.publisher} ${i.offer} ${i.sku}, newest`,
-        os: name,
-      })),
-    );
+    return cloudImageList(AZURE_IMAGES, (i) => ({ path: `azure:${i.publisher}:${i.offer}:${i.sku}:latest`, description: `${i.publisher} ${i.offer} ${i.sku}, newest` }));
   }
 
   /** The subnet NICs join: the host's, or svc's own virtual network made on first use. */

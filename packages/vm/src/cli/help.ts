@@ -29,10 +29,11 @@ Several hosts (the inventory of svc-hosts, in the database of DATABASE_URL):
   --all-hosts                  list vm, list image: every host, merged; info vm, delete vm: on
                                whichever host has the VM (refused when several have it: use -C)
   Output then has a HOST column (-o json: a "host" field). A host that does not answer is named on
-  stderr and the exit code is 5; the other hosts' answers are still shown. Without -C or
-  --all-hosts svc-vm acts on this host only, whatever the inventory holds (workers run it so).
-  A cloud host (svc-hosts add --provider aws|hetzner) is acted on through its provider's API from
-  here, with the credentials of SVC_SECRETS_FILE (or the SDK's default chain); see docs/clouds.md.
+  stderr (list: under the VMs, exit 0; info, delete: exit 5); the other hosts' answers are still
+  shown. Without -C or --all-hosts svc-vm acts on this host only, whatever the inventory holds
+  (workers run it so). A cloud host (svc-hosts add --provider aws|hetzner|gcp|azure) is acted on
+  through its provider's API from here, with the credentials of SVC_SECRETS_FILE (or the SDK's
+  default chain); see docs/clouds.md.
 
 VMs on qemu:///system are managed as root (non-root users: sudo svc-vm ...). With no --ssh-key,
 the first of ~/.ssh/id_ed25519.pub, id_ecdsa.pub, id_rsa.pub of the invoking user is injected.
@@ -46,10 +47,11 @@ List VMs (name, state, image, cpus, memory, SSH endpoint) or the images VMs can 
 (name, os, boot, path, description). An image's os (debian12, centos9stream, ...) is read from the
 image.json beside its disk; it is null (- in the table) when the image does not say.
   -C, --host HOST   List on HOST of the inventory (svc-hosts list)
-  --all-hosts       List on every host of the inventory, with a HOST column (-o json: "host",
-                    "provider", "region"); a host that does not answer is named on stderr (exit 5),
-                    the others listed; a cloud provider that does not answer is listed with why
-                    (-o json: a row with "unavailable") and the listing still succeeds
+  --all-hosts       List on every host of the inventory, with a HOST column; -o json:
+                    {"vms"|"images": [rows with "host", "provider", "region"], "unavailable":
+                    [{"host", "provider", "region", "error"}]}. A host that does not answer or whose
+                    provider refuses the keys is listed as unavailable with why, the others stand:
+                    exit 0 (unless no host answered)
   --all             On a cloud host: every instance, not only those labelled managed-by=svc
   --orphans         Instances labelled managed-by=svc on every cloud host that no run of svc holds
                     (no svc-run-id label, or its run is gone), with their age and hourly price`,

@@ -119,7 +119,7 @@ async function create(driver: VmDriver, p: ParsedArgs, args: string[], settings:
   const given = p.options.get("param") ?? [];
   const params = parseVmParams(given);
   // A cloud instance's network is its host's (subnet, location): libvirt's default user-mode NIC is not asked for.
-  const cloud = driver.name === "aws" || driver.name === "hetzner";
+  const cloud = driver.name !== "libvirt" && driver.name !== "kcli";
   if (cloud && !given.some((x) => x.startsWith("nets="))) params.nets = [];
   if (!image && !params.iso) throw new VmInputError("create vm needs an image: -i <image> (see svc-vm list image), or an ISO to boot: -P iso=/path/to.iso");
   const explicit = p.options.has("ssh-key") || Boolean(io.env.SVC_VM_SSH_PUBKEY);

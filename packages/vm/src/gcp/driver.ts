@@ -5,6 +5,7 @@ import { CloudApiError, CloudUnavailableError } from "../aws/errors";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
+import { cloudImageList } from "../cloud/image-list";
 import { infoByName } from "../cloud/info-by-name";
 import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
@@ -147,15 +148,10 @@ export class GcpDriver implements VmDriver {
   }
 
   listImages(): Promise<ImageInfo[]> {
-    return Promise.resolve(
-      Object.entries(GCP_IMAGES).map(([name, img]) => ({
-        name,
-        path: `gcp:projects/${img.project}/global/images/family/${img.family}`,
-        boot: "disk" as const,
-        description: `newest image of family ${img.family} in ${img.project}`,
-        os: name,
-      })),
-    );
+    return cloudImageList(GCP_IMAGES, (img) => ({
+      path: `gcp:projects/${img.project}/global/images/family/${img.family}`,
+      description: `newest image of family ${img.family} in ${img.project}`,
+    }));
   }
 
   /** Wait for a zone operation (zoneOperations.wait returns at DONE or after its own timeout); its error is thrown. */

@@ -1,4 +1,5 @@
 import { CloudApiError, CloudUnavailableError, waitUntil } from "../aws/errors";
+import type { HourlyPrice } from "../types";
 
 /** Hetzner Cloud objects, as far as the driver reads them (API reference: docs.hetzner.cloud). */
 export interface HcAction {
@@ -27,6 +28,11 @@ export interface HcServerType {
   architecture: string;
   deprecated: boolean | null;
   prices: { location: string; price_hourly: { net: string; gross: string } }[];
+}
+/** The hourly price of server type `size` in `location`, from server_types: billed with VAT, net beside it; Hetzner bills in EUR. */
+export function hetznerHourlyPrice(types: readonly HcServerType[], size: string, location: string): HourlyPrice | null {
+  const p = types.find((t) => t.name === size)?.prices.find((x) => x.location === location)?.price_hourly;
+  return p ? { amount: p.gross, net: p.net, currency: "EUR" } : null;
 }
 export interface HcSshKey {
   id: number;
@@ -64,7 +70,9 @@ export class HetznerClient {
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
       } catch (e) {
-        throw new CloudUnavailableError(`hetzner ${method} ${path}: ${(e as Error).message}`);
+        // fetch's own message is "fetch failed"; the cause says why (ECONNREFUSED, a name not found, TLS).
+        const cause = (e as { cause?: { message?: string } }).cause?.message;
+        throw new CloudUnavailableError(`hetzner ${method} ${path}: ${(e as Error).message}${cause ? ` (${cause})` : ""}`);
       }
       const text = await res.text();
       const json = text ? (JSON.parse(text) as { error?: { code: string; message: string } }) : {};

@@ -5,12 +5,13 @@ import { keyFingerprints } from "../aws/keypair";
 import { pickSize, type CloudSize } from "../aws/sizes";
 import { assertFirewallRules } from "../firewall";
 import { assertVmName } from "../names";
+import { cloudImageList } from "../cloud/image-list";
 import { infoByName } from "../cloud/info-by-name";
 import { cloudSshAddress } from "../cloud/ssh-address";
 import type { CreateOptions, CreateResult, DeleteOptions, DeleteResult, HourlyPrice, ImageInfo, VmDriver, VmInfo, VmSpec } from "../types";
 import { createVmFirewall, removeVmFirewalls } from "./firewall";
 import { planHetznerVm, type CloudPlanRequest, type CloudVmPlan } from "../cloud-plan";
-import { HetznerClient, type HcAction, type HcImage, type HcServer, type HcServerType, type HcSshKey } from "./client";
+import { HetznerClient, hetznerHourlyPrice, type HcAction, type HcImage, type HcServer, type HcServerType, type HcSshKey } from "./client";
 
 /** OS names (as on libvirt) → Hetzner's system image names. */
 export const HETZNER_IMAGES: Record<string, string> = {
@@ -70,8 +71,7 @@ export class HetznerDriver implements VmDriver {
 
   /** The hourly price of a server type in this location, from server_types (gross; Hetzner bills in EUR). */
   async hourlyPrice(size: string): Promise<HourlyPrice | null> {
-    const p = (await this.serverTypes()).find((t) => t.name === size)?.prices.find((x) => x.location === this.s.location);
-    return p ? { amount: p.price_hourly.gross, currency: "EUR" } : null;
+    return hetznerHourlyPrice(await this.serverTypes(), size, this.s.location);
   }
 
   async sizes(): Promise<CloudSize[]> {
@@ -141,9 +141,7 @@ export class HetznerDriver implements VmDriver {
   }
 
   listImages(): Promise<ImageInfo[]> {
-    return Promise.resolve(
-      Object.entries(HETZNER_IMAGES).map(([name, img]) => ({ name, path: `hetzner:${img}`, boot: "disk" as const, description: `Hetzner image ${img}`, os: name })),
-    );
+    return cloudImageList(HETZNER_IMAGES, (img) => ({ path: `hetzner:${img}`, description: `Hetzner image ${img}` }));
   }
 
   private async sshKey(pub: string): Promise<string> {

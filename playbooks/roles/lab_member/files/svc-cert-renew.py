@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""Renew the lab member's certificate from the lab CA when a third of its lifetime or less is left.
+"""Renew the lab member's certificate when a third of its lifetime or less is left (--force: now).
 
-Reads /etc/svc/cert-renew.json (root, 0600): url (the CA, https://HOST:PORT), cafile (the lab
-CA's root), key_file (the CA's auth key, hex), csr, cert (paths), hosts (the names). The request
-goes to cfssl_authsign.py on stdin, so the key is in no argument list. Prints what it did.
+Reads /etc/svc/cert-renew.json: url (the CA's renewal service, https://HOST:PORT), cafile (the
+lab CA's root), cert, key, csr (paths). The member proves who it is with its current certificate
+and key (TLS client authentication) and sends its request, made with the same key; the CA answers
+with a certificate for the same names. The member holds no key of the CA's. Prints what it did.
 """
 import json
 import os
 import ssl
-import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 CONF = "/etc/svc/cert-renew.json"
-SIGNER = "/usr/local/lib/svc/cfssl_authsign.py"
 
 
 def lifetime(cert: str) -> tuple[float, float]:
@@ -21,32 +22,43 @@ def lifetime(cert: str) -> tuple[float, float]:
     return ssl.cert_time_to_seconds(d["notBefore"]), ssl.cert_time_to_seconds(d["notAfter"])
 
 
-def main() -> int:
-    with open(CONF, encoding="utf-8") as f:
+def main(argv: list[str]) -> int:
+    conf_file = os.environ.get("SVC_CERT_RENEW_CONF", CONF)
+    with open(conf_file, encoding="utf-8") as f:
         c = json.load(f)
-    if os.path.exists(c["cert"]):
-        start, end = lifetime(c["cert"])
-        left = end - time.time()
-        if left > (end - start) / 3:
-            print(f"{c['cert']}: {int(left // 86400)} days left of {int((end - start) // 86400)}, not renewed")
-            return 0
-    with open(c["key_file"], encoding="utf-8") as f:
-        key = f.read().strip()
-    with open(c["csr"], encoding="utf-8") as f:
+    start, end = lifetime(c["cert"])
+    left = end - time.time()
+    if "--force" not in argv and left > (end - start) / 3:
+        print(f"{c['cert']}: {int(left // 3600)} hours left of {int((end - start) // 3600)}, not renewed")
+        return 0
+    ctx = ssl.create_default_context(cafile=c["cafile"])
+    ctx.load_cert_chain(c["cert"], c["key"])
+    with open(c["csr"], "rb") as f:
         csr = f.read()
-    req = json.dumps({"url": c["url"], "cafile": c["cafile"], "key": key, "csr": csr, "hosts": c["hosts"]})
-    r = subprocess.run([sys.executable, SIGNER], input=req, capture_output=True, text=True, check=False)
-    if r.returncode != 0:
-        sys.stderr.write(r.stderr)
+    req = urllib.request.Request(
+        c["url"].rstrip("/") + "/renew", data=csr, headers={"Content-Type": "application/pkcs10"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(req, context=ctx, timeout=60) as resp:
+            pem = resp.read().decode()
+    except urllib.error.HTTPError as e:
+        sys.stderr.write(f"the CA refused the renewal: HTTP {e.code} {e.read()[:300].decode(errors='replace')}\n")
+        return 1
+    except (urllib.error.URLError, OSError) as e:
+        sys.stderr.write(f"the CA at {c['url']} did not answer: {e}\n")
+        return 1
+    if "BEGIN CERTIFICATE" not in pem:
+        sys.stderr.write("the CA's answer is not a certificate\n")
         return 1
     tmp = c["cert"] + ".new"
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(r.stdout)
+        f.write(pem.strip() + "\n")
     os.chmod(tmp, 0o644)
     os.replace(tmp, c["cert"])
-    print(f"{c['cert']}: renewed")
+    start, end = lifetime(c["cert"])
+    print(f"{c['cert']}: renewed, valid until {time.strftime('%Y-%m-%d %H:%M', time.gmtime(end))} UTC")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

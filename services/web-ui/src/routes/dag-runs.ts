@@ -4,6 +4,7 @@ import { BadRequestError } from "@svc/errors";
 import { roleAtLeast, roleOf } from "@svc/http";
 import { pickFields } from "../fields";
 import { dateRangeQuery, pageQuery, qArray, qDate, runDateRange } from "../query-schemas";
+import { readRoute } from "./read-route";
 import { dagIdParams, defineRoute, errors, runParams } from "./route";
 
 const triggerBody = z.object({
@@ -76,18 +77,14 @@ export const dagRunRoutes = [
       return api.listDagRuns({ ...rest, limit: page_limit, offset: page_offset, state: states });
     },
   }),
-  defineRoute({
-    method: "get",
+  readRoute({
     path: "/dags/{dag_id}/dagRuns/{dag_run_id}",
     operationId: "get_dag_run",
     summary: "Get a DAG run",
     tag: "DAGRun",
     params: runParams,
-    query: z.object({ fields: qArray().optional() }),
-    responses: { 200: { description: "Success.", schema: DagRunSchema }, 401: errors[401], 404: errors[404] },
-    async handler({ api, params, query }) {
-      return pickFields(await api.getDagRun(params.dag_id, params.dag_run_id), query.fields);
-    },
+    schema: DagRunSchema,
+    read: (api, params) => api.getDagRun(params.dag_id, params.dag_run_id),
   }),
   defineRoute({
     method: "patch",

@@ -3,6 +3,7 @@ import { DagCollectionSchema, DagDetailSchema, DagSchema, TaskCollectionSchema }
 import { BadRequestError } from "@svc/errors";
 import { pickFields } from "../fields";
 import { pageQuery, qArray, qBool, qCsv } from "../query-schemas";
+import { readRoute } from "./read-route";
 import { dagIdParams, defineRoute, errors } from "./route";
 
 const fields = { fields: qArray().optional() };
@@ -52,18 +53,14 @@ export const dagRoutes = [
       return api.setPausedByPattern(query.dag_id_pattern, body.is_paused, { onlyActive: query.only_active, tags: query.tags, limit: query.limit, offset: query.offset });
     },
   }),
-  defineRoute({
-    method: "get",
+  readRoute({
     path: "/dags/{dag_id}",
     operationId: "get_dag",
     summary: "Get basic information about a DAG",
     tag: "DAG",
     params: dagIdParams,
-    query: z.object(fields),
-    responses: { 200: { description: "Success.", schema: DagSchema }, 401: errors[401], 404: errors[404] },
-    async handler({ api, params, query }) {
-      return pickFields(await api.getDag(params.dag_id), query.fields);
-    },
+    schema: DagSchema,
+    read: (api, params) => api.getDag(params.dag_id),
   }),
   defineRoute({
     method: "patch",
@@ -80,18 +77,14 @@ export const dagRoutes = [
       return api.setPaused(params.dag_id, body.is_paused);
     },
   }),
-  defineRoute({
-    method: "get",
+  readRoute({
     path: "/dags/{dag_id}/details",
     operationId: "get_dag_details",
     summary: "Get a simplified representation of DAG",
     tag: "DAG",
     params: dagIdParams,
-    query: z.object(fields),
-    responses: { 200: { description: "Success.", schema: DagDetailSchema }, 401: errors[401], 404: errors[404] },
-    async handler({ api, params, query }) {
-      return pickFields(await api.getDagDetails(params.dag_id), query.fields);
-    },
+    schema: DagDetailSchema,
+    read: (api, params) => api.getDagDetails(params.dag_id),
   }),
   defineRoute({
     method: "get",
