@@ -24,6 +24,8 @@ test("vm_deployment creates a VM from the test image, sets its hostname and motd
     require_name: "skipped",
     // A VM outside any lab: the lab member's tasks are skipped.
     require_lab: "skipped",
+    // One size named (size, instance_type and server_type are aliases): nothing to refuse.
+    require_one_size: "skipped",
     join_lab: "skipped",
     record_member: "skipped",
     leave_lab: "skipped",
