@@ -3,8 +3,9 @@ import { startOwnFaultStack, type FaultStack, type OwnFaultStack } from "./fault
 
 const GRACE_MS = 1000;
 // No retries: a stop that used one would fail the task.
+// The long task outlasts a second worker's start (it loads the cloud SDKs; seconds on a loaded machine), so the stop finds it running.
 const DAGS = {
-  long_task: "dag_id: long_task\ntasks:\n  - {task_id: work, operator: sleep, args: {seconds: 8, print_every: 0.5}}\n",
+  long_task: "dag_id: long_task\ntasks:\n  - {task_id: work, operator: sleep, args: {seconds: 30, print_every: 0.5}}\n",
   hang_stop: "dag_id: hang_stop\ntasks:\n  - {task_id: work, operator: sleep, args: {seconds: 60}}\n",
 };
 
