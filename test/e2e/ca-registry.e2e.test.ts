@@ -1,12 +1,14 @@
 // ca_deployment and registry_deployment on Debian 12 for real: a cfssl CA and an OCI distribution
 // registry whose certificate that CA issued, each on a TCG VM made by the workflow, proven from the
-// host with real clients (openssl, curl, umoci, skopeo) against the VMs' forwards on 127.0.0.1.
+// host with real clients (openssl, curl, umoci, skopeo) against the VMs' forwards on 127.0.0.1. The
+// CA's renewal service is tested on the same CA (ca-renew-checks.ts).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { waitFor } from "@svc/testing";
+import { caRenewTests } from "./ca-renew-checks";
 import { forwardedPort, startProductStack, strongPassword, type ProductStack, type RunOutcome } from "./product-stack";
 
 const LABEL = "pkie2e";
@@ -113,6 +115,8 @@ describe("a certificate authority (cfssl) on debian12", () => {
     expect(wrongKey.stdout).toMatch(/"success":\s*false/);
   });
 });
+
+caRenewTests({ stack: () => stack, ca: () => ca, caVm: CA, domain: DOMAIN, work: () => work });
 
 describe("a registry (distribution) with a certificate from that CA", () => {
   const authFile = () => path.join(work, "auth.json");

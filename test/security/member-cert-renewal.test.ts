@@ -2,7 +2,7 @@
 // svc-cert-renew) on 127.0.0.1, with real TLS and openssl: the holder of a certificate renews it
 // with that certificate and its key and holds no key of the CA's; anything else gets nothing. The
 // signature is an openssl CA here (the service runs whatever `signer` names; on the CA VM it is
-// multirootca through cfssl_authsign.py, as test/e2e/ca-renew.e2e.test.ts runs it for real).
+// multirootca through cfssl_authsign.py, as test/e2e/ca-renew-checks.ts runs it for real on the CA e2e file's CA).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,12 +1,15 @@
-import { AwsDriver } from "../aws/driver";
+// Each provider's driver (and its SDK) is loaded when a host of that provider is first used, not
+// with @svc/vm: the Google, Azure and AWS SDKs take seconds of CPU to load, and every process
+// that reads the inventory or runs an operator would pay for all four.
+import type * as Aws from "../aws/driver";
+import type * as AwsSettings from "../aws/settings";
+import type * as Azure from "../azure/driver";
+import type * as AzureSettings from "../azure/settings";
 import type { CloudPlanRequest, CloudVmPlan } from "../cloud-plan";
-import { awsCredentialsFromSecrets } from "../aws/settings";
 import { VmInputError } from "../errors";
-import { AzureDriver } from "../azure/driver";
-import { azureCredentialsFromSecrets } from "../azure/settings";
-import { GcpDriver } from "../gcp/driver";
-import { gcpKeyFromSecrets } from "../gcp/settings";
-import { HetznerDriver } from "../hetzner/driver";
+import type * as Gcp from "../gcp/driver";
+import type * as GcpSettings from "../gcp/settings";
+import type * as Hetzner from "../hetzner/driver";
 import type { HourlyPrice, VmDriver } from "../types";
 import type { Secrets } from "./secrets-file";
 
@@ -66,6 +69,10 @@ export async function cloudDriverFor(host: CloudHost, secrets: CloudSecrets, opt
     case "aws": {
       const region = str(s.region);
       if (!region) throw new VmInputError(`host '${host.name}' (aws) has no region in its settings`);
+      /* eslint-disable @typescript-eslint/no-require-imports -- lazy synchronous loads, typed by the imports above */
+      const { AwsDriver } = require("../aws/driver") as typeof Aws;
+      const { awsCredentialsFromSecrets } = require("../aws/settings") as typeof AwsSettings;
+      /* eslint-enable @typescript-eslint/no-require-imports */
       const credentials = s.credentials === "default-chain" ? ("default-chain" as const) : awsCredentialsFromSecrets(await secretsOf(secrets));
       return new AwsDriver({
         region,
@@ -82,12 +89,18 @@ export async function cloudDriverFor(host: CloudHost, secrets: CloudSecrets, opt
       if (!location) throw new VmInputError(`host '${host.name}' (hetzner) has no location in its settings`);
       const token = str((await secretsOf(secrets)).vault_hcloud_token);
       if (!token) throw new VmInputError(`the secrets file has no vault_hcloud_token (host '${host.name}' is a Hetzner Cloud host)`);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy synchronous load, typed by the import above
+      const { HetznerDriver } = require("../hetzner/driver") as typeof Hetzner;
       return new HetznerDriver({ location, token, ...(str(s.network) ? { network: str(s.network)! } : {}), ...(endpoint ? { endpoint } : {}), ...tune });
     }
     case "gcp": {
       const project = str(s.project);
       const zone = str(s.zone);
       if (!project || !zone) throw new VmInputError(`host '${host.name}' (gcp) has no ${project ? "zone" : "project"} in its settings`);
+      /* eslint-disable @typescript-eslint/no-require-imports -- lazy synchronous loads, typed by the imports above */
+      const { GcpDriver } = require("../gcp/driver") as typeof Gcp;
+      const { gcpKeyFromSecrets } = require("../gcp/settings") as typeof GcpSettings;
+      /* eslint-enable @typescript-eslint/no-require-imports */
       const credentials = s.credentials === "adc" ? ("adc" as const) : gcpKeyFromSecrets(await secretsOf(secrets));
       return new GcpDriver({
         project,
@@ -103,6 +116,10 @@ export async function cloudDriverFor(host: CloudHost, secrets: CloudSecrets, opt
       const [subscription, location, resourceGroup] = [str(s.subscription), str(s.location), str(s.resource_group)];
       if (!subscription || !location || !resourceGroup) throw new VmInputError(`host '${host.name}' (azure) needs subscription, location and resource_group in its settings`);
       const authorityHost = str(s.authority_host) ?? opts.azureAuthorityHost;
+      /* eslint-disable @typescript-eslint/no-require-imports -- lazy synchronous loads, typed by the imports above */
+      const { AzureDriver } = require("../azure/driver") as typeof Azure;
+      const { azureCredentialsFromSecrets } = require("../azure/settings") as typeof AzureSettings;
+      /* eslint-enable @typescript-eslint/no-require-imports */
       return new AzureDriver({
         subscription,
         location,
