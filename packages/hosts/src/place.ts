@@ -25,6 +25,8 @@ export interface PlacementRequest {
   region?: string;
   /** Labels a host must carry (a cloud host carrying them counts as asked for). */
   labels?: Record<string, string>;
+  /** A cloud size by the provider's name (vm_create's `size`): the cloud plan shows that size, not the smallest fitting. */
+  size?: string;
 }
 
 /** A host as placement sees it: its record's policy fields and its probe (null: down). */

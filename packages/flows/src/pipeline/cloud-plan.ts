@@ -82,7 +82,7 @@ export async function withCloudPlans(
 async function planOne(vm: VmPlacementPreview, host: HostRecord, planner: CloudPlanner | undefined, logger: Logger): Promise<PlanVm> {
   if (!planner) return { ...vm, cloud_note: NO_PLANNER, summary: `${vm.summary} On ${host.provider} ${vm.region ?? ""}: ${NO_PLANNER}.` };
   try {
-    const cloud = await planner(host, { image: vm.image ?? "", cpus: vm.cpus, memoryMb: vm.memory_mb });
+    const cloud = await planner(host, { image: vm.image ?? "", cpus: vm.cpus, memoryMb: vm.memory_mb, ...(vm.size ? { size: vm.size } : {}) });
     return { ...vm, cloud, summary: `${vm.summary} It would be ${describeCloudPlan(cloud)}.` };
   } catch (e) {
     logger.warn({ host: host.name, err: String(e) }, "cloud plan unavailable");

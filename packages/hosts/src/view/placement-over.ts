@@ -25,6 +25,7 @@ export function placementRequestOf(conf: Record<string, unknown>): PlacementRequ
     ...(host ? { host } : {}),
     ...str("provider"),
     ...str("region"),
+    ...str("size"),
     ...labels,
   };
 }

@@ -20,6 +20,8 @@ export interface VmPlacementPreview {
   cpus: number;
   disks_gb: number[];
   image: string | null;
+  /** The cloud size the request names (absent: the smallest size with cpus and memory_mb). */
+  size?: string;
   /** The host a `host` param pins, or null when placement chooses. */
   pinned: string | null;
   /** The host the run would use now (the holder of the name, the pinned one, or placement's choice), or null. */
@@ -111,6 +113,7 @@ export function planPlacement(vms: readonly PlannedVm[], records: readonly HostR
       cpus: vm.request.cpus,
       disks_gb: vm.request.disksGb,
       image: vm.request.image ?? null,
+      ...(vm.request.size ? { size: vm.request.size } : {}),
       pinned: vm.request.host ?? null,
       host: p.host,
       verdicts: p.verdicts,
