@@ -57,3 +57,35 @@ test("a flow with allow_from 0.0.0.0/0 needs an admin's approval; a network need
   expect(requiredApproverRole(open)).toBe("admin");
   expect(approvalNeeds(dag, { allow_from: ["198.51.100.0/24"] })).toEqual([]);
 });
+
+test("networks that together open more than a /8 of IPv4 or a /32 of IPv6 need an admin: two halves of the space are refused to an op as the whole is", async () => {
+  const runs = async () => (await f.db.selectFrom("dag_run").select("run_id").where("dag_id", "=", "identity_deployment").execute()).length;
+  const before = await runs();
+  for (const [value, named] of [
+    [["0.0.0.0/1", "128.0.0.0/1"], "0.0.0.0/1 (more IPv4 addresses than a /8)"],
+    [["10.0.0.0/8", "11.0.0.0/8"], "10.0.0.0/8, 11.0.0.0/8 (more IPv4 addresses than a /8)"],
+    [["::/1", "8000::/1"], "::/1 (more IPv6 addresses than a /32)"],
+  ] as const) {
+    const refused = trigger({ allow_from: value }, "op");
+    await expect(refused).rejects.toMatchObject({ code: "forbidden" });
+    await expect(refused).rejects.toThrow(`conf.allow_from holding ${named} needs the role 'admin' or above`);
+  }
+  expect(await runs()).toBe(before);
+  await expect(trigger({ allow_from: ["10.0.0.0/8", "2001:db8::/32"] }, "user")).resolves.toMatchObject({ state: "queued" });
+  await expect(trigger({ allow_from: ["0.0.0.0/1", "128.0.0.0/1"] }, "admin")).resolves.toMatchObject({ state: "queued" });
+});
+
+test("a flow with the space split in two needs an admin's approval, naming the span", async () => {
+  const row = await f.db.selectFrom("dag").select("definition").where("dag_id", "=", "identity_deployment").executeTakeFirstOrThrow();
+  const dag = { dag_id: "identity_deployment", is_paused: false, approval_reason: null, definition: row.definition as DagDefinition } as CatalogueDag;
+  const split = approvalNeeds(dag, { allow_from: ["0.0.0.0/1", "128.0.0.0/1"] });
+  expect(split).toEqual([
+    {
+      kind: "min_role",
+      reason: "params.allow_from holding 0.0.0.0/1 (more IPv4 addresses than a /8) may only be set by the role 'admin' or above",
+      param: "allow_from",
+      min_role: "admin",
+    },
+  ]);
+  expect(requiredApproverRole(split)).toBe("admin");
+});

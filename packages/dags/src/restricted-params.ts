@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { cidrSpanExceeded } from "./cidr-span";
 import type { DagDefinition, ParamRole } from "./types";
 
 /** The roles a run can carry, lowest first (the API's roles). */
@@ -15,8 +16,10 @@ export function roleReaches(have: string | null | undefined, need: RunRole): boo
 export interface RestrictedParam {
   name: string;
   minRole: ParamRole;
-  /** The values set that need minRole (min_role_values), when those decide it. */
+  /** The values set that need minRole (min_role_values, min_role_cidr_span), when those decide it. */
   values?: string[];
+  /** Why those values need it, when it is not the values themselves (`more IPv4 addresses than a /8`). */
+  why?: string;
 }
 const ROLE_RANK: readonly ParamRole[] = ["user", "op", "admin"];
 
@@ -32,11 +35,16 @@ export function restrictedParamsSet(def: Pick<DagDefinition, "params">, conf: Re
     // The highest role the values set need (min_role_values), or the param's own min_role.
     const v = conf[name];
     const held = Object.entries(schema.min_role_values ?? {}).filter(([x]) => (Array.isArray(v) ? v.includes(x) : v === x));
-    const need = [schema.min_role, ...held.map(([, r]) => r)].filter((r): r is ParamRole => !!r).sort((a, b) => ROLE_RANK.indexOf(b) - ROLE_RANK.indexOf(a))[0];
-    if (need) out.push({ name, minRole: need, ...(held.length ? { values: held.map(([x]) => x) } : {}) });
+    // A span passed by values min_role_values already names adds nothing to say (0.0.0.0/0 alone).
+    const wide = schema.min_role_cidr_span ? cidrSpanExceeded(schema.min_role_cidr_span, v) : null;
+    const span = wide && !wide.values.every((x) => held.some(([h]) => h === x)) ? wide : null;
+    const need = [schema.min_role, ...held.map(([, r]) => r), span?.role].filter((r): r is ParamRole => !!r).sort((a, b) => ROLE_RANK.indexOf(b) - ROLE_RANK.indexOf(a))[0];
+    const values = [...new Set([...held.map(([x]) => x), ...(span?.values ?? [])])];
+    if (need) out.push({ name, minRole: need, ...(values.length ? { values } : {}), ...(span ? { why: span.why } : {}) });
   }
   return out;
 }
 
 /** `<prefix>.allow_from holding 0.0.0.0/0` or `<prefix>.force`: what a RestrictedParam's role is for, in words. */
-export const restrictedWhat = (p: RestrictedParam, prefix: string): string => `${prefix}.${p.name}${p.values?.length ? ` holding ${p.values.join(", ")}` : ""}`;
+export const restrictedWhat = (p: RestrictedParam, prefix: string): string =>
+  `${prefix}.${p.name}${p.values?.length ? ` holding ${p.values.join(", ")}` : ""}${p.why ? ` (${p.why})` : ""}`;

@@ -75,7 +75,16 @@ export interface ParamSchema {
   min_role?: ParamRole;
   /** Values (of the param, or held by an array param) only this role and above may set. */
   min_role_values?: Record<string, ParamRole>;
+  /** CIDR values (of the param, or held by an array param) that together open more than this span: only the role and above may set them. */
+  min_role_cidr_span?: CidrSpan;
   [k: string]: unknown;
+}
+
+/** A bound on the addresses a CIDR param opens: past a network of `ipv4` (or `ipv6`) prefix length, `role` and above only. */
+export interface CidrSpan {
+  role: ParamRole;
+  ipv4?: number;
+  ipv6?: number;
 }
 
 /** Roles a param may require (the API's roles above viewer). */
