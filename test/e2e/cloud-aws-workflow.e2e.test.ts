@@ -3,14 +3,11 @@ import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, syncDagFolder } from "@svc/engine";
 import { createHostService } from "@svc/hosts";
-import { defaultOperators } from "@svc/operators";
-import { createQueues } from "@svc/queue";
-import { createTestDb, createTestRedis, freePort, startMoto, waitFor, type Moto, type TestDb } from "@svc/testing";
+import { createTestDb, createTestRedis, freePort, startMoto, type Moto, type TestDb } from "@svc/testing";
 import { AwsDriver } from "../../packages/vm/src/aws/driver";
 import { REPO_ROOT } from "./stack";
-import { engineTestEnv, startCloudEngine, vmDeploymentWork } from "./engine-env";
+import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
 
 // vm_deployment on an AWS host against moto_server, through the worker's routing and the AWS
 // driver called in its process. moto's instances are records: no try connects to an address moto
@@ -27,11 +24,9 @@ let moto: Moto;
 let ec2: EC2Client;
 let tdb: TestDb;
 let redis: ReturnType<typeof createTestRedis>;
-let queues: ReturnType<typeof createQueues>;
 let work: string;
 let config: SvcConfig;
-let api: ReturnType<typeof createEngineApi>;
-let engine: Awaited<ReturnType<typeof startCloudEngine>> | undefined;
+let engine: VmDeploymentEngine | undefined;
 
 beforeAll(async () => {
   moto = await startMoto();
@@ -64,24 +59,20 @@ beforeAll(async () => {
     },
     { probe: false, actor: "test" },
   );
-  queues = createQueues({ url: redis.url, prefix: redis.prefix });
-  const operators = defaultOperators();
-  await syncDagFolder({ db: tdb.db, dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), notifier: createQueueNotifier(queues) });
-  api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog: operators, settings: dagSettingsFromConfig(config) });
-  await api.setPaused("vm_deployment", false);
   // The worker's factory, as the worker's main makes it from the host's row and the secrets file;
   // here the keys are moto's and the image map points at the AMI registered above.
   const images = { debian12: { owners: ["123456789012"], name: "debian-12-amd64-*" } };
-  engine = await startCloudEngine(
+  engine = await startVmDeploymentEngine(
     tdb.db,
     config,
+    redis,
+    dagsDir,
     async (r) => new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 }),
   );
 }, 120_000);
 
 afterAll(async () => {
   await engine?.stop();
-  await queues?.close();
   ec2?.destroy();
   await moto?.stop();
   await redis?.cleanup();
@@ -89,16 +80,7 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
-async function run(runId: string, conf: Record<string, unknown>) {
-  await api.triggerDagRun("vm_deployment", { runId, conf: { host: "aws-test", memory_mb: 1024, cpus: 1, ...conf } });
-  return waitFor(
-    async () => {
-      const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).executeTakeFirst();
-      return r && (r.state === "success" || r.state === "failed") ? r.state : undefined;
-    },
-    { timeoutMs: 180_000, what: `run ${runId}` },
-  );
-}
+const run = (runId: string, conf: Record<string, unknown>) => engine!.run(runId, { host: "aws-test", memory_mb: 1024, cpus: 1, ...conf });
 
 const tis = async (runId: string) =>
   Object.fromEntries(
@@ -106,10 +88,7 @@ const tis = async (runId: string) =>
       (t) => [t.task_id, t],
     ),
   );
-const logOf = async (runId: string, taskId: string) =>
-  (await tdb.db.selectFrom("task_log").select("line").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).where("task_id", "=", taskId).orderBy("id").execute()).map(
-    (r) => r.line,
-  );
+const logOf = (runId: string, taskId: string) => engine!.logOf(runId, taskId);
 const instances = async (name: string) =>
   ((await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: "tag:Name", Values: [name] }] }))).Reservations ?? []).flatMap((r) => r.Instances ?? []);
 

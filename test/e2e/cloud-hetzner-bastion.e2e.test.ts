@@ -2,16 +2,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, syncDagFolder } from "@svc/engine";
 import { createHostService } from "@svc/hosts";
-import { defaultOperators } from "@svc/operators";
-import { createQueues } from "@svc/queue";
-import { createTestDb, createTestRedis, startSshd, waitFor, type TestDb, type TestSshd } from "@svc/testing";
+import { createTestDb, createTestRedis, startSshd, type TestDb, type TestSshd } from "@svc/testing";
 import { parseConsoleHostKeys, type ConsoleHostKeys } from "@svc/vm";
 import { HetznerDriver } from "../../packages/vm/src/hetzner/driver";
 import { startFakeBastion, type FakeBastion } from "../../packages/vm/test/fake-bastion";
 import { startHetznerFake, type HetznerFake } from "../../packages/vm/test/hetzner-fake";
-import { engineTestEnv, startCloudEngine, vmDeploymentWork } from "./engine-env";
+import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
 
 // vm_deployment's SSH wait on a Hetzner host through its bastion, VM-less: the fake's server is
 // backed by a test sshd on 127.0.0.1 (the "machine"), the bastion a fake's SSH server on 127.0.0.1
@@ -27,11 +24,9 @@ jest.setTimeout(240_000);
 
 let tdb: TestDb;
 let redis: ReturnType<typeof createTestRedis>;
-let queues: ReturnType<typeof createQueues>;
 let work: string;
 let config: SvcConfig;
-let api: ReturnType<typeof createEngineApi>;
-let engine: Awaited<ReturnType<typeof startCloudEngine>> | undefined;
+let engine: VmDeploymentEngine | undefined;
 let sshd: TestSshd;
 let fake: HetznerFake;
 let bastion: FakeBastion;
@@ -78,12 +73,7 @@ beforeAll(async () => {
       { probe: false, actor: "test" },
     );
   }
-  queues = createQueues({ url: redis.url, prefix: redis.prefix });
-  const operators = defaultOperators();
-  await syncDagFolder({ db: tdb.db, dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), notifier: createQueueNotifier(queues) });
-  api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog: operators, settings: dagSettingsFromConfig(config) });
-  await api.setPaused("vm_deployment", false);
-  engine = await startCloudEngine(tdb.db, config, async (r) => {
+  engine = await startVmDeploymentEngine(tdb.db, config, redis, dagsDir, async (r) => {
     const d = new HetznerDriver({ location: r.provider_settings.location!, endpoint: r.provider_settings.endpoint!, token: fake.token, sshUser: sshd.user, pollMs: 100 });
     if (r.name !== "hz-con") return d;
     const consoleHostKeys = async (name: string): Promise<ConsoleHostKeys> => {
@@ -96,7 +86,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await engine?.stop();
-  await queues?.close();
   await bastion?.stop();
   await fake?.stop();
   await sshd?.stop();
@@ -105,28 +94,9 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
-async function run(runId: string, conf: Record<string, unknown>, host = "hz-test") {
-  await api.triggerDagRun("vm_deployment", { runId, conf: { host, ...conf } });
-  return waitFor(
-    async () => {
-      const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).executeTakeFirst();
-      return r && (r.state === "success" || r.state === "failed") ? r.state : undefined;
-    },
-    { timeoutMs: 180_000, what: `run ${runId}` },
-  );
-}
-const ti = (runId: string, taskId: string) =>
-  tdb.db
-    .selectFrom("task_instance")
-    .select(["state", "output"])
-    .where("dag_id", "=", "vm_deployment")
-    .where("run_id", "=", runId)
-    .where("task_id", "=", taskId)
-    .executeTakeFirstOrThrow();
-const logOf = async (runId: string, taskId: string) =>
-  (await tdb.db.selectFrom("task_log").select("line").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).where("task_id", "=", taskId).orderBy("id").execute()).map(
-    (r) => r.line,
-  );
+const run = (runId: string, conf: Record<string, unknown>, host = "hz-test") => engine!.run(runId, { host, ...conf });
+const ti = (runId: string, taskId: string) => engine!.ti(runId, taskId);
+const logOf = (runId: string, taskId: string) => engine!.logOf(runId, taskId);
 
 test("the SSH wait goes through the bastion to the server's address only, trusts the key on first use, says so and pins it; delete removes server and pin", async () => {
   expect(await run("jump", { vm_name: "j1", configure: false })).toBe("success");

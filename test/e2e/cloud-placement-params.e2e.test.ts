@@ -4,16 +4,13 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import request from "supertest";
 import { loadConfig, type SvcConfig } from "@svc/config";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, syncDagFolder } from "@svc/engine";
 import { createHostService } from "@svc/hosts";
-import { defaultOperators } from "@svc/operators";
-import { createQueues } from "@svc/queue";
-import { createTestDb, createTestRedis, startMoto, waitFor, type Moto, type TestDb } from "@svc/testing";
+import { createTestDb, createTestRedis, startMoto, type Moto, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../../services/web-ui/src/app";
 import { AwsDriver } from "../../packages/vm/src/aws/driver";
 import { HetznerDriver } from "../../packages/vm/src/hetzner/driver";
 import { startHetznerFake, type HetznerFake } from "../../packages/vm/test/hetzner-fake";
-import { engineTestEnv, startCloudEngine, vmDeploymentWork } from "./engine-env";
+import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
 
 // vm_deployment's placement and size params over REST (POST /api/v1/dags/vm_deployment/dagRuns),
 // with an AWS host (moto) and a Hetzner host (the fake) in the inventory and no host named: the
@@ -31,11 +28,9 @@ let ec2: EC2Client;
 let fake: HetznerFake;
 let tdb: TestDb;
 let redis: ReturnType<typeof createTestRedis>;
-let queues: ReturnType<typeof createQueues>;
 let work: string;
 let config: SvcConfig;
-let api: ReturnType<typeof createEngineApi>;
-let engine: Awaited<ReturnType<typeof startCloudEngine>> | undefined;
+let engine: VmDeploymentEngine | undefined;
 
 beforeAll(async () => {
   moto = await startMoto();
@@ -55,13 +50,8 @@ beforeAll(async () => {
   const key_path = path.join(work, "id_ed25519");
   await hosts.addCloud({ name: "aws-test", provider: "aws", settings: { region: REGION, endpoint: moto.endpoint }, key_path }, { probe: false, actor: "test" });
   await hosts.addCloud({ name: "hz-test", provider: "hetzner", settings: { location: "fsn1", endpoint: fake.endpoint }, key_path }, { probe: false, actor: "test" });
-  queues = createQueues({ url: redis.url, prefix: redis.prefix });
-  const operators = defaultOperators();
-  await syncDagFolder({ db: tdb.db, dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), notifier: createQueueNotifier(queues) });
-  api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog: operators, settings: dagSettingsFromConfig(config) });
-  await api.setPaused("vm_deployment", false);
   const images = { debian12: { owners: ["123456789012"], name: "debian-12-amd64-*" } };
-  engine = await startCloudEngine(tdb.db, config, async (r) =>
+  engine = await startVmDeploymentEngine(tdb.db, config, redis, dagsDir, async (r) =>
     r.provider === "aws"
       ? new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 })
       : new HetznerDriver({ location: r.provider_settings.location!, endpoint: r.provider_settings.endpoint!, token: fake.token, pollMs: 100 }),
@@ -70,7 +60,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await engine?.stop();
-  await queues?.close();
   ec2?.destroy();
   await moto?.stop();
   await fake?.stop();
@@ -80,7 +69,7 @@ afterAll(async () => {
 }, 120_000);
 
 const trigger = (role: keyof typeof TOKEN, runId: string, conf: Record<string, unknown>) =>
-  request(createWebUiApp({ api, auth: { apiToken: TOKEN[role], apiTokenRole: role } }))
+  request(createWebUiApp({ api: engine!.api, auth: { apiToken: TOKEN[role], apiTokenRole: role } }))
     .post("/api/v1/dags/vm_deployment/dagRuns")
     .set("Authorization", `Bearer ${TOKEN[role]}`)
     .send({ dag_run_id: runId, conf: { wait_ssh: false, ...conf } });
@@ -88,26 +77,10 @@ const trigger = (role: keyof typeof TOKEN, runId: string, conf: Record<string, u
 async function run(runId: string, conf: Record<string, unknown>) {
   const res = await trigger("op", runId, conf);
   expect(res.status).toBe(200);
-  return waitFor(
-    async () => {
-      const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).executeTakeFirst();
-      return r && (r.state === "success" || r.state === "failed") ? r.state : undefined;
-    },
-    { timeoutMs: 90_000, what: `run ${runId}` },
-  );
+  return engine!.ended(runId, 90_000);
 }
-const ti = (runId: string, taskId: string) =>
-  tdb.db
-    .selectFrom("task_instance")
-    .select(["state", "output", "host"])
-    .where("dag_id", "=", "vm_deployment")
-    .where("run_id", "=", runId)
-    .where("task_id", "=", taskId)
-    .executeTakeFirstOrThrow();
-const logOf = async (runId: string, taskId: string) =>
-  (await tdb.db.selectFrom("task_log").select("line").where("dag_id", "=", "vm_deployment").where("run_id", "=", runId).where("task_id", "=", taskId).orderBy("id").execute())
-    .map((r) => r.line)
-    .join("\n");
+const ti = (runId: string, taskId: string) => engine!.ti(runId, taskId);
+const logOf = async (runId: string, taskId: string) => (await engine!.logOf(runId, taskId)).join("\n");
 const instances = async (name: string) =>
   ((await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: "tag:Name", Values: [name] }] }))).Reservations ?? []).flatMap((r) => r.Instances ?? []);
 const server = (name: string) => [...fake.servers.values()].find((s) => s.name === name);
