@@ -1,13 +1,11 @@
-import { DescribeInstancesCommand, EC2Client, RegisterImageCommand } from "@aws-sdk/client-ec2";
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import { createHostService } from "@svc/hosts";
-import { createTestDb, createTestRedis, freePort, startMoto, type Moto, type TestDb } from "@svc/testing";
-import { AwsDriver } from "../../packages/vm/src/aws/driver";
+import { createTestDb, createTestRedis, freePort, type TestDb } from "@svc/testing";
 import { REPO_ROOT } from "./stack";
-import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
+import { engineTestEnv, MOTO_REGION, startMotoDebian, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
 
 // vm_deployment on an AWS host against moto_server, through the worker's routing and the AWS
 // driver called in its process. moto's instances are records: no try connects to an address moto
@@ -15,13 +13,11 @@ import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploy
 // bastion is never reached, the instance's address never contacted) and the rollback runs.
 jest.setTimeout(240_000);
 
-const REGION = "eu-west-1";
-const KEYS = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" };
+const REGION = MOTO_REGION;
 const P = `ca${process.pid % 100000}`;
 const BASTION_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl";
 
-let moto: Moto;
-let ec2: EC2Client;
+let aws: Awaited<ReturnType<typeof startMotoDebian>>;
 let tdb: TestDb;
 let redis: ReturnType<typeof createTestRedis>;
 let work: string;
@@ -29,9 +25,7 @@ let config: SvcConfig;
 let engine: VmDeploymentEngine | undefined;
 
 beforeAll(async () => {
-  moto = await startMoto();
-  ec2 = new EC2Client({ region: REGION, endpoint: moto.endpoint, credentials: KEYS });
-  await ec2.send(new RegisterImageCommand({ Name: "debian-12-amd64-20260101-1", Architecture: "x86_64", RootDeviceName: "/dev/xvda", VirtualizationType: "hvm" }));
+  aws = await startMotoDebian();
   tdb = await createTestDb("cloudaws");
   redis = createTestRedis("cloudaws");
   let dagsDir: string;
@@ -53,28 +47,20 @@ beforeAll(async () => {
     {
       name: "aws-test",
       provider: "aws",
-      settings: { region: REGION, endpoint: moto.endpoint, bastion: `svc@127.0.0.1:${await freePort()}` },
+      settings: { region: REGION, endpoint: aws.moto.endpoint, bastion: `svc@127.0.0.1:${await freePort()}` },
       key_path: path.join(work, "id_ed25519"),
       bastion_key: BASTION_KEY,
     },
     { probe: false, actor: "test" },
   );
   // The worker's factory, as the worker's main makes it from the host's row and the secrets file;
-  // here the keys are moto's and the image map points at the AMI registered above.
-  const images = { debian12: { owners: ["123456789012"], name: "debian-12-amd64-*" } };
-  engine = await startVmDeploymentEngine(
-    tdb.db,
-    config,
-    redis,
-    dagsDir,
-    async (r) => new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 }),
-  );
+  // here the keys are moto's and the image map points at the AMI startMotoDebian registered.
+  engine = await startVmDeploymentEngine(tdb.db, config, redis, dagsDir, async (r) => aws.driverOf(r));
 }, 120_000);
 
 afterAll(async () => {
   await engine?.stop();
-  ec2?.destroy();
-  await moto?.stop();
+  await aws?.stop();
   await redis?.cleanup();
   await tdb?.drop();
   if (work) rmSync(work, { recursive: true, force: true });
@@ -89,8 +75,7 @@ const tis = async (runId: string) =>
     ),
   );
 const logOf = (runId: string, taskId: string) => engine!.logOf(runId, taskId);
-const instances = async (name: string) =>
-  ((await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: "tag:Name", Values: [name] }] }))).Reservations ?? []).flatMap((r) => r.Instances ?? []);
+const instances = (name: string) => aws.instances(name);
 
 test("wait_ssh false: vm_deployment on the AWS host creates the instance with svc's tags and IMDSv2, and returns without contacting it", async () => {
   const name = `${P}-nowait`;

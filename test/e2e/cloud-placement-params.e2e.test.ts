@@ -1,16 +1,14 @@
-import { DescribeInstancesCommand, EC2Client, RegisterImageCommand } from "@aws-sdk/client-ec2";
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import request from "supertest";
 import { loadConfig, type SvcConfig } from "@svc/config";
 import { createHostService } from "@svc/hosts";
-import { createTestDb, createTestRedis, startMoto, type Moto, type TestDb } from "@svc/testing";
+import { createTestDb, createTestRedis, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../../services/web-ui/src/app";
-import { AwsDriver } from "../../packages/vm/src/aws/driver";
 import { HetznerDriver } from "../../packages/vm/src/hetzner/driver";
 import { startHetznerFake, type HetznerFake } from "../../packages/vm/test/hetzner-fake";
-import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
+import { engineTestEnv, MOTO_REGION, startMotoDebian, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
 
 // vm_deployment's placement and size params over REST (POST /api/v1/dags/vm_deployment/dagRuns),
 // with an AWS host (moto) and a Hetzner host (the fake) in the inventory and no host named: the
@@ -18,13 +16,11 @@ import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploy
 // Every run is wait_ssh false: no SSH to an address moto or the fake invented.
 jest.setTimeout(120_000);
 
-const REGION = "eu-west-1";
-const KEYS = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" };
+const REGION = MOTO_REGION;
 const P = `pp${process.pid % 100000}`;
 const TOKEN = { op: "op-token-0123456789abcdef", user: "user-token-0123456789abcd" };
 
-let moto: Moto;
-let ec2: EC2Client;
+let aws: Awaited<ReturnType<typeof startMotoDebian>>;
 let fake: HetznerFake;
 let tdb: TestDb;
 let redis: ReturnType<typeof createTestRedis>;
@@ -33,9 +29,7 @@ let config: SvcConfig;
 let engine: VmDeploymentEngine | undefined;
 
 beforeAll(async () => {
-  moto = await startMoto();
-  ec2 = new EC2Client({ region: REGION, endpoint: moto.endpoint, credentials: KEYS });
-  await ec2.send(new RegisterImageCommand({ Name: "debian-12-amd64-20260101-1", Architecture: "x86_64", RootDeviceName: "/dev/xvda", VirtualizationType: "hvm" }));
+  aws = await startMotoDebian();
   fake = await startHetznerFake("hc-place-token", { machines: { boot: () => Promise.resolve({ sshPort: 9 }), remove: () => Promise.resolve() } });
   tdb = await createTestDb("cloudplace");
   redis = createTestRedis("cloudplace");
@@ -48,20 +42,18 @@ beforeAll(async () => {
   };
   const hosts = createHostService({ db: tdb.db });
   const key_path = path.join(work, "id_ed25519");
-  await hosts.addCloud({ name: "aws-test", provider: "aws", settings: { region: REGION, endpoint: moto.endpoint }, key_path }, { probe: false, actor: "test" });
+  await hosts.addCloud({ name: "aws-test", provider: "aws", settings: { region: REGION, endpoint: aws.moto.endpoint }, key_path }, { probe: false, actor: "test" });
   await hosts.addCloud({ name: "hz-test", provider: "hetzner", settings: { location: "fsn1", endpoint: fake.endpoint }, key_path }, { probe: false, actor: "test" });
-  const images = { debian12: { owners: ["123456789012"], name: "debian-12-amd64-*" } };
   engine = await startVmDeploymentEngine(tdb.db, config, redis, dagsDir, async (r) =>
     r.provider === "aws"
-      ? new AwsDriver({ region: r.provider_settings.region!, endpoint: r.provider_settings.endpoint!, credentials: KEYS, images, pollMs: 100, timeoutMs: 30_000 })
+      ? aws.driverOf(r)
       : new HetznerDriver({ location: r.provider_settings.location!, endpoint: r.provider_settings.endpoint!, token: fake.token, pollMs: 100 }),
   );
 }, 120_000);
 
 afterAll(async () => {
   await engine?.stop();
-  ec2?.destroy();
-  await moto?.stop();
+  await aws?.stop();
   await fake?.stop();
   await redis?.cleanup();
   await tdb?.drop();
@@ -81,8 +73,7 @@ async function run(runId: string, conf: Record<string, unknown>) {
 }
 const ti = (runId: string, taskId: string) => engine!.ti(runId, taskId);
 const logOf = async (runId: string, taskId: string) => (await engine!.logOf(runId, taskId)).join("\n");
-const instances = async (name: string) =>
-  ((await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: "tag:Name", Values: [name] }] }))).Reservations ?? []).flatMap((r) => r.Instances ?? []);
+const instances = (name: string) => aws.instances(name);
 const server = (name: string) => [...fake.servers.values()].find((s) => s.name === name);
 
 test('{vm_name, provider: "hetzner"} without host places the VM on the Hetzner host; a user may not trigger it (it bills a cloud account)', async () => {
