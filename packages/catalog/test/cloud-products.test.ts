@@ -28,6 +28,7 @@ test.each(Object.keys(PRODUCT_OF))("%s on a cloud host: create_vm carries the pr
     allow_from: CIDRS,
     ...(id === "ca_deployment" ? { ca_port: 8443 } : {}),
     ...(id === "registry_deployment" ? { registry_type: "distribution" } : {}),
+    ...(id === "router_deployment" ? { networks: [] } : {}),
   };
   const created = simulateHosts(dags[id]!, conf, world);
   expect(created.create_vm!.args).toMatchObject({ product: PRODUCT_OF[id], allow_from: CIDRS });
@@ -89,4 +90,19 @@ test("each product's rules: SSH from svc's address, its table's ports to allow_f
   expect(productFirewall("registry", { registry_type: "harbor" }, CIDRS, ["192.0.2.7/32"])).toEqual([ssh, open("tcp", 443)]);
   expect(productFirewall("router", {}, CIDRS, ["192.0.2.7/32"])).toEqual([ssh, open("tcp", 53), open("udp", 53)]);
   for (const p of Object.keys(PRODUCT_PORTS) as (keyof typeof PRODUCT_PORTS)[]) expect(productFirewall(p, {}, [], ["192.0.2.7/32"])).toEqual([ssh]);
+});
+
+test("router_deployment on a cloud host with lab networks (the default two) is refused before anything is made, naming the host; networks [] makes the router; a libvirt host still makes its networks", () => {
+  const refused = simulateHosts(dags.router_deployment!, { host: "hz", nets: ["user"] }, world, ["refuse_cloud_networks"]);
+  expect(refused.refuse_cloud_networks!.args).toMatchObject({ non_retryable: true });
+  expect(String(refused.refuse_cloud_networks!.args.message)).toMatch(/^lab networks are libvirt networks of a KVM host, and the cloud host hz has none: give networks: \[\]/);
+  expect(Object.keys(refused).filter((t) => ["host_networks", "create_vm", "configure"].includes(t))).toEqual([]);
+  const made = simulateHosts(dags.router_deployment!, { host: "hz", nets: ["user"], networks: [] }, world);
+  expect(made.refuse_cloud_networks).toBeUndefined();
+  expect(made.host_networks).toBeUndefined();
+  expect(made.create_vm).toMatchObject({ host: "hz", args: expect.objectContaining({ product: "router" }) });
+  const onLibvirt = simulateHosts(dags.router_deployment!, { host: "lab2" }, { placed: "lab2", held: {} });
+  expect(onLibvirt.refuse_cloud_networks).toBeUndefined();
+  expect(onLibvirt.host_networks).toMatchObject({ host: "lab2" });
+  expect(onLibvirt.create_vm).toBeDefined();
 });
