@@ -141,3 +141,18 @@ export async function createHarness(label: string, opts: { redisUrl?: string; op
   };
   return h;
 }
+
+/**
+ * A harness with a parent and a child DAG (child.yaml, parent.yaml), both unpaused, on ONE worker
+ * slot: a parent task that held its slot while it waited would leave none for the child's tasks.
+ */
+export async function parentChildHarness(label: string, childDag: string, parentDag: string): Promise<Harness> {
+  const h = await createHarness(label);
+  h.writeDag("child.yaml", childDag);
+  h.writeDag("parent.yaml", parentDag);
+  await h.sync();
+  await h.api.setPaused("parent", false);
+  await h.api.setPaused("child", false);
+  h.startRuntime({ workerConcurrency: 1 });
+  return h;
+}

@@ -1,4 +1,4 @@
-import { createHarness, type Harness } from "./harness";
+import { parentChildHarness, type Harness } from "./harness";
 
 // Every test here runs on ONE worker slot: a parent task that held its slot while waiting would
 // leave none for the child's tasks, and the test would time out.
@@ -30,13 +30,7 @@ tasks:
 `;
 
 beforeAll(async () => {
-  h = await createHarness("trigdag");
-  h.writeDag("child.yaml", CHILD_DAG);
-  h.writeDag("parent.yaml", PARENT_DAG);
-  await h.sync();
-  await h.api.setPaused("parent", false);
-  await h.api.setPaused("child", false);
-  h.startRuntime({ workerConcurrency: 1 });
+  h = await parentChildHarness("trigdag", CHILD_DAG, PARENT_DAG);
 });
 
 afterAll(async () => h?.close());

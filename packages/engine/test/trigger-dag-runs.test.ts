@@ -1,4 +1,4 @@
-import { createHarness, type Harness } from "./harness";
+import { parentChildHarness, type Harness } from "./harness";
 
 // trigger_dag_runs on ONE worker slot, as trigger-dag-run.test.ts: the waiting parent task frees its
 // slot, or the children would never run.
@@ -34,13 +34,7 @@ tasks:
 `;
 
 beforeAll(async () => {
-  h = await createHarness("trigdags");
-  h.writeDag("child.yaml", CHILD_DAG);
-  h.writeDag("parent.yaml", PARENT_DAG);
-  await h.sync();
-  await h.api.setPaused("parent", false);
-  await h.api.setPaused("child", false);
-  h.startRuntime({ workerConcurrency: 1 });
+  h = await parentChildHarness("trigdags", CHILD_DAG, PARENT_DAG);
 });
 
 afterAll(async () => h?.close());
