@@ -5,7 +5,8 @@ import { loadConfig, type SvcConfig } from "@svc/config";
 import { createHostService } from "@svc/hosts";
 import { createTestDb, createTestRedis, freePort, type TestDb } from "@svc/testing";
 import { REPO_ROOT } from "./stack";
-import { engineTestEnv, MOTO_REGION, startMotoDebian, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
+import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
+import { MOTO_REGION, startMotoDebian } from "./moto-debian";
 
 // vm_deployment on an AWS host against moto_server, through the worker's routing and the AWS
 // driver called in its process. moto's instances are records: no try connects to an address moto

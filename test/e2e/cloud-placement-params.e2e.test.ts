@@ -8,7 +8,8 @@ import { createTestDb, createTestRedis, type TestDb } from "@svc/testing";
 import { createWebUiApp } from "../../services/web-ui/src/app";
 import { HetznerDriver } from "../../packages/vm/src/hetzner/driver";
 import { startHetznerFake, type HetznerFake } from "../../packages/vm/test/hetzner-fake";
-import { engineTestEnv, MOTO_REGION, startMotoDebian, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
+import { engineTestEnv, startVmDeploymentEngine, vmDeploymentWork, type VmDeploymentEngine } from "./engine-env";
+import { MOTO_REGION, startMotoDebian } from "./moto-debian";
 
 // vm_deployment's placement and size params over REST (POST /api/v1/dags/vm_deployment/dagRuns),
 // with an AWS host (moto) and a Hetzner host (the fake) in the inventory and no host named: the

@@ -1,4 +1,5 @@
-import { cidrAddresses, cidrSpanExceeded } from "./cidr-span";
+import { cidrAddresses } from "./cidr";
+import { cidrSpanExceeded } from "./cidr-span";
 
 const span = { role: "admin" as const, ipv4: 8, ipv6: 32 };
 

@@ -1,15 +1,5 @@
-import { isIP } from "node:net";
+import { cidrAddresses } from "./cidr";
 import type { CidrSpan, ParamRole } from "./types";
-
-/** A CIDR's family and how many addresses it holds; null for anything that is not `address/length`. */
-export function cidrAddresses(c: string): { family: 4 | 6; count: bigint } | null {
-  const m = /^([^/]+)\/(\d{1,3})$/.exec(c);
-  const family = m ? isIP(m[1]!) : 0;
-  if (!m || (family !== 4 && family !== 6)) return null;
-  const max = family === 4 ? 32 : 128;
-  const len = Number(m[2]);
-  return len > max ? null : { family, count: 1n << BigInt(max - len) };
-}
 
 /**
  * The networks of `value` (a CIDR or an array of them) that together hold more addresses of one
