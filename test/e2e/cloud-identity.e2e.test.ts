@@ -4,145 +4,32 @@
 // through 127.0.0.1 forwards; so kinit and dig from this machine working shows the firewall open for
 // them, and the firewall object the fake stored is read back rule by rule. One VM for all of it.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { loadConfig } from "@svc/config";
-import { createEngineApi, createQueueNotifier, dagSettingsFromConfig, syncDagFolder } from "@svc/engine";
-import { createHostService } from "@svc/hosts";
-import { defaultOperators } from "@svc/operators";
-import { createQueues } from "@svc/queue";
-import { acquireVmTestLock, createTestDb, createTestRedis, createVmScratch, ensureLibvirtd, ensureProductImage, waitFor, type TestDb, type VmScratch } from "@svc/testing";
-import { HetznerDriver } from "../../packages/vm/src/hetzner/driver";
-import { startFakeBastion, type FakeBastion } from "../../packages/vm/test/fake-bastion";
-import { startHetznerFake, type HetznerFake } from "../../packages/vm/test/hetzner-fake";
-import { localMachines } from "../../packages/vm/test/hetzner-fake-machines";
-import { engineTestEnv, startCloudEngine } from "./engine-env";
-import { strongPassword, taskSeconds } from "./product-stack";
-import { REPO_ROOT } from "./stack";
+import { CLOUD_HOST, startHetznerProductStack, type HetznerProductStack } from "./hetzner-product-stack";
+import { strongPassword } from "./product-stack";
 
 const DAG = "identity_deployment";
 const VM = "idc";
-const PREFIX = `hzidm${process.pid % 100000}`;
 const DOMAIN = "corp.example.org";
 const REALM = "CORP.EXAMPLE.ORG";
 const PASSWORD = strongPassword();
 // Documentation networks (RFC 5737): what the firewall opens to; never a destination.
 const ALLOW = ["198.51.100.0/24", "203.0.113.64/26"];
-const CONF = { host: "hz-test", vm_name: VM, domain: DOMAIN, image: "debian12", memory_mb: 1536, cpus: 2, ssh_wait_timeout: 1200, allow_from: ALLOW };
+const CONF = { host: CLOUD_HOST, vm_name: VM, domain: DOMAIN, image: "debian12", memory_mb: 1536, cpus: 2, ssh_wait_timeout: 1200, allow_from: ALLOW };
 
-let unlock: () => void;
-let tdb: TestDb;
-let redis: ReturnType<typeof createTestRedis>;
-let queues: ReturnType<typeof createQueues>;
-let scratch: VmScratch;
+let stack: HetznerProductStack;
+let fake: HetznerProductStack["fake"];
 let work: string;
-let fake: HetznerFake;
-let bastion: FakeBastion;
-let api: ReturnType<typeof createEngineApi>;
-let engine: Awaited<ReturnType<typeof startCloudEngine>> | undefined;
 
 beforeAll(async () => {
-  unlock = await acquireVmTestLock(3_600_000);
-  await ensureLibvirtd();
-  const img = ensureProductImage();
-  scratch = createVmScratch("hzidm");
-  work = mkdtempSync(path.join(tmpdir(), "svc-hzidm-"));
-  const dagsDir = path.join(work, "dags");
-  mkdirSync(dagsDir, { recursive: true });
-  mkdirSync(path.join(work, "inventory"), { recursive: true });
-  copyFileSync(path.join(REPO_ROOT, "dags", `${DAG}.yaml`), path.join(dagsDir, `${DAG}.yaml`));
-  const machines = localMachines({ imagesDir: img.imagesDir, disksDir: scratch.disksDir, image: img.image, prefix: PREFIX, memoryMb: 1536, cpus: 2 });
-  fake = await startHetznerFake("hc-idm-token", { machines });
-  bastion = await startFakeBastion(scratch.pubKeyPath, (address, port) => fake.sshPortOf(address, port));
-  const vaultPass = path.join(work, "vault-pass");
-  writeFileSync(vaultPass, `${randomBytes(16).toString("hex")}\n`, { mode: 0o600 });
-  const secrets = path.join(work, "secrets.yml");
-  writeFileSync(secrets, `vault_ipa_admin_password: ${JSON.stringify(PASSWORD)}\n`, { mode: 0o600 });
-  const enc = spawnSync("ansible-vault", ["encrypt", "--vault-password-file", vaultPass, secrets], { encoding: "utf8" });
-  if (enc.status !== 0) throw new Error(`ansible-vault encrypt failed: ${enc.stderr}`);
-  tdb = await createTestDb("hzidm");
-  redis = createTestRedis("hzidm");
-  const config = {
-    ...loadConfig({
-      ...engineTestEnv(tdb, redis, dagsDir),
-      SVC_SSH_HOST: "local",
-      SVC_INVENTORY_DIR: path.join(work, "inventory"),
-      SVC_PLAYBOOKS_DIR: path.join(REPO_ROOT, "playbooks"),
-      SVC_SECRETS_FILE: secrets,
-      SVC_VAULT_PASSWORD_FILE: vaultPass,
-      SVC_VM_DEFAULT_NETWORK: "default",
-    }),
-    reconcileIntervalMs: 2000,
-  };
-  await createHostService({ db: tdb.db }).addCloud(
-    {
-      name: "hz-test",
-      provider: "hetzner",
-      settings: { location: "fsn1", endpoint: fake.endpoint, bastion: `root@127.0.0.1:${bastion.port}`, ssh_user: "root" },
-      key_path: scratch.keyPath,
-      bastion_key: bastion.hostKey,
-    },
-    { probe: false, actor: "test" },
-  );
-  queues = createQueues({ url: redis.url, prefix: redis.prefix });
-  const operators = defaultOperators();
-  await syncDagFolder({ db: tdb.db, dagsDir, catalog: operators, settings: dagSettingsFromConfig(config), notifier: createQueueNotifier(queues) });
-  api = createEngineApi({ db: tdb.db, notifier: createQueueNotifier(queues), dagsDir, catalog: operators, settings: dagSettingsFromConfig(config) });
-  await api.setPaused(DAG, false);
-  engine = await startCloudEngine(
-    tdb.db,
-    config,
-    async (r) => new HetznerDriver({ location: r.provider_settings.location!, endpoint: r.provider_settings.endpoint!, token: fake.token, sshUser: "root", pollMs: 500 }),
-  );
+  stack = await startHetznerProductStack({ label: "hzidm", dags: [DAG], secrets: { vault_ipa_admin_password: PASSWORD }, memoryMb: 1536 });
+  ({ fake, work } = stack);
 }, 3_000_000);
 
-afterAll(async () => {
-  await engine?.stop();
-  await queues?.close();
-  await bastion?.stop();
-  await fake?.stop();
-  scratch?.cleanup(`${PREFIX}-`);
-  await redis?.cleanup();
-  await tdb?.drop();
-  if (work) rmSync(work, { recursive: true, force: true });
-  unlock?.();
-}, 300_000);
+afterAll(() => stack?.stop(), 300_000);
 
-async function run(runId: string, conf: Record<string, unknown>, timeoutMs: number): Promise<string> {
-  const started = Date.now();
-  await api.triggerDagRun(DAG, { runId, conf });
-  const state = await waitFor(
-    async () => {
-      const r = await tdb.db.selectFrom("dag_run").select("state").where("dag_id", "=", DAG).where("run_id", "=", runId).executeTakeFirst();
-      return r && (r.state === "success" || r.state === "failed") ? r.state : undefined;
-    },
-    { timeoutMs, intervalMs: 2000, what: `run ${runId}` },
-  );
-  const rows = await tdb.db.selectFrom("task_instance").selectAll().where("dag_id", "=", DAG).where("run_id", "=", runId).execute();
-  process.stdout.write(`[cloud identity] ${runId}: ${state} in ${Math.round((Date.now() - started) / 1000)} s: ${taskSeconds(rows)}\n`);
-  if (state !== "success") {
-    const failed = await tdb.db.selectFrom("task_instance").select("task_id").where("dag_id", "=", DAG).where("run_id", "=", runId).where("state", "=", "failed").execute();
-    for (const t of failed) {
-      const lines = await tdb.db
-        .selectFrom("task_log")
-        .select("line")
-        .where("dag_id", "=", DAG)
-        .where("run_id", "=", runId)
-        .where("task_id", "=", t.task_id)
-        .orderBy("id")
-        .execute();
-      process.stderr.write(
-        `--- ${t.task_id}:\n${lines
-          .map((l) => l.line)
-          .slice(-40)
-          .join("\n")}\n`,
-      );
-    }
-  }
-  return state;
-}
+const run = (runId: string, conf: Record<string, unknown>, timeoutMs: number) => stack.run(DAG, runId, conf, timeoutMs);
 const server = () => [...fake.servers.values()].find((s) => s.name === VM);
 const ip = () => String(server()!.public_net.ipv4.ip);
 /** The 127.0.0.1 port the fake cloud's network gives a client for the server's proto/port (only what its firewall opens). */
@@ -153,20 +40,27 @@ const reach = (proto: "tcp" | "udp", port: number) => {
 };
 const sh = (cmd: string, args: string[], opts: { input?: string; env?: Record<string, string> } = {}) =>
   spawnSync(cmd, args, { encoding: "utf8", timeout: 120_000, input: opts.input, env: { ...process.env, ...opts.env } });
-const domstate = () => spawnSync("virsh", ["-c", "qemu:///system", "domstate", `${PREFIX}-${VM}`], { encoding: "utf8" });
+const domstate = () => spawnSync("virsh", ["-c", "qemu:///system", "domstate", stack.domain(VM)], { encoding: "utf8" });
+const record = () => path.join(stack.inventoryDir, "products", `${VM}.json`);
 
-test("create on the cloud host ends success, its server carrying one firewall of svc's, and the host-side steps skipped", async () => {
+test("create on the cloud host ends success, its server carrying one firewall of svc's, /etc/hosts untouched and its record on the host side", async () => {
   expect(await run("idm-create", CONF, 2_700_000)).toBe("success");
-  const tis = await tdb.db.selectFrom("task_instance").select(["task_id", "state"]).where("dag_id", "=", DAG).where("run_id", "=", "idm-create").execute();
-  const state = Object.fromEntries(tis.map((t) => [t.task_id, t.state]));
-  expect(state).toMatchObject({ create_vm: "success", wait_ssh: "success", configure: "success", verify: "success", register_record: "skipped", record_product: "skipped" });
+  expect(await stack.states(DAG, "idm-create")).toMatchObject({
+    create_vm: "success",
+    wait_ssh: "success",
+    configure: "success",
+    verify: "success",
+    register_record: "skipped",
+    record_product: "success",
+  });
+  expect(JSON.parse(readFileSync(record(), "utf8"))).toMatchObject({ product: "identity", vm_name: VM, domain: DOMAIN, cloud_host: CLOUD_HOST, address: ip() });
   expect(fake.firewalls.size).toBe(1);
   const fw = [...fake.firewalls.values()][0]!;
   expect(fw.labels).toEqual({ "managed-by": "svc", "svc-vm": VM });
   expect(server()!.public_net.firewalls).toEqual([{ id: fw.id, status: "applied" }]);
   expect(domstate().stdout.trim()).toBe("running");
   // svc's SSH went through the bastion to the server's address, and nowhere else.
-  expect(new Set(bastion.forwards)).toEqual(new Set([`${ip()}:22`]));
+  expect(new Set(stack.bastion.forwards)).toEqual(new Set([`${ip()}:22`]));
 }, 2_800_000);
 
 test("the firewall the fake received opens exactly the identity ports to allow_from, and SSH to the bastion's address only", () => {
@@ -202,11 +96,11 @@ test("kinit admin@REALM with the vault password succeeds through the forwarded K
   expect(bad.status).not.toBe(0);
 });
 
-test("delete removes the server, its VM and its firewall object; the host-side steps skipped", async () => {
+test("delete removes the server, its VM, its firewall object and its host-side record; /etc/hosts untouched", async () => {
   expect(server()).toBeDefined();
-  expect(await run("idm-delete", { host: "hz-test", action: "delete", vm_name: VM, domain: DOMAIN }, 600_000)).toBe("success");
-  const tis = await tdb.db.selectFrom("task_instance").select(["task_id", "state"]).where("dag_id", "=", DAG).where("run_id", "=", "idm-delete").execute();
-  expect(Object.fromEntries(tis.map((t) => [t.task_id, t.state]))).toMatchObject({ delete_vm: "success", remove_record: "skipped", remove_product: "skipped" });
+  expect(await run("idm-delete", { host: CLOUD_HOST, action: "delete", vm_name: VM, domain: DOMAIN }, 600_000)).toBe("success");
+  expect(await stack.states(DAG, "idm-delete")).toMatchObject({ delete_vm: "success", remove_record: "skipped", remove_product: "success" });
+  expect(existsSync(record())).toBe(false);
   expect(fake.servers.size).toBe(0);
   expect(fake.firewalls.size).toBe(0);
   expect(domstate().status).not.toBe(0);

@@ -75,6 +75,24 @@ export async function killWorker(stack: ProductStack, workerId: string): Promise
 }
 
 /** A password the Samba domain accepts (complexity: upper, lower, digits), random per test run. */
+/** The secrets as a vault-encrypted secrets file in `dir` (0600), with its vault password file. */
+export function writeVaultSecrets(dir: string, secrets: Record<string, string>): { vaultPass: string; secretsFile: string } {
+  const vaultPass = path.join(dir, "vault-pass");
+  writeFileSync(vaultPass, `${randomBytes(16).toString("hex")}\n`, { mode: 0o600 });
+  const secretsFile = path.join(dir, "secrets.yml");
+  writeFileSync(
+    secretsFile,
+    Object.entries(secrets)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`)
+      .join(""),
+    { mode: 0o600 },
+  );
+  const enc = spawnSync("ansible-vault", ["encrypt", "--vault-password-file", vaultPass, secretsFile], { encoding: "utf8" });
+  if (enc.status !== 0) throw new Error(`ansible-vault encrypt failed: ${enc.stderr}`);
+  chmodSync(secretsFile, 0o600);
+  return { vaultPass, secretsFile };
+}
+
 export const strongPassword = () => `Svc${randomBytes(9).toString("hex")}9Q`;
 
 export async function startProductStack(label: string, secrets: Record<string, string>): Promise<ProductStack> {
@@ -92,19 +110,7 @@ export async function startProductStack(label: string, secrets: Record<string, s
     cleanups.unshift(() => tdb.drop());
     const redis: TestRedis = createTestRedis(label);
     cleanups.unshift(() => redis.cleanup());
-    const vaultPass = path.join(work, "vault-pass");
-    writeFileSync(vaultPass, `${randomBytes(16).toString("hex")}\n`, { mode: 0o600 });
-    const secretsFile = path.join(work, "secrets.yml");
-    writeFileSync(
-      secretsFile,
-      Object.entries(secrets)
-        .map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`)
-        .join(""),
-      { mode: 0o600 },
-    );
-    const enc = spawnSync("ansible-vault", ["encrypt", "--vault-password-file", vaultPass, secretsFile], { encoding: "utf8" });
-    if (enc.status !== 0) throw new Error(`ansible-vault encrypt failed: ${enc.stderr}`);
-    chmodSync(secretsFile, 0o600);
+    const { vaultPass, secretsFile } = writeVaultSecrets(work, secrets);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -4,8 +4,9 @@ import { loadCatalogue } from "./load-catalogue";
 import { simulateHosts } from "./simulate-hosts";
 
 // The four product DAGs on a cloud host (hz, a Hetzner host): create_vm asks for the product's own
-// firewall with allow_from as given, the steps on the host side (its /etc/hosts, product records,
-// routes) are skipped, and allow_from is validated and reserved as the param says.
+// firewall with allow_from as given, the KVM host's own steps (its /etc/hosts, routes) are skipped,
+// the product records go to the cloud host's host side (the configured host) naming the cloud host,
+// and allow_from is validated and reserved as the param says.
 let dags: Record<string, DagDefinition>;
 beforeAll(async () => {
   dags = await loadCatalogue();
@@ -13,15 +14,15 @@ beforeAll(async () => {
 
 const world = { placed: "hz", held: {}, clouds: { hz: "hetzner" } };
 const PRODUCT_OF: Record<string, string> = { identity_deployment: "identity", ca_deployment: "ca", registry_deployment: "registry", router_deployment: "router" };
-const HOST_SIDE: Record<string, string[]> = {
-  identity_deployment: ["register_record", "record_product", "remove_record", "remove_product"],
-  ca_deployment: ["register_record", "record_product", "remove_record", "remove_product"],
-  registry_deployment: ["register_record", "record_product", "remove_record", "remove_product"],
+const KVM_HOST_ONLY: Record<string, string[]> = {
+  identity_deployment: ["register_record", "remove_record"],
+  ca_deployment: ["register_record", "remove_record"],
+  registry_deployment: ["register_record", "remove_record"],
   router_deployment: ["host_routes", "remove_host_config"],
 };
 const CIDRS = ["198.51.100.0/24", "2001:db8::/32"];
 
-test.each(Object.keys(PRODUCT_OF))("%s on a cloud host: create_vm carries the product and allow_from, no forwards, and no step runs on the host side", (id) => {
+test.each(Object.keys(PRODUCT_OF))("%s on a cloud host: create_vm carries the product and allow_from, no forwards, no KVM-host step, and its record names the cloud host", (id) => {
   const conf = {
     host: "hz",
     nets: ["user"],
@@ -39,14 +40,17 @@ test.each(Object.keys(PRODUCT_OF))("%s on a cloud host: create_vm carries the pr
   const deleted = simulateHosts(dags[id]!, { host: "hz", action: "delete" }, world);
   expect(deleted.delete_vm).toBeDefined();
   const ran = [...Object.keys(created), ...Object.keys(deleted)];
-  expect(HOST_SIDE[id]!.filter((t) => ran.includes(t))).toEqual([]);
+  expect(KVM_HOST_ONLY[id]!.filter((t) => ran.includes(t))).toEqual([]);
+  if (id === "router_deployment") return;
+  expect(created.record_product!.args).toMatchObject({ host: "hz", on_host: true, extra_vars: { record: { cloud_host: "hz" } } });
+  expect(deleted.remove_product!.args).toMatchObject({ host: "hz", on_host: true, extra_vars: { record_state: "absent" } });
 });
 
 test("on a libvirt host the same DAGs still forward their ports and keep their host-side records", () => {
   const ran = simulateHosts(dags.identity_deployment!, { host: "lab2", nets: ["user"] }, { placed: "lab2", held: {} });
   expect(ran.create_vm!.args.forward_ports).toEqual(["tcp/53", "udp/53", "tcp/88", "udp/88", "tcp/389", "tcp/464", "tcp/636"]);
   expect(ran.create_vm!.args.allow_from).toEqual([]);
-  expect(ran.record_product).toBeDefined();
+  expect(ran.record_product!.args).toMatchObject({ extra_vars: { record: { cloud_host: "" } } });
   const del = simulateHosts(dags.identity_deployment!, { host: "lab2", action: "delete" }, { placed: "lab2", held: {} });
   expect(del.remove_record).toBeDefined();
   expect(del.remove_product).toBeDefined();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { makeSelfSignedCert } from "@svc/testing";
@@ -6,8 +6,10 @@ import { note, startCatalogueRuntime, type CatalogueRuntime } from "./runtime-ha
 
 let rt: CatalogueRuntime;
 let certDir: string;
+let inventory: string;
 beforeAll(async () => {
-  rt = await startCatalogueRuntime("cathealth");
+  inventory = mkdtempSync(path.join(tmpdir(), "svc-health-inventory-"));
+  rt = await startCatalogueRuntime("cathealth", { SVC_INVENTORY_DIR: inventory });
   certDir = mkdtempSync(path.join(tmpdir(), "svc-health-certs-"));
   // One certificate inside the warning window, one well outside it.
   for (const [name, days] of [
@@ -21,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await rt?.close();
   if (certDir) rmSync(certDir, { recursive: true, force: true });
+  if (inventory) rmSync(inventory, { recursive: true, force: true });
 });
 
 const hasHardwareVirt = /\b(vmx|svm)\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
@@ -55,4 +58,31 @@ test("infrastructure_health_check runs only the checks asked for", async () => {
   expect(log).toContain("FINDING warning certificates:");
   expect(log).not.toMatch(/FINDING \w+ (host|hypervisor|vms|networks|dns):/);
   rmSync(`/var/lib/svc/reports/health-${run.run_id.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`, { force: true });
+}, 360_000);
+
+test("a product on a cloud host is listed as not checked from this host, and no probe of its address makes a concern", async () => {
+  // As ca_deployment records a CA on a cloud host (its address a documentation one: never a destination).
+  mkdirSync(path.join(inventory, "products"), { recursive: true });
+  const record = {
+    product: "ca",
+    vm_name: "cloudca",
+    domain: "corp.example.org",
+    port: 443,
+    address: "203.0.113.9",
+    forwards: [],
+    root: "pki/cloudca/root.pem",
+    cloud_host: "hz1",
+  };
+  writeFileSync(path.join(inventory, "products", "cloudca.json"), `${JSON.stringify(record)}\n`);
+  try {
+    const { run, states } = await rt.run("infrastructure_health_check", { checks: ["products"] }, 300_000);
+    expect({ state: run.state, collect: states.collect_findings, concerns: states.product_concerns }).toEqual({ state: "success", collect: "success", concerns: "success" });
+    const log = (await rt.logs("infrastructure_health_check", run.run_id, "collect_findings")).join("\n");
+    expect(log).toContain("FINDING ok products: ca cloudca is on cloud host hz1: not checked from this host (its ports open to its allow_from only)");
+    expect(log).not.toMatch(/FINDING (warning|critical) products/);
+    expect(log).not.toContain("203.0.113.9:443");
+    rmSync(`/var/lib/svc/reports/health-${run.run_id.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`, { force: true });
+  } finally {
+    rmSync(path.join(inventory, "products"), { recursive: true, force: true });
+  }
 }, 360_000);

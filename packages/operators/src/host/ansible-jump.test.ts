@@ -88,3 +88,28 @@ test("on_host with ctx.host.jump plays on the routed host itself over SSH, with 
   expect(readFileSync(out, "utf8")).toBe("reached lab2\n");
   expect(ctx.text()).toContain(`on the host lab2 via host lab2 (root@127.0.0.1:${routed.port}) from root@127.0.0.1:${conf.port}`);
 });
+
+test("on_host on a cloud host reached through a bastion plays on the configured host (the cloud host's host side), never on the bastion", async () => {
+  const out = join(dir, "cloud-host-side.txt");
+  const args = op.args.parse({ playbook: "mark.yml", on_host: true, extra_vars: { out } });
+  const cloud = {
+    provider: "hetzner",
+    region: "fsn1",
+    sshUser: "root",
+    sshFrom: ["127.0.0.1/32"],
+    keyPath: vm.keyPath,
+    driver: () => Promise.reject(new Error("no driver call expected")),
+  };
+  // The bastion (`routed`) pins no key here, so a play sent through it could not run.
+  const { executor: _none, ...bastioned } = routedHost(vm.knownHostsPath);
+  const ctx = { ...createTestOperatorContext(cfg, "record"), host: { ...bastioned, name: "hz", cloud } };
+  const result = await op.run(args, ctx).catch((e: unknown) => e);
+  if (result instanceof Error) throw new Error(`${result.message}\n${ctx.text()}`);
+  expect(result).toMatchObject({ hosts: ["localhost"], ok: 1, failed: 0 });
+  expect(readFileSync(out, "utf8")).toBe("reached localhost\n");
+  expect(ctx.text()).toContain(`on the host side of cloud host hz (root@127.0.0.1:${conf.port})`);
+  expect(ctx.text()).not.toContain(" via host hz");
+  // Explicit hosts are still refused on a cloud host: its plays are for its VMs or its host side.
+  const hostsArgs = op.args.parse({ playbook: "mark.yml", hosts: [{ name: "x", host: "127.0.0.1", port: vm.port, user: vm.user }], extra_vars: { out } });
+  await expect(op.run(hostsArgs, ctx)).rejects.toThrow("host 'hz' is a cloud host: its plays are for its VMs (give vm) or its host side (on_host)");
+});

@@ -31,7 +31,10 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       const ex = jump ? exFor(ctx) : vmEx;
       const s = hostOperatorSettings(ctx.config.vm);
       const cloud = ctx.host?.cloud;
-      if (cloud && !a.vm) throw new NonRetryableError(`host '${ctx.host!.name}' is a cloud host: its plays are for its VMs (give vm)`);
+      // A cloud host's host side is the configured host (its inventory directory: the products'
+      // records, the CA roots): on_host plays there are local, never on the bastion.
+      if (cloud && a.hosts) throw new NonRetryableError(`host '${ctx.host!.name}' is a cloud host: its plays are for its VMs (give vm) or its host side (on_host)`);
+      const hostJump = cloud ? undefined : jump;
       const key = a.private_key ?? cloud?.keyPath ?? s.sshPrivkey;
       if (!posix.isAbsolute(a.playbook) && posix.normalize(a.playbook).split("/")[0] === "..") {
         throw new NonRetryableError(`playbook path ${JSON.stringify(a.playbook)} leaves SVC_PLAYBOOKS_DIR; give an absolute path to use another place`);
@@ -41,7 +44,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
       const extraVars = unsafeExtraVarsYaml(a.extra_vars, trusted);
       // A cloud instance: the endpoint and keys vm_wait_ssh pinned, given or read back where it pinned them.
       const given = a.vm_endpoint?.host_keys.length ? a.vm_endpoint : null;
-      const ep = cloud && !given ? await cloudEndpoint(a.vm!, ctx, ex) : given;
+      const ep = cloud && a.vm && !given ? await cloudEndpoint(a.vm, ctx, ex) : given;
       const endpoint = ep ? [{ name: a.vm!, host: ep.ssh_host, port: ep.ssh_port, user: ep.ssh_user }] : null;
       // Plays on the host itself are local and short: Ansible's own strategy; plays on VMs take the
       // configured one (a probe, once per host).
@@ -82,8 +85,8 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
           if (controlPath) ctx.log(`SSH connection shared with ${a.vm}'s next play for 30 s (control socket ${controlPath})`, "system");
         } else if (a.on_host || jump) {
           const inventory = a.on_host
-            ? jump
-              ? await jumpHostInventory(ex, { ...ctx.host!, jump }, dir, ctx)
+            ? hostJump
+              ? await jumpHostInventory(ex, { ...ctx.host!, jump: hostJump }, dir, ctx)
               : { all: { hosts: { localhost: { ansible_connection: "local", ansible_python_interpreter: "auto_silent" } } } }
             : cloud
               ? await cloudJumpInventory(ex, jump!, dir, hosts, ep!.host_keys, key, ctx, interpreter)
@@ -107,8 +110,15 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         ];
         const argv = pinned ? prepareThenPlayArgv(playbook, ctx.config.inventoryDir, dir, pinnedFiles(dir), play) : ["sh", "-c", CLEAN_UP_AFTER, "sh", dir, ...play];
         let unprepared = false;
-        const via = jump ? ` via host ${ctx.host!.name} (${jump.user}@${jump.address}:${jump.port}) from ${ex.target}` : "";
-        const targets = a.on_host ? (jump ? `the host ${ctx.host!.name}` : `the host (${ex.target})`) : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
+        const viaJump = a.on_host ? hostJump : jump;
+        const via = viaJump ? ` via host ${ctx.host!.name} (${viaJump.user}@${viaJump.address}:${viaJump.port}) from ${ex.target}` : "";
+        const targets = a.on_host
+          ? hostJump
+            ? `the host ${ctx.host!.name}`
+            : cloud
+              ? `the host side of cloud host ${ctx.host!.name} (${ex.target})`
+              : `the host (${ex.target})`
+          : hosts.map((h) => `${h.name} (${h.host}:${h.port})`).join(", ");
         const where = `${targets}${via}`;
         ctx.log(`ansible-playbook ${playbook} on ${where}${a.check ? " [check mode]" : ""}`, "system");
         if (strategy) ctx.log(`ansible strategy ${strategy.strategy}: ${strategy.why}`, "system");
@@ -163,7 +173,7 @@ export function createAnsiblePlaybookOperator(deps: HostOperatorDeps = {}): Oper
         }
         return {
           playbook: a.playbook,
-          hosts: a.on_host ? [jump ? ctx.host!.name : "localhost"] : hosts.map((h) => h.name),
+          hosts: a.on_host ? [hostJump ? ctx.host!.name : "localhost"] : hosts.map((h) => h.name),
           check: a.check,
           ok: totals.ok ?? 0,
           changed: totals.changed ?? 0,

@@ -8,6 +8,9 @@ Reads one JSON object on stdin (so the key is in no argument list):
   csr      the certificate request, PEM
   hosts    the names and addresses the certificate is for
   label    the CA's signing root label; profile: its signing profile
+  body_only  true: print the signed request's body (JSON) instead of posting it, for a client
+           that posts it elsewhere (on the CA's own VM, to its 127.0.0.1 port); url and cafile
+           are then not used. The body holds the HMAC of this one request, never the key.
 Prints the signed certificate (PEM). Exits 1 with a message on stderr when the CA refuses.
 """
 import base64
@@ -32,6 +35,9 @@ def main() -> int:
     ).encode()
     token = hmac.new(bytes.fromhex(args["key"]), request, hashlib.sha256).digest()
     body = json.dumps({"token": base64.b64encode(token).decode(), "request": base64.b64encode(request).decode()}).encode()
+    if args.get("body_only"):
+        sys.stdout.write(body.decode() + "\n")
+        return 0
     ctx = ssl.create_default_context(cafile=args["cafile"])
     req = urllib.request.Request(args["url"].rstrip("/") + "/api/v1/cfssl/authsign", data=body, headers={"Content-Type": "application/json"})
     try:
