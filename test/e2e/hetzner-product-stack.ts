@@ -42,7 +42,7 @@ export async function startHetznerProductStack(o: { label: string; dags: string[
   const prefix = `${o.label}${process.pid % 100000}`;
   const cleanups: (() => unknown)[] = [unlock];
   const stop = async () => {
-    for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
+    for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
   };
   try {
     await ensureLibvirtd();

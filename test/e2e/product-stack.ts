@@ -74,7 +74,6 @@ export async function killWorker(stack: ProductStack, workerId: string): Promise
   return hb.pid;
 }
 
-/** A password the Samba domain accepts (complexity: upper, lower, digits), random per test run. */
 /** The secrets as a vault-encrypted secrets file in `dir` (0600), with its vault password file. */
 export function writeVaultSecrets(dir: string, secrets: Record<string, string>): { vaultPass: string; secretsFile: string } {
   const vaultPass = path.join(dir, "vault-pass");
@@ -93,6 +92,7 @@ export function writeVaultSecrets(dir: string, secrets: Record<string, string>):
   return { vaultPass, secretsFile };
 }
 
+/** A password the Samba domain accepts (complexity: upper, lower, digits), random per test run. */
 export const strongPassword = () => `Svc${randomBytes(9).toString("hex")}9Q`;
 
 export async function startProductStack(label: string, secrets: Record<string, string>): Promise<ProductStack> {
